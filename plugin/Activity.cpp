@@ -1,0 +1,149 @@
+//===- Activity.cpp - Activity and write analysis ---------------*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Activity.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+
+using namespace clang;
+
+namespace grad {
+
+static const VarDecl *refVar(const Expr *E) {
+  if (!E)
+    return nullptr;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+    return dyn_cast<VarDecl>(DRE->getDecl());
+  return nullptr;
+}
+
+bool Activity::compute(const Expr *E) const {
+  if (!E)
+    return false;
+  E = E->IgnoreParens();
+  if (!isFloating(E->getType()))
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    return VD && Active.count(VD);
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    if (const FunctionDecl *FD = CE->getDirectCallee())
+      if (St.isNodiff(FD))
+        return false;
+    for (const Expr *A : CE->arguments())
+      if (compute(A))
+        return true;
+    return false;
+  }
+  for (const Stmt *Child : E->children())
+    if (const auto *CE = dyn_cast_or_null<Expr>(Child))
+      if (compute(CE))
+        return true;
+  return false;
+}
+
+bool Activity::isActive(const Expr *E) {
+  if (!Done)
+    return compute(E);
+  auto It = Cache.find(E);
+  if (It != Cache.end())
+    return It->second;
+  bool R = compute(E);
+  Cache[E] = R;
+  return R;
+}
+
+namespace {
+/// Collects definitions (var = expr) and writes.
+struct DefCollector : RecursiveASTVisitor<DefCollector> {
+  SmallVector<std::pair<const VarDecl *, const Expr *>, 32> Defs;
+  llvm::DenseSet<const VarDecl *> &Written;
+  explicit DefCollector(llvm::DenseSet<const VarDecl *> &W) : Written(W) {}
+
+  bool VisitVarDecl(VarDecl *VD) {
+    if (VD->hasInit())
+      Defs.push_back({VD, VD->getInit()});
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (!BO->isAssignmentOp())
+      return true;
+    if (const VarDecl *VD = refVar(BO->getLHS())) {
+      Written.insert(VD);
+      Defs.push_back({VD, BO->getRHS()});
+    }
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf)
+      if (const VarDecl *VD = refVar(UO->getSubExpr()))
+        Written.insert(VD);
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *CE) {
+    // A variable bound to a non-const reference parameter may be written.
+    const FunctionDecl *FD = CE->getDirectCallee();
+    for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+      const VarDecl *VD = refVar(CE->getArg(I));
+      if (!VD)
+        continue;
+      if (!FD || I >= FD->getNumParams()) {
+        continue;
+      }
+      QualType PT = FD->getParamDecl(I)->getType();
+      if (PT->isReferenceType() && !PT.getNonReferenceType().isConstQualified())
+        Written.insert(VD);
+    }
+    return true;
+  }
+};
+} // namespace
+
+void Activity::run(const FunctionDecl *FD, const WrtMask &Wrt) {
+  for (unsigned I = 0; I < FD->getNumParams(); ++I)
+    if (I < Wrt.size() && Wrt[I]) {
+      Active.insert(FD->getParamDecl(I));
+      Order.push_back(FD->getParamDecl(I));
+    }
+  DefCollector C(Written);
+  C.TraverseStmt(FD->getBody());
+  // Fixed point: a variable is active if any definition of it is active.
+  // Each round adds at least one variable, so this is linear in the number
+  // of variables times the number of definitions in the worst case and one
+  // or two rounds in practice.
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    for (auto &[VD, Init] : C.Defs) {
+      if (Active.count(VD) || !isFloating(VD->getType().getNonReferenceType()))
+        continue;
+      if (compute(Init)) {
+        Active.insert(VD);
+        Order.push_back(VD);
+        Changed = true;
+      }
+    }
+  }
+  Done = true;
+}
+
+std::string Activity::print() const {
+  std::string S = "active:";
+  for (const VarDecl *VD : Order)
+    S += " " + VD->getNameAsString();
+  S += "; written:";
+  SmallVector<std::string, 8> W;
+  for (const VarDecl *VD : Written)
+    W.push_back(VD->getNameAsString());
+  llvm::sort(W);
+  for (const std::string &N : W)
+    S += " " + N;
+  return S;
+}
+
+} // namespace grad

@@ -1,0 +1,56 @@
+//===- Activity.h - Activity and write analysis -----------------*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Which variables carry derivatives (active: they depend on a
+/// differentiated parameter) and which are written after their declaration
+/// (their values must be recorded when the reverse sweep reads them).
+/// A fixed point over the function's assignments; printable with
+/// -fplugin-arg-grad-print-activity.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef CLANG_GRAD_ACTIVITY_H
+#define CLANG_GRAD_ACTIVITY_H
+
+#include "Registry.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include <string>
+
+namespace grad {
+
+class Activity {
+public:
+  Activity(const State &St) : St(St) {}
+
+  /// Analyses \p FD's body, with the parameters in \p Wrt as inputs.
+  void run(const clang::FunctionDecl *FD, const WrtMask &Wrt);
+
+  bool isActive(const clang::VarDecl *VD) const { return Active.count(VD); }
+  bool isWritten(const clang::VarDecl *VD) const { return Written.count(VD); }
+  /// True if \p E is a floating value that depends on an active variable.
+  bool isActive(const clang::Expr *E);
+
+  /// "active: x, y, t; written: t".
+  std::string print() const;
+
+private:
+  bool compute(const clang::Expr *E) const;
+
+  const State &St;
+  llvm::DenseSet<const clang::VarDecl *> Active, Written;
+  llvm::SmallVector<const clang::VarDecl *, 16> Order;
+  llvm::DenseMap<const clang::Expr *, bool> Cache;
+  bool Done = false;
+};
+
+} // namespace grad
+
+#endif

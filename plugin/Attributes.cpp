@@ -1,0 +1,186 @@
+//===- Attributes.cpp - [[grad]] and [[grad::nodiff]] -----------*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Registers the attributes. `[[grad]]` records the request and declares the
+/// pullback right away ("declare early, define late"), so code after any
+/// `[[grad]]` declaration can call NAME_pullback; the consumer defines it
+/// once the body is available.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Diagnostics.h"
+#include "Registry.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Expr.h"
+#include "clang/Sema/ParsedAttr.h"
+#include "clang/Sema/Scope.h"
+#include "clang/Sema/Sema.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace clang;
+
+namespace grad {
+namespace {
+
+bool isInTemplate(Sema &S, const FunctionDecl *FD) {
+  if (FD->getDescribedFunctionTemplate() || FD->isDependentContext() ||
+      FD->getType()->isDependentType())
+    return true;
+  for (Scope *Sc = S.getCurScope(); Sc; Sc = Sc->getParent())
+    if (Sc->isTemplateParamScope())
+      return true;
+  return false;
+}
+
+/// Why \p FD cannot carry [[grad]] yet, or null.
+const char *unsupportedKind(Sema &S, const FunctionDecl *FD) {
+  if (isa<CXXConstructorDecl>(FD) || isa<CXXDestructorDecl>(FD) ||
+      isa<CXXConversionDecl>(FD))
+    return "special member function";
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
+    if (!MD->isStatic())
+      return "member function";
+  if (isInTemplate(S, FD))
+    return "function template";
+  if (!FD->getDeclName().isIdentifier())
+    return "operator";
+  if (FD->isVariadic())
+    return "variadic function";
+  return nullptr;
+}
+
+bool parseWrt(Sema &S, FunctionDecl *FD, StringRef List, SourceLocation Loc,
+              WrtMask &Mask) {
+  Mask.assign(FD->getNumParams(), false);
+  SmallVector<StringRef, 8> Names;
+  List.split(Names, ',', -1, /*KeepEmpty=*/false);
+  bool OK = true;
+  for (StringRef Name : Names) {
+    Name = Name.trim();
+    if (Name.empty())
+      continue;
+    bool Found = false;
+    for (unsigned I = 0; I < FD->getNumParams(); ++I) {
+      const ParmVarDecl *P = FD->getParamDecl(I);
+      if (!P->getIdentifier() || P->getName() != Name)
+        continue;
+      Found = true;
+      if (classifyParam(S.Context, P->getType()).Kind == ParamKind::None) {
+        report(S.Diags, Diag::AttrWrtNotDifferentiable, Loc)
+            << Name << FD->getName() << P->getType();
+        OK = false;
+      }
+      Mask[I] = true;
+    }
+    if (!Found) {
+      report(S.Diags, Diag::AttrWrtUnknown, Loc) << Name << FD->getName();
+      OK = false;
+    }
+  }
+  return OK;
+}
+
+struct GradAttrInfo : public ParsedAttrInfo {
+  GradAttrInfo() {
+    OptArgs = 15;
+    static constexpr Spelling S[] = {{ParsedAttr::AS_CXX11, "grad"},
+                                     {ParsedAttr::AS_CXX11, "grad::grad"}};
+    Spellings = S;
+  }
+
+  bool diagAppertainsToDecl(Sema &S, const ParsedAttr &Attr,
+                            const Decl *D) const override {
+    if (isa<FunctionDecl>(D))
+      return true;
+    report(S.Diags, Diag::AttrNotFunction, Attr.getLoc()) << "'grad'";
+    return false;
+  }
+
+  AttrHandling handleDeclAttribute(Sema &S, Decl *D,
+                                   const ParsedAttr &A) const override {
+    auto *FD = cast<FunctionDecl>(D);
+    SourceLocation Loc = A.getLoc();
+    if (const char *Kind = unsupportedKind(S, FD)) {
+      report(S.Diags, Diag::AttrUnsupportedFunction, Loc)
+          << Kind << FD->getNameAsString();
+      return AttributeNotApplied;
+    }
+    std::optional<WrtMask> Wrt;
+    for (unsigned I = 0; I < A.getNumArgs(); ++I) {
+      const auto *SL =
+          A.isArgExpr(I)
+              ? dyn_cast_or_null<StringLiteral>(
+                    A.getArgAsExpr(I)->IgnoreParenImpCasts())
+              : nullptr;
+      if (!SL) {
+        report(S.Diags, Diag::AttrArgNotString, Loc);
+        return AttributeNotApplied;
+      }
+      StringRef Arg = SL->getString();
+      // Options are "key=value"; none is defined yet. A bare string is the
+      // list of parameters to differentiate with respect to.
+      if (Arg.contains('=') || Wrt) {
+        report(S.Diags, Diag::AttrUnknownOption, SL->getBeginLoc()) << Arg;
+        return AttributeNotApplied;
+      }
+      WrtMask M;
+      if (!parseWrt(S, FD, Arg, SL->getBeginLoc(), M))
+        return AttributeNotApplied;
+      Wrt = M;
+    }
+    WrtMask Mask = Wrt ? *Wrt : fullMask(FD);
+    if (Wrt) {
+      // [[grad::nodiff]] parameters stay out even when listed.
+      WrtMask Full = fullMask(FD);
+      for (unsigned I = 0; I < Mask.size(); ++I)
+        Mask[I] = Mask[I] && Full[I];
+    }
+    State &St = State::get(S.Context);
+    St.Requests[FD] = GradRequest{Mask, Loc};
+    PullbackSignature Sig;
+    std::string Why;
+    if (!computeSignature(S.Context, FD, Mask, FD->getName().str() + "_pullback",
+                          Sig, Why)) {
+      report(S.Diags, Diag::AttrBadReturn, Loc) << FD->getName() << Why;
+      return AttributeNotApplied;
+    }
+    declarePullback(S, FD, Mask, S.getCurScope(), Loc);
+    return AttributeApplied;
+  }
+};
+
+struct NodiffAttrInfo : public ParsedAttrInfo {
+  NodiffAttrInfo() {
+    static constexpr Spelling S[] = {{ParsedAttr::AS_CXX11, "grad::nodiff"}};
+    Spellings = S;
+  }
+
+  bool diagAppertainsToDecl(Sema &S, const ParsedAttr &Attr,
+                            const Decl *D) const override {
+    if (isa<FunctionDecl>(D) || isa<ParmVarDecl>(D))
+      return true;
+    report(S.Diags, Diag::AttrNodiffTarget, Attr.getLoc());
+    return false;
+  }
+
+  AttrHandling handleDeclAttribute(Sema &S, Decl *D,
+                                   const ParsedAttr &A) const override {
+    State::get(S.Context).Nodiff.insert(D);
+    return AttributeApplied;
+  }
+};
+
+} // namespace
+
+static ParsedAttrInfoRegistry::Add<GradAttrInfo>
+    RegisterGrad("grad", "marks a function to be differentiated");
+static ParsedAttrInfoRegistry::Add<NodiffAttrInfo>
+    RegisterNodiff("grad-nodiff", "marks a function as not differentiable");
+
+} // namespace grad

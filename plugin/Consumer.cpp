@@ -1,0 +1,271 @@
+//===- Consumer.cpp - Driving differentiation in one TU ---------*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Consumer.h"
+#include "Diagnostics.h"
+#include "Printer.h"
+#include "PullbackBuilder.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/Sema/Sema.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace clang;
+
+namespace grad {
+
+//===----------------------------------------------------------------------===//
+// Differentiator
+//===----------------------------------------------------------------------===//
+
+void Differentiator::handleDecl(Decl *D) {
+  auto *FD = dyn_cast<FunctionDecl>(D);
+  if (!FD || !FD->doesThisDeclarationHaveABody() || FD->isDependentContext() ||
+      FD->isInvalidDecl())
+    return;
+  State &St = State::get(S.Context);
+  if (const GradRequest *R = St.requestFor(FD))
+    if (!St.find(FD, R->Wrt))
+      declarePullback(S, FD, R->Wrt, nullptr, R->AttrLoc);
+  for (const FunctionDecl *Re : FD->redecls()) {
+    auto It = St.Pullbacks.find(Re);
+    if (It == St.Pullbacks.end())
+      continue;
+    for (PullbackEntry *E : It->second)
+      if (!E->Defined && !E->UserProvided) {
+        E->Defined = true;
+        Work.push_back(E);
+      }
+  }
+  drain();
+}
+
+void Differentiator::drain() {
+  if (Draining)
+    return;
+  Draining = true;
+  // Breadth-first and iterative: a chain of N calls needs no recursion.
+  for (size_t I = 0; I < Work.size(); ++I) {
+    PullbackEntry *E = Work[I];
+    const FunctionDecl *Def = E->Primal->getDefinition();
+    if (!Def) {
+      E->Defined = false; // Defined later in the TU, or reported at the end.
+      continue;
+    }
+    define(E, Def);
+  }
+  Work.clear();
+  Draining = false;
+}
+
+void Differentiator::define(PullbackEntry *E, const FunctionDecl *Def) {
+  if (Def->isInvalidDecl()) {
+    E->Failed = true;
+    return;
+  }
+  PullbackBuilder PBB(*this, *E, Def);
+  if (!PBB.build()) {
+    E->Failed = true;
+    E->Pullback->setInvalidDecl();
+    return;
+  }
+  FunctionDecl *PB = E->Pullback;
+  Done.push_back(PB);
+  if (Opts.Remarks)
+    report(S.Diags, Diag::RemarkGenerated, Def->getLocation())
+        << PB->getNameAsString() << Def->getNameAsString();
+  if (Opts.Dump)
+    printDefinition(PB, llvm::errs());
+  Emit(PB);
+}
+
+/// True if another overload of \p Primal has \p Candidate's type as its
+/// pullback type (then \p Candidate is no mismatched custom pullback).
+static bool isPullbackOfOverload(Sema &S, const FunctionDecl *Primal,
+                                 const FunctionDecl *Candidate) {
+  const DeclContext *DC = Primal->getDeclContext()->getRedeclContext();
+  for (const NamedDecl *ND :
+       DC->lookup(Primal->getDeclName())) {
+    const auto *Other = dyn_cast<FunctionDecl>(ND->getUnderlyingDecl());
+    if (!Other || Other->getCanonicalDecl() == Primal->getCanonicalDecl())
+      continue;
+    PullbackSignature Sig;
+    std::string Why;
+    if (computeSignature(S.Context, Other, fullMask(Other),
+                         Candidate->getName(), Sig, Why) &&
+        S.Context.hasSameType(Sig.Type, Candidate->getType()))
+      return true;
+  }
+  return false;
+}
+
+PullbackEntry *Differentiator::calleePullback(const FunctionDecl *Callee,
+                                              SourceLocation Loc,
+                                              const PullbackEntry &Caller) {
+  State &St = State::get(S.Context);
+  auto *FD = const_cast<FunctionDecl *>(Callee);
+  WrtMask Mask = fullMask(FD);
+  if (PullbackEntry *E = St.find(FD, Mask))
+    return E;
+
+  PullbackSignature Sig;
+  std::string Why;
+  std::string Name = FD->getName().str() + "_pullback";
+  if (!computeSignature(S.Context, FD, Mask, Name, Sig, Why)) {
+    report(S.Diags, Diag::UnsupportedConstruct, Loc)
+        << ("call to '" + FD->getNameAsString() + "' (" + Why + ")")
+        << Caller.Primal->getNameAsString();
+    noteRequest(Caller);
+    return nullptr;
+  }
+  FunctionDecl *Mismatch = nullptr;
+  if (FunctionDecl *User = findUserPullback(S, FD, Sig, Mismatch))
+    return St.add(FD, User, Mask, /*User=*/true);
+  if (Mismatch && !isPullbackOfOverload(S, FD, Mismatch)) {
+    report(S.Diags, Diag::UserPullbackMismatch, Mismatch->getLocation())
+        << Mismatch->getNameAsString() << FD->getNameAsString()
+        << Sig.str(S.Context);
+    report(S.Diags, Diag::CalleeNote, Loc) << FD->getNameAsString();
+    return nullptr;
+  }
+  // A [[grad]] request for other parameters owns NAME_pullback; the
+  // all-parameter variant this call needs gets its own name.
+  std::string Override;
+  if (const GradRequest *R = St.requestFor(FD))
+    if (!std::equal(R->Wrt.begin(), R->Wrt.end(), Mask.begin(), Mask.end()))
+      Override = "_grad_" + FD->getName().str() + "_pullback_all";
+  PullbackEntry *E = declarePullback(S, FD, Mask, nullptr, Loc, Override);
+  if (!E)
+    return nullptr;
+  if (!E->Requester) {
+    E->Requester = Caller.Primal;
+    E->RequestLoc = Loc;
+  }
+  if (!E->UserProvided && !E->Defined && FD->getDefinition()) {
+    E->Defined = true;
+    Work.push_back(E);
+  }
+  return E;
+}
+
+void Differentiator::noteRequest(const PullbackEntry &E) {
+  State &St = State::get(S.Context);
+  if (const GradRequest *R = St.requestFor(E.Primal))
+    report(S.Diags, Diag::GradSiteNote, R->AttrLoc)
+        << E.Primal->getNameAsString();
+  else if (E.RequestLoc.isValid())
+    report(S.Diags, Diag::CalleeNote, E.RequestLoc)
+        << E.Primal->getNameAsString();
+}
+
+void Differentiator::finish() {
+  State &St = State::get(S.Context);
+  for (size_t I = 0; I < St.Entries.size(); ++I) {
+    PullbackEntry *E = St.Entries[I].get();
+    if (E->UserProvided || E->Defined || E->Failed)
+      continue;
+    if (E->Primal->getDefinition()) {
+      E->Defined = true;
+      Work.push_back(E);
+      continue;
+    }
+    // [[grad]] declarations are defined by the TU that defines the primal.
+    if (St.requestFor(E->Primal))
+      continue;
+    E->Failed = true;
+    const char *Caller = "";
+    std::string CallerName =
+        E->Requester ? E->Requester->getNameAsString() : std::string(Caller);
+    report(S.Diags, Diag::NoBody, E->RequestLoc)
+        << E->Primal->getNameAsString() << CallerName;
+    PullbackSignature Sig;
+    std::string Why;
+    computeSignature(S.Context, E->Primal, E->Wrt,
+                     E->Primal->getName().str() + "_pullback", Sig, Why);
+    report(S.Diags, Diag::NoBodyNote, E->Primal->getLocation())
+        << Sig.str(S.Context);
+    E->Pullback->setInvalidDecl();
+  }
+  drain();
+  S.PerformPendingInstantiations();
+}
+
+//===----------------------------------------------------------------------===//
+// GradConsumer
+//===----------------------------------------------------------------------===//
+
+GradConsumer::~GradConsumer() {
+  if (Ctx)
+    State::release(*Ctx);
+}
+
+void GradConsumer::InitializeSema(Sema &Sm) {
+  S = &Sm;
+  Ctx = &Sm.Context;
+  State::get(*Ctx);
+  Diff = std::make_unique<Differentiator>(Sm, Opts, [this](FunctionDecl *FD) {
+    bool InGroup = false;
+    for (Decl *G : CurrentGroup) {
+      auto *GDC = dyn_cast<DeclContext>(G);
+      if (!GDC)
+        continue;
+      for (const DeclContext *DC = FD->getLexicalDeclContext(); DC;
+           DC = DC->getLexicalParent())
+        if (DC == GDC)
+          InGroup = true;
+    }
+    bool Saved = InHandler;
+    InHandler = true;
+    Emit(FD, InGroup);
+    InHandler = Saved;
+  });
+}
+
+void GradConsumer::ForgetSema() { S = nullptr; }
+
+void GradConsumer::visit(Decl *D) {
+  if (auto *DC = dyn_cast<DeclContext>(D))
+    if (isa<NamespaceDecl>(D) || isa<LinkageSpecDecl>(D) ||
+        isa<ExportDecl>(D)) {
+      for (Decl *Child : DC->decls())
+        visit(Child);
+      return;
+    }
+  if (auto *FD = dyn_cast<FunctionDecl>(D))
+    Diff->handleDecl(FD);
+}
+
+bool GradConsumer::HandleTopLevelDecl(DeclGroupRef DG) {
+  if (InHandler || !Diff)
+    return true;
+  InHandler = true;
+  CurrentGroup = DG;
+  for (Decl *D : DG)
+    visit(D);
+  CurrentGroup = DeclGroupRef();
+  InHandler = false;
+  return true;
+}
+
+void GradConsumer::HandleInlineFunctionDefinition(FunctionDecl *FD) {
+  if (!Diff || InHandler)
+    return;
+  InHandler = true;
+  Diff->handleDecl(FD);
+  InHandler = false;
+}
+
+void GradConsumer::HandleTranslationUnit(ASTContext &) {
+  if (!Diff)
+    return;
+  InHandler = true;
+  Diff->finish();
+  InHandler = false;
+}
+
+} // namespace grad

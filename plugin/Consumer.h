@@ -1,0 +1,103 @@
+//===- Consumer.h - Driving differentiation in one TU -----------*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The Differentiator owns the work list of pullbacks to define; the
+/// GradConsumer feeds it top-level declarations as the parser completes
+/// them and hands every defined pullback to an emitter (CodeGen in the
+/// plugin, a printer in grad-dump).
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef CLANG_GRAD_CONSUMER_H
+#define CLANG_GRAD_CONSUMER_H
+
+#include "Options.h"
+#include "Registry.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/DeclGroup.h"
+#include "clang/Sema/SemaConsumer.h"
+#include <functional>
+#include <vector>
+
+namespace clang {
+class Sema;
+class CompilerInstance;
+} // namespace clang
+
+namespace grad {
+
+class Differentiator {
+public:
+  using Emitter = std::function<void(clang::FunctionDecl *)>;
+  Differentiator(clang::Sema &S, const Options &Opts, Emitter Emit)
+      : S(S), Opts(Opts), Emit(std::move(Emit)) {}
+
+  clang::Sema &sema() { return S; }
+  const Options &options() const { return Opts; }
+
+  /// Defines the pullbacks that \p D (a definition just completed) allows.
+  void handleDecl(clang::Decl *D);
+  /// The pullback to call for \p Callee at \p Loc (while building
+  /// \p Caller); null after reporting why there is none.
+  PullbackEntry *calleePullback(const clang::FunctionDecl *Callee,
+                                clang::SourceLocation Loc,
+                                const PullbackEntry &Caller);
+  /// End of the translation unit: reports callees that never got a body.
+  void finish();
+  /// The "requested here" note for a failing pullback.
+  void noteRequest(const PullbackEntry &E);
+
+  /// Every pullback defined so far, in definition order.
+  const std::vector<clang::FunctionDecl *> &defined() const { return Done; }
+
+private:
+  void define(PullbackEntry *E, const clang::FunctionDecl *Def);
+  void drain();
+
+  clang::Sema &S;
+  const Options &Opts;
+  Emitter Emit;
+  std::vector<PullbackEntry *> Work;
+  std::vector<clang::FunctionDecl *> Done;
+  bool Draining = false;
+};
+
+/// The AST consumer shared by the plugin and grad-dump.
+class GradConsumer : public clang::SemaConsumer {
+public:
+  /// \p Emit receives each defined pullback; \p InGroup tells whether the
+  /// declaration is inside the top-level group being handled (CodeGen will
+  /// see it there).
+  using Emitter = std::function<void(clang::FunctionDecl *, bool InGroup)>;
+  GradConsumer(Options Opts, Emitter Emit)
+      : Opts(std::move(Opts)), Emit(std::move(Emit)) {}
+  ~GradConsumer() override;
+
+  void InitializeSema(clang::Sema &S) override;
+  void ForgetSema() override;
+  bool HandleTopLevelDecl(clang::DeclGroupRef DG) override;
+  void HandleInlineFunctionDefinition(clang::FunctionDecl *FD) override;
+  void HandleTranslationUnit(clang::ASTContext &Ctx) override;
+
+  Differentiator *differentiator() { return Diff.get(); }
+
+private:
+  void visit(clang::Decl *D);
+
+  Options Opts;
+  Emitter Emit;
+  clang::Sema *S = nullptr;
+  clang::ASTContext *Ctx = nullptr;
+  std::unique_ptr<Differentiator> Diff;
+  clang::DeclGroupRef CurrentGroup;
+  bool InHandler = false;
+};
+
+} // namespace grad
+
+#endif

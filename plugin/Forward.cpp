@@ -1,0 +1,366 @@
+//===- Forward.cpp - The forward sweep of a pullback ------------*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Rebuilds primal expressions for the pullback's forward sweep, through
+/// Sema, remapping the primal's variables to the pullback's. Values that the
+/// reverse sweep reads are bound to hoisted temporaries (A-normal form);
+/// subexpressions that carry no derivative are rebuilt as they are.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Consumer.h"
+#include "Diagnostics.h"
+#include "PullbackBuilder.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Sema/Sema.h"
+
+using namespace clang;
+
+namespace grad {
+
+/// Strips the nodes Sema re-creates when an expression is rebuilt.
+static const Expr *strip(const Expr *E) {
+  while (E) {
+    const Expr *Next = E->IgnoreImplicit()->IgnoreParens();
+    if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(Next))
+      Next = DA->getExpr();
+    if (Next == E)
+      return E;
+    E = Next;
+  }
+  return E;
+}
+
+static bool isLiteral(const Expr *E) {
+  return isa<FloatingLiteral>(E) || isa<IntegerLiteral>(E) ||
+         isa<CXXBoolLiteralExpr>(E) || isa<CharacterLiteral>(E);
+}
+
+std::string constructName(const Stmt *S) {
+  switch (S->getStmtClass()) {
+  case Stmt::GotoStmtClass:
+  case Stmt::IndirectGotoStmtClass:
+    return "'goto'";
+  case Stmt::LabelStmtClass:
+    return "label";
+  case Stmt::GCCAsmStmtClass:
+  case Stmt::MSAsmStmtClass:
+    return "inline assembly";
+  case Stmt::CXXTryStmtClass:
+    return "'try' block";
+  case Stmt::CXXThrowExprClass:
+    return "'throw' expression";
+  case Stmt::ForStmtClass:
+    return "'for' loop";
+  case Stmt::WhileStmtClass:
+    return "'while' loop";
+  case Stmt::DoStmtClass:
+    return "'do' loop";
+  case Stmt::CXXForRangeStmtClass:
+    return "range-based 'for' loop";
+  case Stmt::SwitchStmtClass:
+    return "'switch' statement";
+  case Stmt::BreakStmtClass:
+    return "'break'";
+  case Stmt::ContinueStmtClass:
+    return "'continue'";
+  case Stmt::LambdaExprClass:
+    return "lambda expression";
+  case Stmt::CXXNewExprClass:
+    return "'new' expression";
+  case Stmt::CXXDeleteExprClass:
+    return "'delete' expression";
+  case Stmt::MemberExprClass:
+    return "member access";
+  case Stmt::ArraySubscriptExprClass:
+    return "array subscript";
+  case Stmt::CXXMemberCallExprClass:
+    return "member function call";
+  case Stmt::CXXOperatorCallExprClass:
+    return "overloaded operator call";
+  case Stmt::CoreturnStmtClass:
+  case Stmt::CoawaitExprClass:
+  case Stmt::CoyieldExprClass:
+  case Stmt::CoroutineBodyStmtClass:
+    return "coroutine";
+  case Stmt::VAArgExprClass:
+    return "'va_arg'";
+  case Stmt::StmtExprClass:
+    return "statement expression";
+  case Stmt::CXXThisExprClass:
+    return "'this'";
+  case Stmt::UnaryOperatorClass:
+    switch (cast<UnaryOperator>(S)->getOpcode()) {
+    case UO_Deref:
+      return "pointer dereference";
+    case UO_AddrOf:
+      return "address-of";
+    default:
+      return "'" +
+             std::string(UnaryOperator::getOpcodeStr(
+                 cast<UnaryOperator>(S)->getOpcode())) +
+             "' operator";
+    }
+  default:
+    return S->getStmtClassName();
+  }
+}
+
+std::nullptr_t PullbackBuilder::unsupported(const Stmt *St, StringRef What) {
+  if (!Failed) {
+    report(S.Diags, Diag::UnsupportedConstruct, St->getBeginLoc())
+        << What << Primal->getNameAsString();
+    D.noteRequest(Entry);
+  }
+  Failed = true;
+  return nullptr;
+}
+
+std::string PullbackBuilder::fresh(StringRef Base) {
+  for (unsigned I = 0;; ++I) {
+    std::string N = (Base + Twine(I)).str();
+    if (Names.insert(N).second)
+      return N;
+  }
+}
+
+VarDecl *PullbackBuilder::hoist(StringRef Base, QualType T) {
+  VarDecl *VD = B.var(PB, fresh(Base), T, nullptr);
+  Prologue.push_back(B.declStmt(VD));
+  return VD;
+}
+
+Expr *PullbackBuilder::record(const Expr *Key, Expr *Value) {
+  if (!Value)
+    return nullptr;
+  QualType T = Value->getType().getNonReferenceType().getUnqualifiedType();
+  VarDecl *Tmp = hoist("_t", T);
+  Cur->push_back(B.assign(B.ref(Tmp), Value));
+  Values[strip(Key)] = Tmp;
+  return B.ref(Tmp);
+}
+
+VarDecl *PullbackBuilder::mapVar(const VarDecl *VD) const {
+  auto It = VarMap.find(VD);
+  return It == VarMap.end() ? nullptr : It->second;
+}
+
+bool PullbackBuilder::stable(const VarDecl *VD) const {
+  if (Act.isWritten(VD))
+    return false;
+  if (isa<ParmVarDecl>(VD))
+    return true;
+  if (TopLevelLocals.count(VD))
+    return true;
+  // Globals that cannot change.
+  return !VD->isLocalVarDeclOrParm() && VD->getType().isConstQualified();
+}
+
+Expr *PullbackBuilder::val(const Expr *E) {
+  const Expr *K = strip(E);
+  auto It = Values.find(K);
+  if (It != Values.end())
+    return B.ref(It->second);
+  if (isLiteral(K))
+    return plain(K);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(K)) {
+    if (isa<EnumConstantDecl>(DRE->getDecl()))
+      return plain(K);
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (stable(VD))
+        return plain(K);
+  }
+  return unsupported(K, "expression whose value was not recorded "
+                        "(internal error)");
+}
+
+Expr *PullbackBuilder::fwd(const Expr *E, bool Need) {
+  return rebuild(E, Need, !Act.isActive(strip(E)));
+}
+
+Expr *PullbackBuilder::plain(const Expr *E) { return rebuild(E, false, true); }
+
+Expr *PullbackBuilder::rebuildDeclRef(const DeclRefExpr *DRE, bool Need,
+                                      bool Plain) {
+  const ValueDecl *VD = DRE->getDecl();
+  if (isa<EnumConstantDecl>(VD))
+    return B.ref(const_cast<ValueDecl *>(VD));
+  const auto *V = dyn_cast<VarDecl>(VD);
+  if (!V)
+    return unsupported(DRE, "reference to '" + VD->getNameAsString() + "'");
+  Expr *R;
+  if (V->isLocalVarDeclOrParm()) {
+    VarDecl *M = mapVar(V);
+    if (!M)
+      return unsupported(DRE, "reference to '" + V->getNameAsString() + "'");
+    R = B.ref(M);
+  } else {
+    // A global: its value is a constant for differentiation.
+    R = B.ref(const_cast<VarDecl *>(V));
+  }
+  if (Need && !stable(V))
+    return record(DRE, R);
+  return R;
+}
+
+Expr *PullbackBuilder::rebuildCast(const ExplicitCastExpr *CE, bool Need,
+                                   bool Plain) {
+  QualType T = CE->getTypeAsWritten();
+  if (!T->isArithmeticType() && !T->isVoidType())
+    return unsupported(CE, "cast to '" + T.getAsString() + "'");
+  Expr *Sub = rebuild(CE->getSubExpr(), false, Plain);
+  Expr *R = B.staticCast(T, Sub);
+  return Need ? record(CE, R) : R;
+}
+
+Expr *PullbackBuilder::rebuildConditional(const ConditionalOperator *CO,
+                                          bool Need) {
+  VarDecl *C = hoist("_c", Ctx.BoolTy);
+  Cur->push_back(B.assign(B.ref(C), plain(CO->getCond())));
+  Values[strip(CO->getCond())] = C;
+  QualType T = CO->getType().getNonReferenceType().getUnqualifiedType();
+  VarDecl *Res = hoist("_t", T);
+  Stmts Then, Else;
+  Stmts *Saved = Cur;
+  Cur = &Then;
+  Expr *TV = rebuild(CO->getTrueExpr(), false, false);
+  Then.push_back(B.assign(B.ref(Res), TV));
+  Cur = &Else;
+  Expr *FV = rebuild(CO->getFalseExpr(), false, false);
+  Else.push_back(B.assign(B.ref(Res), FV));
+  Cur = Saved;
+  Cur->push_back(B.ifStmt(B.ref(C), B.block(Then), B.block(Else)));
+  Values[CO] = Res;
+  return B.ref(Res);
+}
+
+Expr *PullbackBuilder::rebuildCall(const CallExpr *CE, bool Need, bool Plain) {
+  const FunctionDecl *FD = CE->getDirectCallee();
+  if (!FD)
+    return unsupported(CE, "call through a function pointer");
+  if (isa<CXXMemberCallExpr>(CE) || isa<CXXOperatorCallExpr>(CE))
+    return unsupported(CE, constructName(CE));
+  if (FD->isVariadic() && !Plain)
+    return unsupported(CE, "call to variadic function '" +
+                               FD->getNameAsString() + "'");
+  SmallVector<Expr *, 4> Args;
+  auto Collect = [&](auto NeedArg, bool PlainArgs) {
+    for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+      if (isa<CXXDefaultArgExpr>(CE->getArg(I)))
+        break; // Sema adds default arguments again.
+      Args.push_back(rebuild(CE->getArg(I), NeedArg(I), PlainArgs));
+    }
+  };
+  Expr *Callee = B.funcRef(const_cast<FunctionDecl *>(FD));
+  if (Plain || !Act.isActive(CE)) {
+    Collect([](unsigned) { return false; }, true);
+    Expr *R = B.call(Callee, Args);
+    return Need ? record(CE, R) : R;
+  }
+  if (const Rule *Ru = findRule(FD)) {
+    unsigned Uses = 0;
+    for (unsigned I = 0; I < CE->getNumArgs() && I < Ru->Arity; ++I)
+      if (Act.isActive(strip(CE->getArg(I))))
+        Uses |= Ru->Uses[I];
+    Collect([&](unsigned I) { return ((Uses >> I) & 1) != 0; }, false);
+    Expr *R = B.call(Callee, Args);
+    if (Need || (Uses & UsesResult))
+      return record(CE, R);
+    return R;
+  }
+  PullbackEntry *PE = D.calleePullback(FD, CE->getExprLoc(), Entry);
+  if (!PE) {
+    Failed = true;
+    return nullptr;
+  }
+  for (unsigned I = 0; I < FD->getNumParams(); ++I) {
+    ParamKind K = classifyParam(Ctx, FD->getParamDecl(I)->getType()).Kind;
+    if (K != ParamKind::None && K != ParamKind::Scalar)
+      return unsupported(CE->getArg(I),
+                         "argument of type '" +
+                             FD->getParamDecl(I)->getType().getAsString() +
+                             "' in a call to '" + FD->getNameAsString() + "'");
+  }
+  Collect([](unsigned) { return true; }, false);
+  Expr *R = B.call(Callee, Args);
+  return Need ? record(CE, R) : R;
+}
+
+Expr *PullbackBuilder::rebuild(const Expr *E, bool Need, bool Plain) {
+  if (!E || Failed)
+    return nullptr;
+  const Expr *K = strip(E);
+  if (!Plain && !Act.isActive(K))
+    Plain = true;
+  SourceLocation Saved = B.Loc;
+  B.Loc = K->getExprLoc();
+  struct Restore {
+    SourceLocation &L, V;
+    ~Restore() { L = V; }
+  } R{B.Loc, Saved};
+
+  if (isLiteral(K)) {
+    if (const auto *FL = dyn_cast<FloatingLiteral>(K))
+      return FloatingLiteral::Create(Ctx, FL->getValue(), FL->isExact(),
+                                     FL->getType(), B.Loc);
+    if (const auto *IL = dyn_cast<IntegerLiteral>(K))
+      return IntegerLiteral::Create(Ctx, IL->getValue(), IL->getType(),
+                                    B.Loc);
+    if (const auto *BL = dyn_cast<CXXBoolLiteralExpr>(K))
+      return B.boolLit(BL->getValue());
+    const auto *CL = cast<CharacterLiteral>(K);
+    return new (Ctx) CharacterLiteral(CL->getValue(), CL->getKind(),
+                                      CL->getType(), B.Loc);
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(K))
+    return rebuildDeclRef(DRE, Need, Plain);
+  if (const auto *UO = dyn_cast<UnaryOperator>(K)) {
+    switch (UO->getOpcode()) {
+    case UO_Minus:
+    case UO_Plus:
+    case UO_LNot:
+    case UO_Not: {
+      Expr *Sub = rebuild(UO->getSubExpr(), false, Plain);
+      Expr *Out = B.unop(UO->getOpcode(), Sub);
+      return Need ? record(UO, Out) : Out;
+    }
+    default:
+      return unsupported(UO, constructName(UO));
+    }
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(K)) {
+    BinaryOperatorKind Op = BO->getOpcode();
+    if (BO->isAssignmentOp() || BO->isCompoundAssignmentOp())
+      return unsupported(BO, "assignment inside an expression");
+    if (Op == BO_Comma) {
+      Cur->push_back(plain(BO->getLHS()));
+      return rebuild(BO->getRHS(), Need, Plain);
+    }
+    bool NeedOps = !Plain && (Op == BO_Mul || Op == BO_Div);
+    bool Short = Op == BO_LAnd || Op == BO_LOr;
+    Expr *L = rebuild(BO->getLHS(), NeedOps, Plain || Short);
+    Expr *Rr = rebuild(BO->getRHS(), NeedOps, Plain || Short);
+    Expr *Out = B.binop(Op, L, Rr);
+    return Need ? record(BO, Out) : Out;
+  }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(K)) {
+    if (!Plain)
+      return rebuildConditional(CO, Need);
+    Expr *Out = B.cond(plain(CO->getCond()), plain(CO->getTrueExpr()),
+                       plain(CO->getFalseExpr()));
+    return Need ? record(CO, Out) : Out;
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(K))
+    return rebuildCall(CE, Need, Plain);
+  if (const auto *EC = dyn_cast<ExplicitCastExpr>(K))
+    return rebuildCast(EC, Need, Plain);
+  return unsupported(K, constructName(K));
+}
+
+} // namespace grad

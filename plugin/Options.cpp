@@ -1,0 +1,25 @@
+//===- Options.cpp - Plugin arguments ---------------------------*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Options.h"
+
+namespace grad {
+
+bool Options::parse(llvm::StringRef Arg) {
+  if (Arg == "dump")
+    Dump = true;
+  else if (Arg == "remarks")
+    Remarks = true;
+  else if (Arg == "no-promotion-warnings")
+    NoPromotionWarnings = true;
+  else if (Arg == "print-activity")
+    PrintActivity = true;
+  else
+    return false;
+  return true;
+}
+
+} // namespace grad

@@ -1,0 +1,29 @@
+//===- Options.h - Plugin arguments -----------------------------*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CLANG_GRAD_OPTIONS_H
+#define CLANG_GRAD_OPTIONS_H
+
+#include "llvm/ADT/StringRef.h"
+#include <string>
+#include <vector>
+
+namespace grad {
+
+/// -fplugin-arg-grad-ARG switches (SPEC, "Plugin arguments").
+struct Options {
+  bool Dump = false;                ///< print generated code to stderr
+  bool Remarks = false;             ///< lowering remarks
+  bool NoPromotionWarnings = false; ///< silence the promotion warning
+  bool PrintActivity = false;       ///< the activity analysis, as remarks
+
+  /// Applies one argument; false if it is unknown.
+  bool parse(llvm::StringRef Arg);
+};
+
+} // namespace grad
+
+#endif

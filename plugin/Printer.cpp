@@ -1,0 +1,54 @@
+//===- Printer.cpp - Printing generated code as C++ -------------*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Printer.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/PrettyPrinter.h"
+#include "llvm/ADT/SmallVector.h"
+
+using namespace clang;
+
+namespace grad {
+
+static void print(const FunctionDecl *FD, llvm::raw_ostream &OS,
+                  bool Prototype) {
+  SmallVector<const Decl *, 4> Chain;
+  for (const DeclContext *DC = FD->getDeclContext(); DC && !DC->isTranslationUnit();
+       DC = DC->getParent())
+    Chain.push_back(cast<Decl>(DC));
+  std::string Close;
+  for (auto It = Chain.rbegin(); It != Chain.rend(); ++It) {
+    if (const auto *NS = dyn_cast<NamespaceDecl>(*It)) {
+      if (NS->isInline())
+        OS << "inline ";
+      OS << "namespace " << NS->getName() << " {\n";
+      Close += "}\n";
+    } else if (const auto *LS = dyn_cast<LinkageSpecDecl>(*It)) {
+      OS << (LS->getLanguage() == LinkageSpecLanguageIDs::C ? "extern \"C\" {\n"
+                                                            : "extern \"C++\" {\n");
+      Close += "}\n";
+    }
+  }
+  PrintingPolicy Policy(FD->getASTContext().getLangOpts());
+  Policy.SuppressTagKeyword = true;
+  Policy.FullyQualifiedName = false;
+  Policy.TerseOutput = Prototype;
+  FD->print(OS, Policy);
+  OS << (Prototype ? ";\n" : "\n");
+  OS << Close;
+}
+
+void printDefinition(const FunctionDecl *FD, llvm::raw_ostream &OS) {
+  print(FD, OS, false);
+}
+
+void printPrototype(const FunctionDecl *FD, llvm::raw_ostream &OS) {
+  print(FD, OS, true);
+}
+
+} // namespace grad

@@ -1,0 +1,23 @@
+//===- Printer.h - Printing generated code as C++ ---------------*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CLANG_GRAD_PRINTER_H
+#define CLANG_GRAD_PRINTER_H
+
+#include "clang/AST/Decl.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace grad {
+
+/// Prints \p FD (a generated pullback) as compilable C++, wrapped in its
+/// namespaces and linkage blocks.
+void printDefinition(const clang::FunctionDecl *FD, llvm::raw_ostream &OS);
+/// Prints only the prototype, likewise wrapped.
+void printPrototype(const clang::FunctionDecl *FD, llvm::raw_ostream &OS);
+
+} // namespace grad
+
+#endif

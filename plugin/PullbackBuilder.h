@@ -1,0 +1,118 @@
+//===- PullbackBuilder.h - Reverse-mode body builder ------------*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Builds one pullback body. The forward sweep (Forward.cpp) replays the
+/// primal in A-normal form: every value the reverse sweep reads is bound to
+/// a temporary declared at the top of the pullback, and nothing else is
+/// computed (no result that only feeds the discarded return value). The
+/// reverse sweep (Reverse.cpp) walks the statements backwards and
+/// accumulates adjoints into locals that are stored to the adjoint
+/// parameters once, at the end. Straight-line code uses no tape and no heap.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef CLANG_GRAD_PULLBACKBUILDER_H
+#define CLANG_GRAD_PULLBACKBUILDER_H
+
+#include "Activity.h"
+#include "Registry.h"
+#include "Rules.h"
+#include "SemaBuilder.h"
+
+#include "clang/AST/Stmt.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringSet.h"
+#include <vector>
+
+namespace clang {
+class Sema;
+}
+
+namespace grad {
+
+class Differentiator;
+using Stmts = std::vector<clang::Stmt *>;
+
+class PullbackBuilder {
+public:
+  PullbackBuilder(Differentiator &D, PullbackEntry &Entry,
+                  const clang::FunctionDecl *Def);
+  /// Builds and attaches the body; false after reporting an error.
+  bool build();
+  const Activity &activity() const { return Act; }
+
+private:
+  // Forward.cpp
+  /// Rebuilds \p E for the forward sweep. With \p Need, the value is also
+  /// recorded so that val(E) can read it in the reverse sweep.
+  clang::Expr *fwd(const clang::Expr *E, bool Need);
+  /// Rebuilds an expression that carries no derivative: no temporaries.
+  clang::Expr *plain(const clang::Expr *E);
+  clang::Expr *rebuild(const clang::Expr *E, bool Need, bool Plain);
+  clang::Expr *rebuildCall(const clang::CallExpr *CE, bool Need, bool Plain);
+  clang::Expr *rebuildConditional(const clang::ConditionalOperator *CO,
+                                  bool Need);
+  clang::Expr *rebuildCast(const clang::ExplicitCastExpr *CE, bool Need,
+                           bool Plain);
+  clang::Expr *rebuildDeclRef(const clang::DeclRefExpr *DRE, bool Need,
+                              bool Plain);
+  /// Binds \p Value to a fresh hoisted temporary, records it as the value
+  /// of \p Key and returns a reference to it.
+  clang::Expr *record(const clang::Expr *Key, clang::Expr *Value);
+  clang::VarDecl *hoist(llvm::StringRef Base, clang::QualType T);
+  clang::Expr *val(const clang::Expr *E);
+  bool stable(const clang::VarDecl *VD) const;
+  clang::VarDecl *mapVar(const clang::VarDecl *VD) const;
+
+  // Reverse.cpp
+  void stmt(const clang::Stmt *S, Stmts &Fwd, Stmts &Rev);
+  void compound(const clang::CompoundStmt *CS, Stmts &Fwd, Stmts &Rev);
+  void declStmt(const clang::DeclStmt *DS, Stmts &Fwd, Stmts &Rev);
+  void exprStmt(const clang::Expr *E, Stmts &Fwd, Stmts &Rev);
+  void assignment(const clang::BinaryOperator *BO, Stmts &Fwd, Stmts &Rev);
+  void ifStmt(const clang::IfStmt *IS, Stmts &Fwd, Stmts &Rev);
+  void returnStmt(const clang::ReturnStmt *RS, Stmts &Fwd, Stmts &Rev);
+  /// Accumulates the adjoint \p Adj (used once) of \p E into its inputs.
+  void backprop(const clang::Expr *E, clang::Expr *Adj, Stmts &Out);
+  void backpropCall(const clang::CallExpr *CE, clang::Expr *Adj, Stmts &Out);
+  /// A local holding \p Adj, reusable by reference.
+  clang::VarDecl *bind(clang::Expr *Adj, clang::QualType T, Stmts &Out);
+  clang::VarDecl *adjointOf(const clang::VarDecl *VD);
+  std::string fresh(llvm::StringRef Base);
+
+  /// Reports an unsupported construct; returns null.
+  std::nullptr_t unsupported(const clang::Stmt *S, llvm::StringRef What);
+
+  Differentiator &D;
+  PullbackEntry &Entry;
+  clang::Sema &S;
+  clang::ASTContext &Ctx;
+  const clang::FunctionDecl *Primal;
+  clang::FunctionDecl *PB;
+  PullbackSignature Sig;
+  SemaBuilder B;
+  Activity Act;
+  bool Failed = false;
+
+  llvm::DenseMap<const clang::VarDecl *, clang::VarDecl *> VarMap;
+  llvm::DenseMap<const clang::VarDecl *, clang::VarDecl *> Adjoints;
+  llvm::DenseMap<const clang::Expr *, clang::VarDecl *> Values;
+  llvm::DenseSet<const clang::VarDecl *> TopLevelLocals;
+  llvm::DenseSet<const clang::VarDecl *> Immutable;
+  /// The forward statement list being filled by fwd().
+  Stmts *Cur = nullptr;
+  Stmts Prologue;
+  llvm::StringSet<> Names;
+  const clang::Stmt *FinalReturn = nullptr;
+};
+
+/// Spelled name of a statement or expression class for diagnostics.
+std::string constructName(const clang::Stmt *S);
+
+} // namespace grad
+
+#endif

@@ -1,0 +1,358 @@
+//===- Registry.cpp - Pullback signatures and per-TU state ------*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Registry.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/TypeLoc.h"
+#include "clang/Sema/Lookup.h"
+#include "clang/Sema/Scope.h"
+#include "clang/Sema/Sema.h"
+#include "llvm/ADT/StringExtras.h"
+#include <mutex>
+
+using namespace clang;
+
+namespace grad {
+
+bool isFloating(QualType T) {
+  if (T.isNull())
+    return false;
+  return T.getCanonicalType()->isRealFloatingType();
+}
+
+static bool hasFloatingDataImpl(QualType T, unsigned Depth) {
+  if (T.isNull() || Depth > 8)
+    return false;
+  T = T.getCanonicalType().getNonReferenceType();
+  if (isFloating(T))
+    return true;
+  if (const auto *AT = T->getAsArrayTypeUnsafe())
+    return hasFloatingDataImpl(AT->getElementType(), Depth + 1);
+  const auto *RD = T->getAsCXXRecordDecl();
+  if (!RD)
+    return false;
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD)) {
+    for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray())
+      if (Arg.getKind() == TemplateArgument::Type &&
+          hasFloatingDataImpl(Arg.getAsType(), Depth + 1))
+        return true;
+  }
+  if (!RD->hasDefinition())
+    return false;
+  for (const FieldDecl *F : RD->fields())
+    if (hasFloatingDataImpl(F->getType(), Depth + 1))
+      return true;
+  for (const CXXBaseSpecifier &B : RD->bases())
+    if (hasFloatingDataImpl(B.getType(), Depth + 1))
+      return true;
+  return false;
+}
+
+bool hasFloatingData(QualType T) { return hasFloatingDataImpl(T, 0); }
+
+ParamClass classifyParam(ASTContext &Ctx, QualType T) {
+  ParamClass C;
+  QualType NR = T.getNonReferenceType();
+  bool IsMutableRef = T->isReferenceType() && !NR.isConstQualified();
+  if (isFloating(NR)) {
+    C.Kind = IsMutableRef ? ParamKind::ScalarRef : ParamKind::Scalar;
+    C.AdjointPointee = NR.getUnqualifiedType();
+    return C;
+  }
+  if (const auto *PT = NR->getAs<PointerType>()) {
+    if (isFloating(PT->getPointeeType())) {
+      C.Kind = ParamKind::Pointer;
+      C.AdjointPointee = PT->getPointeeType().getUnqualifiedType();
+    }
+    return C;
+  }
+  if (NR->isRecordType() && hasFloatingData(NR)) {
+    C.Kind = ParamKind::Class;
+    C.AdjointPointee = NR.getUnqualifiedType();
+  }
+  return C;
+}
+
+std::string PullbackSignature::str(const ASTContext &Ctx) const {
+  PrintingPolicy Policy(Ctx.getLangOpts());
+  Policy.SuppressTagKeyword = true;
+  std::string S = "void " + Name + "(";
+  for (unsigned I = 0; I < ParamTypes.size(); ++I) {
+    if (I)
+      S += ", ";
+    std::string P = ParamNames[I];
+    ParamTypes[I].getAsStringInternal(P, Policy);
+    S += P;
+  }
+  return S + ")";
+}
+
+static std::string paramName(const ParmVarDecl *P, unsigned I) {
+  if (P->getIdentifier())
+    return P->getName().str();
+  return "p" + std::to_string(I);
+}
+
+bool computeSignature(ASTContext &Ctx, const FunctionDecl *Primal,
+                      const WrtMask &Wrt, StringRef Name,
+                      PullbackSignature &Sig, std::string &Why) {
+  Sig = PullbackSignature();
+  Sig.Name = Name.str();
+  llvm::StringSet<> Used;
+  for (unsigned I = 0; I < Primal->getNumParams(); ++I) {
+    const ParmVarDecl *P = Primal->getParamDecl(I);
+    Sig.ParamNames.push_back(paramName(P, I));
+    Sig.ParamTypes.push_back(P->getType());
+    Used.insert(Sig.ParamNames.back());
+  }
+  auto Fresh = [&](std::string Base) {
+    while (Used.count(Base))
+      Base += "_";
+    Used.insert(Base);
+    return Base;
+  };
+  QualType R = Primal->getReturnType();
+  if (!R->isVoidType()) {
+    QualType Seed;
+    if (isFloating(R) && !R->isReferenceType())
+      Seed = R.getUnqualifiedType();
+    else if (R->isRecordType() && hasFloatingData(R))
+      Seed = Ctx.getLValueReferenceType(R.getUnqualifiedType().withConst());
+    else {
+      Why = "return type '" + R.getAsString() + "' is not differentiable";
+      return false;
+    }
+    // The seed name is reserved before the adjoint names.
+    std::string SeedName = "d_ret";
+    for (const std::string &N : Sig.ParamNames)
+      if ("d_" + N == SeedName)
+        SeedName += "_";
+    SeedName = Fresh(SeedName);
+    Sig.SeedIndex = Sig.ParamTypes.size();
+    Sig.ParamNames.push_back(SeedName);
+    Sig.ParamTypes.push_back(Seed);
+  }
+  for (unsigned I = 0; I < Primal->getNumParams(); ++I) {
+    Sig.AdjointIndex.push_back(-1);
+    if (I >= Wrt.size() || !Wrt[I])
+      continue;
+    ParamClass C = classifyParam(Ctx, Primal->getParamDecl(I)->getType());
+    if (C.Kind == ParamKind::None)
+      continue;
+    Sig.AdjointIndex.back() = Sig.ParamTypes.size();
+    Sig.ParamNames.push_back(Fresh("d_" + Sig.ParamNames[I]));
+    Sig.ParamTypes.push_back(Ctx.getPointerType(C.AdjointPointee));
+  }
+  FunctionProtoType::ExtProtoInfo EPI;
+  Sig.Type = Ctx.getFunctionType(Ctx.VoidTy, Sig.ParamTypes, EPI);
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// State
+//===----------------------------------------------------------------------===//
+
+namespace {
+std::mutex StatesMutex;
+llvm::DenseMap<ASTContext *, std::unique_ptr<State>> &states() {
+  static llvm::DenseMap<ASTContext *, std::unique_ptr<State>> M;
+  return M;
+}
+} // namespace
+
+State &State::get(ASTContext &Ctx) {
+  std::lock_guard<std::mutex> Lock(StatesMutex);
+  auto &Slot = states()[&Ctx];
+  if (!Slot)
+    Slot = std::make_unique<State>();
+  return *Slot;
+}
+
+void State::release(ASTContext &Ctx) {
+  std::lock_guard<std::mutex> Lock(StatesMutex);
+  states().erase(&Ctx);
+}
+
+const GradRequest *State::requestFor(const FunctionDecl *FD) const {
+  for (const FunctionDecl *R : FD->redecls()) {
+    auto It = Requests.find(R);
+    if (It != Requests.end())
+      return &It->second;
+  }
+  if (const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern())
+    if (Pattern != FD)
+      return requestFor(Pattern);
+  return nullptr;
+}
+
+bool State::isNodiff(const Decl *D) const {
+  if (const auto *FD = dyn_cast<FunctionDecl>(D)) {
+    for (const FunctionDecl *R : FD->redecls())
+      if (Nodiff.count(R))
+        return true;
+    return false;
+  }
+  return Nodiff.count(D);
+}
+
+static bool sameMask(const WrtMask &A, const WrtMask &B) {
+  return A.size() == B.size() && std::equal(A.begin(), A.end(), B.begin());
+}
+
+PullbackEntry *State::find(const FunctionDecl *Primal, const WrtMask &Wrt) {
+  for (const FunctionDecl *R : Primal->redecls()) {
+    auto It = Pullbacks.find(R);
+    if (It == Pullbacks.end())
+      continue;
+    for (PullbackEntry *E : It->second)
+      if (sameMask(E->Wrt, Wrt))
+        return E;
+  }
+  return nullptr;
+}
+
+PullbackEntry *State::add(FunctionDecl *Primal, FunctionDecl *PB,
+                          const WrtMask &Wrt, bool User) {
+  Entries.push_back(std::make_unique<PullbackEntry>());
+  PullbackEntry *E = Entries.back().get();
+  E->Primal = Primal;
+  E->Pullback = PB;
+  E->Wrt = Wrt;
+  E->UserProvided = User;
+  Pullbacks[Primal].push_back(E);
+  if (!User)
+    Generated.insert(PB);
+  return E;
+}
+
+WrtMask fullMask(const FunctionDecl *Primal) {
+  WrtMask M;
+  ASTContext &Ctx = Primal->getASTContext();
+  State &St = State::get(Ctx);
+  for (unsigned I = 0; I < Primal->getNumParams(); ++I) {
+    bool Diff = classifyParam(Ctx, Primal->getParamDecl(I)->getType()).Kind !=
+                ParamKind::None;
+    for (const FunctionDecl *R : Primal->redecls())
+      if (I < R->getNumParams() && St.Nodiff.count(R->getParamDecl(I)))
+        Diff = false;
+    M.push_back(Diff);
+  }
+  return M;
+}
+
+//===----------------------------------------------------------------------===//
+// Declaring pullbacks
+//===----------------------------------------------------------------------===//
+
+static DeclContext *lookupContext(const FunctionDecl *Primal) {
+  return const_cast<DeclContext *>(
+      Primal->getDeclContext()->getRedeclContext());
+}
+
+FunctionDecl *findUserPullback(Sema &S, const FunctionDecl *Primal,
+                               const PullbackSignature &Sig,
+                               FunctionDecl *&Mismatch) {
+  Mismatch = nullptr;
+  ASTContext &Ctx = S.Context;
+  State &St = State::get(Ctx);
+  LookupResult R(S, DeclarationName(&Ctx.Idents.get(Sig.Name)),
+                 Primal->getLocation(), Sema::LookupOrdinaryName);
+  S.LookupQualifiedName(R, lookupContext(Primal));
+  for (NamedDecl *ND : R) {
+    auto *FD = dyn_cast<FunctionDecl>(ND->getUnderlyingDecl());
+    if (!FD || St.Generated.count(FD) ||
+        St.Generated.count(FD->getCanonicalDecl()))
+      continue;
+    if (Ctx.hasSameType(FD->getType(), Sig.Type))
+      return FD;
+    Mismatch = FD;
+  }
+  return nullptr;
+}
+
+static Scope *scopeFor(Sema &S, Scope *Sc, DeclContext *Target) {
+  for (Scope *It = Sc; It; It = It->getParent())
+    if (DeclContext *E = It->getEntity())
+      if (E->getRedeclContext()->Equals(Target))
+        return It;
+  return nullptr;
+}
+
+PullbackEntry *declarePullback(Sema &S, FunctionDecl *Primal,
+                               const WrtMask &Wrt, Scope *Sc,
+                               SourceLocation Loc, StringRef NameOverride) {
+  ASTContext &Ctx = S.Context;
+  State &St = State::get(Ctx);
+  if (PullbackEntry *E = St.find(Primal, Wrt))
+    return E;
+
+  std::string Name = NameOverride.empty()
+                          ? Primal->getName().str() + "_pullback"
+                          : NameOverride.str();
+  PullbackSignature Sig;
+  std::string Why;
+  if (!computeSignature(Ctx, Primal, Wrt, Name, Sig, Why))
+    return nullptr;
+
+  // A function of this name and type may exist already: ours (a
+  // redeclaration of the primal) or the user's (a custom derivative).
+  LookupResult R(S, DeclarationName(&Ctx.Idents.get(Name)), Loc,
+                 Sema::LookupOrdinaryName);
+  S.LookupQualifiedName(R, lookupContext(Primal));
+  for (NamedDecl *ND : R) {
+    auto *FD = dyn_cast<FunctionDecl>(ND->getUnderlyingDecl());
+    if (!FD || !Ctx.hasSameType(FD->getType(), Sig.Type))
+      continue;
+    bool Ours = false;
+    for (FunctionDecl *Re : FD->redecls())
+      Ours |= St.Generated.count(Re) != 0;
+    if (!Ours)
+      return St.add(Primal, FD, Wrt, /*User=*/true);
+    for (auto &E : St.Entries)
+      if (E->Pullback == FD && E->Wrt.size() == Wrt.size() &&
+          std::equal(Wrt.begin(), Wrt.end(), E->Wrt.begin()))
+        return E.get();
+  }
+
+  DeclContext *DC = Primal->getDeclContext();
+  SourceLocation PLoc = Primal->getLocation();
+  TypeSourceInfo *TSI = Ctx.getTrivialTypeSourceInfo(Sig.Type, PLoc);
+  bool Inline = Primal->isInlineSpecified() || Primal->isConstexpr() ||
+                (Primal->isInlined() && isa<CXXMethodDecl>(Primal));
+  StorageClass SC = Primal->getStorageClass() == SC_Static ? SC_Static
+                                                           : SC_None;
+  FunctionDecl *PB = FunctionDecl::Create(
+      Ctx, DC, PLoc, PLoc, DeclarationName(&Ctx.Idents.get(Name)), Sig.Type,
+      TSI, SC, /*UsesFPIntrin=*/false, Inline, /*hasWrittenPrototype=*/true);
+  SmallVector<ParmVarDecl *, 8> Params;
+  auto FTL = TSI->getTypeLoc().getAs<FunctionProtoTypeLoc>();
+  for (unsigned I = 0; I < Sig.ParamTypes.size(); ++I) {
+    QualType T = Sig.ParamTypes[I];
+    ParmVarDecl *P = ParmVarDecl::Create(
+        Ctx, PB, PLoc, PLoc, &Ctx.Idents.get(Sig.ParamNames[I]), T,
+        Ctx.getTrivialTypeSourceInfo(T, PLoc), SC_None, nullptr);
+    P->setScopeInfo(0, I);
+    Params.push_back(P);
+    if (FTL)
+      FTL.setParam(I, P);
+  }
+  PB->setParams(Params);
+  PB->setLexicalDeclContext(Primal->getLexicalDeclContext());
+  if (Primal->isInExternCContext() || Primal->isExternC())
+    ; // The pullback inherits the context's language linkage.
+  DC->addDecl(PB);
+  if (Sc)
+    if (Scope *Target = scopeFor(S, Sc, lookupContext(Primal)))
+      S.PushOnScopeChains(PB, Target, /*AddToContext=*/false);
+  PullbackEntry *E = St.add(Primal, PB, Wrt, /*User=*/false);
+  E->RequestLoc = Loc;
+  return E;
+}
+
+} // namespace grad

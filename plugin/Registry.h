@@ -1,0 +1,138 @@
+//===- Registry.h - Pullback signatures and per-TU state --------*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The pullback ABI (which parameters get adjoints and of which type, the
+/// seed, the name) and the per-translation-unit state shared by the
+/// attribute handlers and the AST consumer: which declarations are
+/// `[[grad]]`, which are `[[grad::nodiff]]`, and the memo table of pullbacks.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef CLANG_GRAD_REGISTRY_H
+#define CLANG_GRAD_REGISTRY_H
+
+#include "clang/AST/Decl.h"
+#include "clang/Basic/SourceLocation.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include <string>
+#include <vector>
+
+namespace clang {
+class Sema;
+class Scope;
+} // namespace clang
+
+namespace grad {
+
+/// How a parameter takes part in differentiation (SPEC, "the ABI").
+enum class ParamKind {
+  None,      ///< integers, bool, enums, non-floating pointers: no adjoint
+  Scalar,    ///< T, const T, const T&: adjoint T*
+  ScalarRef, ///< T& (in/out): adjoint T*
+  Pointer,   ///< const T*, T*, T[]: adjoint T* of the same extent
+  Class,     ///< containers and structs with floating data: adjoint C*
+};
+
+struct ParamClass {
+  ParamKind Kind = ParamKind::None;
+  /// The type the adjoint pointer points to.
+  clang::QualType AdjointPointee;
+};
+
+bool isFloating(clang::QualType T);
+/// True for class types that carry floating data (containers, tensors,
+/// structs with floating members), recursively.
+bool hasFloatingData(clang::QualType T);
+ParamClass classifyParam(clang::ASTContext &Ctx, clang::QualType T);
+
+/// Which parameters of a primal get adjoints.
+using WrtMask = llvm::SmallVector<bool, 8>;
+
+/// The pullback's signature for \p Primal and \p Wrt.
+struct PullbackSignature {
+  std::string Name;
+  clang::QualType Type;
+  llvm::SmallVector<std::string, 8> ParamNames;
+  llvm::SmallVector<clang::QualType, 8> ParamTypes;
+  /// Index of the seed parameter, or -1 when the primal returns void.
+  int SeedIndex = -1;
+  /// For each primal parameter, the index of its adjoint parameter or -1.
+  llvm::SmallVector<int, 8> AdjointIndex;
+  /// "void f_pullback(double x, double d_ret, double *d_x)".
+  std::string str(const clang::ASTContext &Ctx) const;
+};
+
+/// Computes the signature; returns false and sets \p Why when the return
+/// type cannot be differentiated.
+bool computeSignature(clang::ASTContext &Ctx, const clang::FunctionDecl *Primal,
+                      const WrtMask &Wrt, llvm::StringRef Name,
+                      PullbackSignature &Sig, std::string &Why);
+
+/// The mask with every differentiable, non-nodiff parameter set.
+WrtMask fullMask(const clang::FunctionDecl *Primal);
+
+/// What `[[grad]]` said about a function.
+struct GradRequest {
+  WrtMask Wrt;
+  clang::SourceLocation AttrLoc;
+};
+
+/// A pullback known for (primal, mask).
+struct PullbackEntry {
+  clang::FunctionDecl *Primal = nullptr;
+  clang::FunctionDecl *Pullback = nullptr;
+  WrtMask Wrt;
+  bool UserProvided = false; ///< a user-declared NAME_pullback: never built
+  bool Defined = false;      ///< body built (or being built)
+  bool Failed = false;
+  clang::SourceLocation RequestLoc; ///< first [[grad]] or call site
+  const clang::FunctionDecl *Requester = nullptr;
+};
+
+/// Per-translation-unit state, keyed by ASTContext.
+class State {
+public:
+  static State &get(clang::ASTContext &Ctx);
+  static void release(clang::ASTContext &Ctx);
+
+  /// `[[grad]]` requests, keyed by the declaration that carried them.
+  llvm::DenseMap<const clang::FunctionDecl *, GradRequest> Requests;
+  llvm::DenseSet<const clang::Decl *> Nodiff;
+  /// Pullbacks by canonical primal.
+  llvm::DenseMap<const clang::FunctionDecl *, std::vector<PullbackEntry *>>
+      Pullbacks;
+  std::vector<std::unique_ptr<PullbackEntry>> Entries;
+  llvm::DenseSet<const clang::FunctionDecl *> Generated;
+
+  /// The request of \p FD or of any of its redeclarations.
+  const GradRequest *requestFor(const clang::FunctionDecl *FD) const;
+  bool isNodiff(const clang::Decl *D) const;
+  PullbackEntry *find(const clang::FunctionDecl *Primal, const WrtMask &Wrt);
+  PullbackEntry *add(clang::FunctionDecl *Primal, clang::FunctionDecl *PB,
+                     const WrtMask &Wrt, bool User);
+};
+
+/// Finds a user-declared (not generated) function named \p Sig.Name in the
+/// primal's context with exactly \p Sig.Type; sets \p Mismatch to a
+/// same-named user function of another type if no exact one exists.
+clang::FunctionDecl *findUserPullback(clang::Sema &S,
+                                      const clang::FunctionDecl *Primal,
+                                      const PullbackSignature &Sig,
+                                      clang::FunctionDecl *&Mismatch);
+
+/// Declares (or finds) the pullback of \p Primal for \p Wrt in the primal's
+/// context, pushing it on \p Sc's scope chain when \p Sc is given.
+PullbackEntry *declarePullback(clang::Sema &S, clang::FunctionDecl *Primal,
+                               const WrtMask &Wrt, clang::Scope *Sc,
+                               clang::SourceLocation Loc,
+                               llvm::StringRef NameOverride = {});
+
+} // namespace grad
+
+#endif

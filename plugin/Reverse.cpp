@@ -1,0 +1,615 @@
+//===- Reverse.cpp - Statements and the reverse sweep -----------*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Walks the primal's statements once: each statement yields its forward
+/// replay and its adjoint block; the blocks are emitted in reverse order.
+/// Adjoints accumulate into hoisted locals, stored to the adjoint
+/// parameters once at the end (no aliasing through pointers in between).
+///
+//===----------------------------------------------------------------------===//
+
+#include "Consumer.h"
+#include "Diagnostics.h"
+#include "PullbackBuilder.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Sema/Sema.h"
+
+using namespace clang;
+
+namespace grad {
+
+static const Expr *strip(const Expr *E) {
+  while (E) {
+    const Expr *Next = E->IgnoreImplicit()->IgnoreParens();
+    if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(Next))
+      Next = DA->getExpr();
+    if (Next == E)
+      return E;
+    E = Next;
+  }
+  return E;
+}
+
+PullbackBuilder::PullbackBuilder(Differentiator &D, PullbackEntry &Entry,
+                                 const FunctionDecl *Def)
+    : D(D), Entry(Entry), S(D.sema()), Ctx(S.Context), Primal(Def),
+      PB(Entry.Pullback), B(S, Def->getLocation()), Act(State::get(Ctx)) {}
+
+namespace {
+struct NameCollector : RecursiveASTVisitor<NameCollector> {
+  llvm::StringSet<> &Names;
+  explicit NameCollector(llvm::StringSet<> &N) : Names(N) {}
+  bool VisitNamedDecl(NamedDecl *ND) {
+    if (ND->getIdentifier())
+      Names.insert(ND->getName());
+    return true;
+  }
+};
+} // namespace
+
+bool PullbackBuilder::build() {
+  std::string Why;
+  if (!computeSignature(Ctx, Primal, Entry.Wrt, PB->getName(), Sig, Why))
+    return false;
+  for (ParmVarDecl *P : PB->parameters())
+    Names.insert(P->getName());
+  NameCollector NC(Names);
+  NC.TraverseStmt(Primal->getBody());
+
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Primal->getBody());
+  if (!Body) {
+    unsupported(Primal->getBody() ? Primal->getBody() : (const Stmt *)nullptr,
+                "function-try-block");
+    return false;
+  }
+  Act.run(Primal, Entry.Wrt);
+  if (D.options().PrintActivity)
+    report(S.Diags, Diag::RemarkActivity, Primal->getLocation())
+        << Primal->getNameAsString() << Act.print();
+
+  Sema::SynthesizedFunctionScope Scope(S, PB);
+  Stmts Fwd, Rev;
+  Cur = &Fwd;
+
+  // Parameters: by-value ones are used directly; in/out references get a
+  // local copy so that the pullback never writes its inputs.
+  for (unsigned I = 0; I < Primal->getNumParams(); ++I) {
+    const ParmVarDecl *P = Primal->getParamDecl(I);
+    ParmVarDecl *NP = PB->getParamDecl(I);
+    if (P->getType()->isReferenceType() &&
+        !P->getType().getNonReferenceType().isConstQualified() &&
+        isFloating(P->getType().getNonReferenceType())) {
+      QualType T = P->getType().getNonReferenceType();
+      VarDecl *Copy = B.var(PB, fresh("_" + NP->getName().str()), T,
+                            B.ref(NP));
+      Fwd.push_back(B.declStmt(Copy));
+      VarMap[P] = Copy;
+      continue;
+    }
+    ParamKind K = classifyParam(Ctx, P->getType()).Kind;
+    if (K != ParamKind::None && K != ParamKind::Scalar &&
+        K != ParamKind::ScalarRef) {
+      report(S.Diags, Diag::UnsupportedConstruct, P->getLocation())
+          << ("parameter of type '" + P->getType().getAsString() + "'")
+          << Primal->getNameAsString();
+      D.noteRequest(Entry);
+      return false;
+    }
+    VarMap[P] = NP;
+  }
+  for (const Stmt *Child : Body->body())
+    if (const auto *DS = dyn_cast<DeclStmt>(Child))
+      for (const Decl *Dc : DS->decls())
+        if (const auto *VD = dyn_cast<VarDecl>(Dc))
+          TopLevelLocals.insert(VD);
+  if (!Body->body_empty())
+    if (const auto *RS = dyn_cast<ReturnStmt>(Body->body_back()))
+      FinalReturn = RS;
+
+  std::vector<Stmts> Blocks;
+  for (const Stmt *Child : Body->body()) {
+    Blocks.emplace_back();
+    stmt(Child, Fwd, Blocks.back());
+    if (Failed)
+      return false;
+  }
+  for (auto It = Blocks.rbegin(); It != Blocks.rend(); ++It)
+    Rev.insert(Rev.end(), It->begin(), It->end());
+
+  // Store the accumulated adjoints once.
+  Stmts Epilogue;
+  for (unsigned I = 0; I < Primal->getNumParams(); ++I) {
+    int Idx = Sig.AdjointIndex[I];
+    if (Idx < 0)
+      continue;
+    auto It = Adjoints.find(Primal->getParamDecl(I));
+    if (It == Adjoints.end())
+      continue;
+    Expr *Target = B.deref(B.ref(PB->getParamDecl(Idx)));
+    if (classifyParam(Ctx, Primal->getParamDecl(I)->getType()).Kind ==
+        ParamKind::ScalarRef)
+      Epilogue.push_back(B.assign(Target, B.ref(It->second)));
+    else
+      Epilogue.push_back(B.addAssign(Target, B.ref(It->second)));
+  }
+
+  Stmts All;
+  All.insert(All.end(), Prologue.begin(), Prologue.end());
+  All.insert(All.end(), Fwd.begin(), Fwd.end());
+  All.insert(All.end(), Rev.begin(), Rev.end());
+  All.insert(All.end(), Epilogue.begin(), Epilogue.end());
+  if (Failed || B.Failed) {
+    if (!Failed) {
+      report(S.Diags, Diag::UnsupportedConstruct, Primal->getLocation())
+          << "this function (building the pullback failed)"
+          << Primal->getNameAsString();
+      D.noteRequest(Entry);
+    }
+    return false;
+  }
+  PB->setBody(B.block(All));
+  return true;
+}
+
+VarDecl *PullbackBuilder::adjointOf(const VarDecl *VD) {
+  auto It = Adjoints.find(VD);
+  if (It != Adjoints.end())
+    return It->second;
+  QualType T = VD->getType().getNonReferenceType().getUnqualifiedType();
+  Expr *Init = B.zero(T);
+  if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
+    unsigned I = P->getFunctionScopeIndex();
+    if (I < Sig.AdjointIndex.size() && Sig.AdjointIndex[I] >= 0 &&
+        classifyParam(Ctx, P->getType()).Kind == ParamKind::ScalarRef)
+      Init = B.deref(B.ref(PB->getParamDecl(Sig.AdjointIndex[I])));
+  }
+  VarDecl *A = B.var(PB, fresh("_d_" + VD->getName().str() + "_"), T, Init);
+  Prologue.push_back(B.declStmt(A));
+  Adjoints[VD] = A;
+  return A;
+}
+
+VarDecl *PullbackBuilder::bind(Expr *Adj, QualType T, Stmts &Out) {
+  // Adjoint values that never change can be referenced again directly.
+  if (auto *DRE = dyn_cast_or_null<DeclRefExpr>(Adj))
+    if (auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (Immutable.count(VD) ||
+          (Sig.SeedIndex >= 0 && VD == PB->getParamDecl(Sig.SeedIndex)))
+        return VD;
+  T = T.getNonReferenceType().getUnqualifiedType();
+  VarDecl *V = B.var(PB, fresh("_r"), T, Adj);
+  Out.push_back(B.declStmt(V));
+  Immutable.insert(V);
+  return V;
+}
+
+void PullbackBuilder::stmt(const Stmt *St, Stmts &Fwd, Stmts &Rev) {
+  if (Failed || !St)
+    return;
+  Stmts *Saved = Cur;
+  Cur = &Fwd;
+  SourceLocation SavedLoc = B.Loc;
+  B.Loc = St->getBeginLoc();
+  if (const auto *CS = dyn_cast<CompoundStmt>(St))
+    compound(CS, Fwd, Rev);
+  else if (const auto *DS = dyn_cast<DeclStmt>(St))
+    declStmt(DS, Fwd, Rev);
+  else if (isa<NullStmt>(St))
+    ;
+  else if (const auto *RS = dyn_cast<ReturnStmt>(St))
+    returnStmt(RS, Fwd, Rev);
+  else if (const auto *IS = dyn_cast<IfStmt>(St))
+    ifStmt(IS, Fwd, Rev);
+  else if (const auto *AS = dyn_cast<AttributedStmt>(St))
+    stmt(AS->getSubStmt(), Fwd, Rev);
+  else if (const auto *E = dyn_cast<Expr>(St))
+    exprStmt(E, Fwd, Rev);
+  else
+    unsupported(St, constructName(St));
+  Cur = Saved;
+  B.Loc = SavedLoc;
+}
+
+void PullbackBuilder::compound(const CompoundStmt *CS, Stmts &Fwd,
+                               Stmts &Rev) {
+  Stmts InnerFwd;
+  std::vector<Stmts> Blocks;
+  for (const Stmt *Child : CS->body()) {
+    Blocks.emplace_back();
+    stmt(Child, InnerFwd, Blocks.back());
+  }
+  Stmts InnerRev;
+  for (auto It = Blocks.rbegin(); It != Blocks.rend(); ++It)
+    InnerRev.insert(InnerRev.end(), It->begin(), It->end());
+  Fwd.push_back(B.block(InnerFwd));
+  if (!InnerRev.empty())
+    Rev.push_back(B.block(InnerRev));
+}
+
+void PullbackBuilder::declStmt(const DeclStmt *DS, Stmts &Fwd, Stmts &Rev) {
+  Stmts Blocks;
+  for (const Decl *Dc : DS->decls()) {
+    const auto *VD = dyn_cast<VarDecl>(Dc);
+    if (!VD) {
+      if (isa<TypedefNameDecl>(Dc) || isa<StaticAssertDecl>(Dc) ||
+          isa<UsingDecl>(Dc) || isa<UsingDirectiveDecl>(Dc))
+        continue; // Compile-time only; visible to the pullback already?
+      unsupported(DS, "local declaration");
+      return;
+    }
+    if (VD->isStaticLocal()) {
+      unsupported(DS, "static local variable '" + VD->getNameAsString() + "'");
+      return;
+    }
+    QualType T = VD->getType();
+    if (T.isVolatileQualified()) {
+      unsupported(DS, "volatile variable '" + VD->getNameAsString() + "'");
+      return;
+    }
+    if (!T->isArithmeticType() && !T->isEnumeralType()) {
+      unsupported(DS, "local variable of type '" + T.getAsString() + "'");
+      return;
+    }
+    Expr *Init = VD->hasInit() ? fwd(VD->getInit(), false) : nullptr;
+    if (Failed)
+      return;
+    VarDecl *NV = B.var(PB, VD->getName(), T, Init);
+    VarMap[VD] = NV;
+    Fwd.push_back(B.declStmt(NV));
+    if (!Act.isActive(VD))
+      continue;
+    VarDecl *A = adjointOf(VD);
+    Stmts R;
+    if (VD->hasInit() && Act.isActive(strip(VD->getInit())))
+      backprop(VD->getInit(), B.ref(A), R);
+    R.push_back(B.assign(B.ref(A), B.zero(A->getType())));
+    Blocks.insert(Blocks.begin(), R.begin(), R.end());
+  }
+  Rev.insert(Rev.end(), Blocks.begin(), Blocks.end());
+}
+
+void PullbackBuilder::exprStmt(const Expr *E, Stmts &Fwd, Stmts &Rev) {
+  const Expr *K = strip(E);
+  if (const auto *BO = dyn_cast<BinaryOperator>(K)) {
+    if (BO->isAssignmentOp()) {
+      assignment(BO, Fwd, Rev);
+      return;
+    }
+    if (BO->getOpcode() == BO_Comma) {
+      stmt(BO->getLHS(), Fwd, Rev);
+      Stmts R2;
+      stmt(BO->getRHS(), Fwd, R2);
+      Rev.insert(Rev.begin(), R2.begin(), R2.end());
+      return;
+    }
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(K)) {
+    if (UO->isIncrementDecrementOp()) {
+      const auto *DRE =
+          dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParenImpCasts());
+      const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+      if (!VD || !mapVar(VD)) {
+        unsupported(UO, "increment of " + constructName(UO->getSubExpr()));
+        return;
+      }
+      // d(x + 1)/dx = 1: the adjoint is unchanged.
+      Fwd.push_back(B.unop(UO->getOpcode(), B.ref(mapVar(VD))));
+      return;
+    }
+  }
+  if (isa<CXXThrowExpr>(K)) {
+    unsupported(K, constructName(K));
+    return;
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(K)) {
+    // A call whose result is discarded: keep its side effects, unless it
+    // is differentiable (its only effect would be the discarded value).
+    for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+      const Expr *A = strip(CE->getArg(I));
+      const FunctionDecl *FD = CE->getDirectCallee();
+      if (FD && I < FD->getNumParams()) {
+        QualType PT = FD->getParamDecl(I)->getType();
+        bool Writes = (PT->isReferenceType() &&
+                       !PT.getNonReferenceType().isConstQualified()) ||
+                      (PT->isPointerType() &&
+                       !PT->getPointeeType().isConstQualified());
+        if (Writes && Act.isActive(A)) {
+          unsupported(CE, "call to '" + FD->getNameAsString() +
+                              "' that writes through a reference");
+          return;
+        }
+      }
+    }
+    if (Act.isActive(CE) && isFloating(CE->getType()))
+      return;
+    Fwd.push_back(plain(K));
+    return;
+  }
+  Expr *R = plain(K);
+  if (R)
+    Fwd.push_back(R);
+}
+
+void PullbackBuilder::assignment(const BinaryOperator *BO, Stmts &Fwd,
+                                 Stmts &Rev) {
+  const Expr *LHS = strip(BO->getLHS());
+  const auto *DRE = dyn_cast<DeclRefExpr>(LHS);
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD) {
+    unsupported(LHS, "assignment to " + constructName(LHS));
+    return;
+  }
+  if (!VD->isLocalVarDeclOrParm()) {
+    unsupported(LHS, "write to global variable '" + VD->getNameAsString() +
+                         "'");
+    return;
+  }
+  VarDecl *NV = mapVar(VD);
+  if (!NV) {
+    unsupported(LHS, "assignment to '" + VD->getNameAsString() + "'");
+    return;
+  }
+  BinaryOperatorKind Op = BO->getOpcode();
+  const Expr *RHS = BO->getRHS();
+  if (!Act.isActive(VD) || !isFloating(VD->getType())) {
+    Fwd.push_back(B.binop(Op, B.ref(NV), fwd(RHS, false)));
+    return;
+  }
+  QualType T = VD->getType().getNonReferenceType().getUnqualifiedType();
+  bool RActive = Act.isActive(strip(RHS));
+  VarDecl *A = adjointOf(VD);
+  Stmts R;
+  switch (Op) {
+  case BO_Assign: {
+    Fwd.push_back(B.assign(B.ref(NV), fwd(RHS, false)));
+    if (RActive) {
+      VarDecl *Rv = bind(B.ref(A), T, R);
+      if (Rv == A) // never: bind makes a copy of an adjoint variable
+        break;
+      R.push_back(B.assign(B.ref(A), B.zero(T)));
+      backprop(RHS, B.ref(Rv), R);
+    } else {
+      R.push_back(B.assign(B.ref(A), B.zero(T)));
+    }
+    break;
+  }
+  case BO_AddAssign:
+  case BO_SubAssign: {
+    Fwd.push_back(B.binop(Op, B.ref(NV), fwd(RHS, false)));
+    if (RActive) {
+      VarDecl *Rv = bind(B.ref(A), T, R);
+      Expr *Adj = B.ref(Rv);
+      backprop(RHS, Op == BO_SubAssign ? B.unop(UO_Minus, Adj) : Adj, R);
+    }
+    break;
+  }
+  case BO_MulAssign:
+  case BO_DivAssign: {
+    VarDecl *Old = hoist("_t", T);
+    Fwd.push_back(B.assign(B.ref(Old), B.ref(NV)));
+    Expr *RV = fwd(RHS, true);
+    Fwd.push_back(B.binop(Op, B.ref(NV), RV));
+    VarDecl *Rv = bind(B.ref(A), T, R);
+    if (Op == BO_MulAssign) {
+      R.push_back(B.assign(B.ref(A), B.binop(BO_Mul, B.ref(Rv), val(RHS))));
+      if (RActive)
+        backprop(RHS, B.binop(BO_Mul, B.ref(Rv), B.ref(Old)), R);
+    } else {
+      R.push_back(B.assign(B.ref(A), B.binop(BO_Div, B.ref(Rv), val(RHS))));
+      if (RActive)
+        backprop(RHS,
+                 B.unop(UO_Minus,
+                        B.binop(BO_Div, B.binop(BO_Mul, B.ref(Rv), B.ref(Old)),
+                                B.binop(BO_Mul, val(RHS), val(RHS)))),
+                 R);
+    }
+    break;
+  }
+  default:
+    unsupported(BO, "'" + BO->getOpcodeStr().str() + "' on a floating value");
+    return;
+  }
+  if (!R.empty())
+    Rev.push_back(B.block(R));
+}
+
+void PullbackBuilder::ifStmt(const IfStmt *IS, Stmts &Fwd, Stmts &Rev) {
+  if (IS->isConstexpr()) {
+    if (std::optional<const Stmt *> Case = IS->getNondiscardedCase(Ctx))
+      stmt(*Case, Fwd, Rev);
+    return;
+  }
+  if (IS->getInit() || IS->getConditionVariable()) {
+    unsupported(IS, "'if' with an initializer or a condition variable");
+    return;
+  }
+  if (IS->isConsteval()) {
+    unsupported(IS, "'if consteval'");
+    return;
+  }
+  VarDecl *C = hoist("_c", Ctx.BoolTy);
+  Fwd.push_back(B.assign(B.ref(C), plain(IS->getCond())));
+  Stmts FT, RT, FE, RE;
+  stmt(IS->getThen(), FT, RT);
+  if (IS->getElse())
+    stmt(IS->getElse(), FE, RE);
+  Fwd.push_back(B.ifStmt(B.ref(C), B.block(FT),
+                         IS->getElse() ? B.block(FE) : nullptr));
+  if (!RT.empty() || !RE.empty())
+    Rev.push_back(B.ifStmt(B.ref(C), B.block(RT),
+                           RE.empty() ? nullptr : B.block(RE)));
+}
+
+void PullbackBuilder::returnStmt(const ReturnStmt *RS, Stmts &Fwd,
+                                 Stmts &Rev) {
+  if (RS != FinalReturn) {
+    unsupported(RS, "early 'return'");
+    return;
+  }
+  const Expr *RV = RS->getRetValue();
+  if (!RV || Sig.SeedIndex < 0 || !Act.isActive(strip(RV)))
+    return;
+  fwd(RV, false); // Only the temporaries the reverse sweep reads remain.
+  Stmts R;
+  backprop(RV, B.ref(PB->getParamDecl(Sig.SeedIndex)), R);
+  Rev.insert(Rev.end(), R.begin(), R.end());
+}
+
+//===----------------------------------------------------------------------===//
+// Adjoint propagation
+//===----------------------------------------------------------------------===//
+
+void PullbackBuilder::backprop(const Expr *E, Expr *Adj, Stmts &Out) {
+  if (Failed || !Adj)
+    return;
+  const Expr *K = strip(E);
+  if (!Act.isActive(K))
+    return;
+  QualType T = K->getType().getNonReferenceType().getUnqualifiedType();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(K)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD)
+      return;
+    Out.push_back(B.addAssign(B.ref(adjointOf(VD)), Adj));
+    return;
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(K)) {
+    if (UO->getOpcode() == UO_Minus)
+      backprop(UO->getSubExpr(), B.unop(UO_Minus, Adj), Out);
+    else if (UO->getOpcode() == UO_Plus)
+      backprop(UO->getSubExpr(), Adj, Out);
+    else
+      unsupported(UO, constructName(UO));
+    return;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(K)) {
+    const Expr *L = BO->getLHS(), *R = BO->getRHS();
+    bool LA = Act.isActive(strip(L)), RA = Act.isActive(strip(R));
+    auto Share = [&]() -> std::function<Expr *()> {
+      if (LA && RA) {
+        VarDecl *V = bind(Adj, T, Out);
+        return [this, V] { return B.ref(V); };
+      }
+      return [Adj] { return Adj; };
+    }();
+    switch (BO->getOpcode()) {
+    case BO_Add:
+      backprop(L, Share(), Out);
+      backprop(R, Share(), Out);
+      return;
+    case BO_Sub:
+      backprop(L, Share(), Out);
+      if (RA)
+        backprop(R, B.unop(UO_Minus, Share()), Out);
+      return;
+    case BO_Mul:
+      if (LA)
+        backprop(L, B.binop(BO_Mul, Share(), val(R)), Out);
+      if (RA)
+        backprop(R, B.binop(BO_Mul, val(L), Share()), Out);
+      return;
+    case BO_Div:
+      if (LA)
+        backprop(L, B.binop(BO_Div, Share(), val(R)), Out);
+      if (RA)
+        backprop(R,
+                 B.unop(UO_Minus,
+                        B.binop(BO_Div, B.binop(BO_Mul, Share(), val(L)),
+                                B.binop(BO_Mul, val(R), val(R)))),
+                 Out);
+      return;
+    case BO_Comma:
+      backprop(R, Adj, Out);
+      return;
+    default:
+      unsupported(BO, "'" + BO->getOpcodeStr().str() + "' operator");
+      return;
+    }
+  }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(K)) {
+    auto It = Values.find(strip(CO->getCond()));
+    if (It == Values.end()) {
+      unsupported(CO, "conditional operator (internal error)");
+      return;
+    }
+    VarDecl *V = bind(Adj, T, Out);
+    Stmts TB, FB;
+    backprop(CO->getTrueExpr(), B.ref(V), TB);
+    backprop(CO->getFalseExpr(), B.ref(V), FB);
+    if (!TB.empty() || !FB.empty())
+      Out.push_back(B.ifStmt(B.ref(It->second), B.block(TB),
+                             FB.empty() ? nullptr : B.block(FB)));
+    return;
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(K)) {
+    backpropCall(CE, Adj, Out);
+    return;
+  }
+  if (const auto *EC = dyn_cast<ExplicitCastExpr>(K)) {
+    backprop(EC->getSubExpr(), Adj, Out);
+    return;
+  }
+  unsupported(K, constructName(K));
+}
+
+void PullbackBuilder::backpropCall(const CallExpr *CE, Expr *Adj,
+                                   Stmts &Out) {
+  const FunctionDecl *FD = CE->getDirectCallee();
+  QualType T = CE->getType().getNonReferenceType().getUnqualifiedType();
+  if (const Rule *Ru = findRule(FD)) {
+    VarDecl *V = bind(Adj, T, Out);
+    unsigned N = std::min<unsigned>(CE->getNumArgs(), Ru->Arity);
+    for (unsigned I = 0; I < N; ++I) {
+      const Expr *Arg = CE->getArg(I);
+      if (!Act.isActive(strip(Arg)))
+        continue;
+      SmallVector<Expr *, 3> Vals;
+      for (unsigned J = 0; J < N; ++J)
+        Vals.push_back((Ru->Uses[I] >> J) & 1 ? val(CE->getArg(J)) : nullptr);
+      Expr *Y = (Ru->Uses[I] & UsesResult) ? val(CE) : nullptr;
+      Expr *Partial = buildPartial(B, *Ru, I, Vals, Y, T);
+      if (!Partial) {
+        Failed = true;
+        return;
+      }
+      backprop(Arg, B.binop(BO_Mul, B.ref(V), Partial), Out);
+    }
+    return;
+  }
+  PullbackEntry *PE = D.calleePullback(FD, CE->getExprLoc(), Entry);
+  if (!PE) {
+    Failed = true;
+    return;
+  }
+  FunctionDecl *CPB = PE->Pullback;
+  PullbackSignature CS;
+  std::string Why;
+  computeSignature(Ctx, FD, PE->Wrt, CPB->getName(), CS, Why);
+  SmallVector<Expr *, 8> Args;
+  SmallVector<std::pair<const Expr *, VarDecl *>, 4> Outs;
+  for (unsigned I = 0; I < FD->getNumParams(); ++I)
+    Args.push_back(I < CE->getNumArgs() ? val(CE->getArg(I)) : nullptr);
+  if (CS.SeedIndex >= 0)
+    Args.push_back(Adj);
+  for (unsigned I = 0; I < FD->getNumParams(); ++I) {
+    if (CS.AdjointIndex[I] < 0)
+      continue;
+    QualType AT = CS.ParamTypes[CS.AdjointIndex[I]]->getPointeeType();
+    VarDecl *G = B.var(PB, fresh("_g"), AT, B.zero(AT));
+    Out.push_back(B.declStmt(G));
+    Args.push_back(B.addrOf(B.ref(G)));
+    Outs.push_back({CE->getArg(I), G});
+  }
+  Out.push_back(B.call(B.funcRef(CPB), Args));
+  for (auto &[Arg, G] : Outs)
+    backprop(Arg, B.ref(G), Out);
+}
+
+} // namespace grad

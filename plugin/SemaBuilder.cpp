@@ -1,0 +1,306 @@
+//===- SemaBuilder.cpp - Building AST nodes through Sema --------*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SemaBuilder.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Basic/OperatorPrecedence.h"
+#include "clang/Sema/DeclSpec.h"
+#include "clang/Sema/Lookup.h"
+#include "clang/Sema/Ownership.h"
+#include "clang/Sema/Sema.h"
+
+using namespace clang;
+
+namespace grad {
+
+SemaBuilder::SemaBuilder(Sema &S, SourceLocation Loc)
+    : S(S), Ctx(S.Context), Loc(Loc) {}
+
+Expr *SemaBuilder::check(ExprResult R) {
+  if (R.isInvalid() || !R.get()) {
+    Failed = true;
+    return nullptr;
+  }
+  return R.get();
+}
+
+Expr *SemaBuilder::ref(ValueDecl *D) {
+  if (!D)
+    return nullptr;
+  QualType T = D->getType().getNonReferenceType();
+  return S.BuildDeclRefExpr(D, T, VK_LValue, Loc);
+}
+
+/// Builds the nested-name-specifier `::ns1::ns2::` for \p DC.
+static void buildScope(Sema &S, ASTContext &Ctx, const DeclContext *DC,
+                       CXXScopeSpec &SS, SourceLocation Loc) {
+  SmallVector<const NamespaceDecl *, 4> Chain;
+  for (const DeclContext *It = DC; It && !It->isTranslationUnit();
+       It = It->getParent()) {
+    if (const auto *NS = dyn_cast<NamespaceDecl>(It)) {
+      if (NS->isAnonymousNamespace() || NS->isInline())
+        continue;
+      Chain.push_back(NS);
+    } else if (!isa<LinkageSpecDecl>(It)) {
+      return; // Not a namespace path: leave unqualified.
+    }
+  }
+  if (Chain.empty())
+    return;
+  SS.MakeGlobal(Ctx, Loc);
+  for (auto It = Chain.rbegin(); It != Chain.rend(); ++It)
+    SS.Extend(Ctx, const_cast<NamespaceDecl *>(*It), Loc, Loc);
+}
+
+Expr *SemaBuilder::funcRef(FunctionDecl *FD) {
+  CXXScopeSpec SS;
+  buildScope(S, Ctx, FD->getDeclContext(), SS, Loc);
+  DeclarationNameInfo NameInfo(FD->getDeclName(), Loc);
+  return S.BuildDeclRefExpr(FD, FD->getType(), VK_LValue, NameInfo,
+                            SS.isSet() ? &SS : nullptr);
+}
+
+static int precedenceOf(const Expr *E) {
+  E = E->IgnoreImplicit();
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    return getBinOpPrecedence(
+        [&] {
+          switch (BO->getOpcode()) {
+          case BO_Mul: return tok::star;
+          case BO_Div: return tok::slash;
+          case BO_Rem: return tok::percent;
+          case BO_Add: return tok::plus;
+          case BO_Sub: return tok::minus;
+          case BO_Shl: return tok::lessless;
+          case BO_Shr: return tok::greatergreater;
+          case BO_LT: return tok::less;
+          case BO_GT: return tok::greater;
+          case BO_LE: return tok::lessequal;
+          case BO_GE: return tok::greaterequal;
+          case BO_EQ: return tok::equalequal;
+          case BO_NE: return tok::exclaimequal;
+          case BO_And: return tok::amp;
+          case BO_Xor: return tok::caret;
+          case BO_Or: return tok::pipe;
+          case BO_LAnd: return tok::ampamp;
+          case BO_LOr: return tok::pipepipe;
+          case BO_Comma: return tok::comma;
+          default: return tok::equal;
+          }
+        }(),
+        /*GreaterThanIsOperator=*/true, /*CPlusPlus11=*/true);
+  if (isa<ConditionalOperator>(E))
+    return prec::Conditional;
+  return prec::PointerToMember + 1; // unary, postfix, primary
+}
+
+bool SemaBuilder::needsParens(const Expr *Child, int ParentPrec, bool IsRHS) {
+  int P = precedenceOf(Child);
+  return P < ParentPrec || (P == ParentPrec && IsRHS &&
+                            P <= prec::PointerToMember);
+}
+
+Expr *SemaBuilder::wrapOperand(Expr *E, int ParentPrec, bool IsRHS) {
+  if (!E || !needsParens(E, ParentPrec, IsRHS))
+    return E;
+  return paren(E);
+}
+
+Expr *SemaBuilder::paren(Expr *E) {
+  if (!E)
+    return nullptr;
+  return check(S.ActOnParenExpr(Loc, Loc, E));
+}
+
+Expr *SemaBuilder::binop(BinaryOperatorKind Op, Expr *L, Expr *R) {
+  if (!L || !R) {
+    Failed = true;
+    return nullptr;
+  }
+  // Precedence of the operator we build, via a probe node's helper.
+  int Prec;
+  switch (Op) {
+  case BO_Mul: case BO_Div: case BO_Rem: Prec = prec::Multiplicative; break;
+  case BO_Add: case BO_Sub: Prec = prec::Additive; break;
+  case BO_LT: case BO_GT: case BO_LE: case BO_GE: Prec = prec::Relational; break;
+  case BO_EQ: case BO_NE: Prec = prec::Equality; break;
+  case BO_LAnd: Prec = prec::LogicalAnd; break;
+  case BO_LOr: Prec = prec::LogicalOr; break;
+  default: Prec = prec::Assignment; break;
+  }
+  bool Assign = BinaryOperator::isAssignmentOp(Op);
+  if (!Assign)
+    L = wrapOperand(L, Prec, false);
+  R = wrapOperand(R, Prec, !Assign);
+  return check(S.BuildBinOp(nullptr, Loc, Op, L, R));
+}
+
+Expr *SemaBuilder::unop(UnaryOperatorKind Op, Expr *E) {
+  if (!E) {
+    Failed = true;
+    return nullptr;
+  }
+  E = wrapOperand(E, prec::PointerToMember + 1, false);
+  return check(S.BuildUnaryOp(nullptr, Loc, Op, E));
+}
+
+Expr *SemaBuilder::floatLit(StringRef Value, QualType T) {
+  T = T.getCanonicalType().getUnqualifiedType();
+  llvm::APFloat V(Ctx.getFloatTypeSemantics(T));
+  auto St = V.convertFromString(Value, llvm::APFloat::rmNearestTiesToEven);
+  bool Exact = St && *St == llvm::APFloat::opOK;
+  return FloatingLiteral::Create(Ctx, V, Exact, T, Loc);
+}
+
+Expr *SemaBuilder::floatLit(double Value, QualType T) {
+  T = T.getCanonicalType().getUnqualifiedType();
+  llvm::APFloat V(Value);
+  bool LosesInfo = false;
+  V.convert(Ctx.getFloatTypeSemantics(T), llvm::APFloat::rmNearestTiesToEven,
+            &LosesInfo);
+  return FloatingLiteral::Create(Ctx, V, !LosesInfo, T, Loc);
+}
+
+Expr *SemaBuilder::intLit(int64_t Value, QualType T) {
+  if (T.isNull() || !T->isIntegerType())
+    T = Ctx.IntTy;
+  T = T.getCanonicalType().getUnqualifiedType();
+  if (T->isBooleanType())
+    return boolLit(Value != 0);
+  unsigned Width = Ctx.getIntWidth(T);
+  llvm::APInt V(Width, static_cast<uint64_t>(Value), /*isSigned=*/true);
+  if (Value < 0)
+    return unop(UO_Minus, IntegerLiteral::Create(Ctx, -V, T, Loc));
+  return IntegerLiteral::Create(Ctx, V, T, Loc);
+}
+
+Expr *SemaBuilder::boolLit(bool Value) {
+  return CXXBoolLiteralExpr::Create(Ctx, Value, Ctx.BoolTy, Loc);
+}
+
+Expr *SemaBuilder::zero(QualType T) {
+  if (T->isRealFloatingType())
+    return floatLit(0.0, T);
+  return intLit(0, T);
+}
+
+Expr *SemaBuilder::cond(Expr *C, Expr *T, Expr *F) {
+  if (!C || !T || !F) {
+    Failed = true;
+    return nullptr;
+  }
+  C = wrapOperand(C, prec::Conditional + 1, false);
+  T = wrapOperand(T, prec::Conditional + 1, false);
+  F = wrapOperand(F, prec::Conditional + 1, false);
+  return check(S.ActOnConditionalOp(Loc, Loc, C, T, F));
+}
+
+Expr *SemaBuilder::call(Expr *Fn, ArrayRef<Expr *> Args) {
+  if (!Fn) {
+    Failed = true;
+    return nullptr;
+  }
+  for (Expr *A : Args)
+    if (!A) {
+      Failed = true;
+      return nullptr;
+    }
+  SmallVector<Expr *, 4> Copy(Args.begin(), Args.end());
+  return check(S.BuildCallExpr(nullptr, Fn, Loc, Copy, Loc));
+}
+
+Expr *SemaBuilder::callStd(StringRef Name, ArrayRef<Expr *> Args) {
+  DeclarationNameInfo NameInfo(&Ctx.Idents.get(Name), Loc);
+  LookupResult R(S, NameInfo, Sema::LookupOrdinaryName);
+  CXXScopeSpec SS;
+  if (NamespaceDecl *Std = S.getStdNamespace()) {
+    S.LookupQualifiedName(R, Std);
+    if (!R.empty()) {
+      SS.MakeGlobal(Ctx, Loc);
+      SS.Extend(Ctx, Std, Loc, Loc);
+    }
+  }
+  if (R.empty())
+    S.LookupQualifiedName(R, Ctx.getTranslationUnitDecl());
+  if (R.empty()) {
+    Failed = true;
+    return nullptr;
+  }
+  Expr *Fn = check(S.BuildDeclarationNameExpr(SS, R, /*NeedsADL=*/false));
+  return call(Fn, Args);
+}
+
+Expr *SemaBuilder::staticCast(QualType T, Expr *E) {
+  if (!E) {
+    Failed = true;
+    return nullptr;
+  }
+  TypeSourceInfo *TSI = Ctx.getTrivialTypeSourceInfo(T, Loc);
+  return check(S.BuildCXXNamedCast(Loc, tok::kw_static_cast, TSI, E,
+                                   SourceRange(Loc, Loc),
+                                   SourceRange(Loc, Loc)));
+}
+
+Expr *SemaBuilder::addrOf(Expr *E) { return unop(UO_AddrOf, E); }
+Expr *SemaBuilder::deref(Expr *E) { return unop(UO_Deref, E); }
+
+VarDecl *SemaBuilder::var(DeclContext *DC, StringRef Name, QualType T,
+                          Expr *Init) {
+  VarDecl *VD = VarDecl::Create(Ctx, DC, Loc, Loc, &Ctx.Idents.get(Name), T,
+                                Ctx.getTrivialTypeSourceInfo(T, Loc),
+                                SC_None);
+  if (Init)
+    S.AddInitializerToDecl(VD, Init, /*DirectInit=*/false);
+  else
+    S.ActOnUninitializedDecl(VD);
+  if (VD->isInvalidDecl())
+    Failed = true;
+  return VD;
+}
+
+Stmt *SemaBuilder::declStmt(VarDecl *VD) {
+  return new (Ctx) DeclStmt(DeclGroupRef(VD), Loc, Loc);
+}
+
+Stmt *SemaBuilder::assign(Expr *L, Expr *R) { return binop(BO_Assign, L, R); }
+
+Stmt *SemaBuilder::addAssign(Expr *L, Expr *R) {
+  return binop(BO_AddAssign, L, R);
+}
+
+Stmt *SemaBuilder::block(ArrayRef<Stmt *> Stmts) {
+  SmallVector<Stmt *, 16> Clean;
+  for (Stmt *St : Stmts)
+    if (St)
+      Clean.push_back(St);
+  return CompoundStmt::Create(Ctx, Clean, FPOptionsOverride(), Loc, Loc);
+}
+
+Stmt *SemaBuilder::ifStmt(Expr *C, Stmt *Then, Stmt *Else) {
+  if (!C || !Then) {
+    Failed = true;
+    return nullptr;
+  }
+  Sema::ConditionResult CR =
+      S.ActOnCondition(nullptr, Loc, C, Sema::ConditionKind::Boolean);
+  if (CR.isInvalid()) {
+    Failed = true;
+    return nullptr;
+  }
+  StmtResult R = S.BuildIfStmt(Loc, IfStatementKind::Ordinary, Loc, nullptr,
+                               CR, Loc, Then, Else ? Loc : SourceLocation(),
+                               Else);
+  if (R.isInvalid()) {
+    Failed = true;
+    return nullptr;
+  }
+  return R.get();
+}
+
+} // namespace grad

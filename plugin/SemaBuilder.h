@@ -1,0 +1,81 @@
+//===- SemaBuilder.h - Building AST nodes through Sema ----------*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Thin helpers that build every generated node through Sema, so types,
+/// conversions and overloads are checked as for user code. A failed build
+/// returns null and marks the builder failed (Sema has diagnosed it);
+/// helpers accept null operands and propagate them.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef CLANG_GRAD_SEMABUILDER_H
+#define CLANG_GRAD_SEMABUILDER_H
+
+#include "clang/AST/Expr.h"
+#include "clang/AST/OperationKinds.h"
+#include "clang/Sema/Ownership.h"
+#include "clang/AST/Stmt.h"
+#include "llvm/ADT/ArrayRef.h"
+
+namespace clang {
+class Sema;
+class CXXScopeSpec;
+} // namespace clang
+
+namespace grad {
+
+class SemaBuilder {
+public:
+  SemaBuilder(clang::Sema &S, clang::SourceLocation Loc);
+
+  clang::Sema &S;
+  clang::ASTContext &Ctx;
+  clang::SourceLocation Loc;
+  bool Failed = false;
+
+  clang::Expr *ref(clang::ValueDecl *D);
+  /// A reference to a function, namespace-qualified so that printed code
+  /// finds it from anywhere.
+  clang::Expr *funcRef(clang::FunctionDecl *FD);
+  clang::Expr *binop(clang::BinaryOperatorKind Op, clang::Expr *L,
+                     clang::Expr *R);
+  clang::Expr *unop(clang::UnaryOperatorKind Op, clang::Expr *E);
+  clang::Expr *paren(clang::Expr *E);
+  clang::Expr *floatLit(llvm::StringRef Value, clang::QualType T);
+  clang::Expr *floatLit(double Value, clang::QualType T);
+  clang::Expr *intLit(int64_t Value, clang::QualType T);
+  clang::Expr *boolLit(bool Value);
+  clang::Expr *cond(clang::Expr *C, clang::Expr *T, clang::Expr *F);
+  clang::Expr *call(clang::Expr *Fn, llvm::ArrayRef<clang::Expr *> Args);
+  /// Calls `std::Name` (falling back to `::Name`) with overload resolution.
+  clang::Expr *callStd(llvm::StringRef Name,
+                       llvm::ArrayRef<clang::Expr *> Args);
+  clang::Expr *staticCast(clang::QualType T, clang::Expr *E);
+  clang::Expr *addrOf(clang::Expr *E);
+  clang::Expr *deref(clang::Expr *E);
+  clang::Expr *zero(clang::QualType T);
+
+  clang::VarDecl *var(clang::DeclContext *DC, llvm::StringRef Name,
+                      clang::QualType T, clang::Expr *Init);
+  clang::Stmt *declStmt(clang::VarDecl *VD);
+  clang::Stmt *assign(clang::Expr *L, clang::Expr *R);
+  clang::Stmt *addAssign(clang::Expr *L, clang::Expr *R);
+  clang::Stmt *block(llvm::ArrayRef<clang::Stmt *> Stmts);
+  clang::Stmt *ifStmt(clang::Expr *C, clang::Stmt *Then, clang::Stmt *Else);
+
+  /// True if printing \p Child as operand of \p Parent needs parentheses.
+  static bool needsParens(const clang::Expr *Child, int ParentPrec,
+                          bool IsRHS);
+
+private:
+  clang::Expr *check(clang::ExprResult R);
+  clang::Expr *wrapOperand(clang::Expr *E, int ParentPrec, bool IsRHS);
+};
+
+} // namespace grad
+
+#endif

@@ -1,0 +1,38 @@
+# -*- Python -*-
+import os
+import lit.formats
+
+config.name = "clang-grad"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".cpp", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.grad_obj_root, "test")
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.grad_llvm_tools_dir, config.environment.get("PATH", "")])
+
+plugin = os.path.join(config.grad_obj_root, "lib", "ClangGrad.so")
+include = os.path.join(config.grad_src_root, "runtime", "include")
+clangxx = config.grad_clangxx
+sanitize = ""
+if config.grad_sanitize.upper() in ("ON", "1", "TRUE", "YES"):
+    sanitize = " -fsanitize=address,undefined -fno-sanitize-recover=undefined"
+
+# %cxx: plain compile (no plugin); %gradxx: compile with the plugin.
+config.substitutions.append(
+    ("%cxx", f"{clangxx} -std=c++20 -O1 -I{include}{sanitize}"))
+config.substitutions.append(
+    ("%gradxx", f"{clangxx} -std=c++20 -O1 -fplugin={plugin} -I{include}{sanitize}"))
+config.substitutions.append(("%plugin", plugin))
+config.substitutions.append(("%include", include))
+config.substitutions.append(("%clangxx", clangxx))
+config.substitutions.append(
+    ("%grad-dump", os.path.join(config.grad_obj_root, "bin", "grad-dump")))
+config.substitutions.append(("%python", config.grad_python))
+config.substitutions.append(("%srcroot", config.grad_src_root))
+config.substitutions.append(("%blas", config.grad_blas_libs.replace(";", " ")))
+# FileCheck that fails on any stray diagnostic.
+config.substitutions.append(
+    ("%FileCheck-strict",
+     "FileCheck --implicit-check-not=error: --implicit-check-not=warning:"))
