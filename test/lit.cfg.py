@@ -5,7 +5,7 @@ import lit.formats
 config.name = "clang-grad"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".cpp", ".test"]
-config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = ["Inputs", "install", "fuzz-inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.grad_obj_root, "test")
 
@@ -14,6 +14,7 @@ config.environment["PATH"] = os.pathsep.join(
 
 plugin = os.path.join(config.grad_obj_root, "lib", "ClangGrad.so")
 include = os.path.join(config.grad_src_root, "runtime", "include")
+inputs = os.path.join(config.grad_src_root, "test", "Inputs")
 clangxx = config.grad_clangxx
 sanitize = ""
 if config.grad_sanitize.upper() in ("ON", "1", "TRUE", "YES"):
@@ -21,11 +22,17 @@ if config.grad_sanitize.upper() in ("ON", "1", "TRUE", "YES"):
 
 # %cxx: plain compile (no plugin); %gradxx: compile with the plugin.
 config.substitutions.append(
-    ("%cxx", f"{clangxx} -std=c++20 -O1 -I{include}{sanitize}"))
+    ("%cxx", f"{clangxx} -std=c++20 -O1 -I{include} -I{inputs}{sanitize}"))
 config.substitutions.append(
-    ("%gradxx", f"{clangxx} -std=c++20 -O1 -fplugin={plugin} -I{include}{sanitize}"))
+    ("%gradxx", f"{clangxx} -std=c++20 -O1 -fplugin={plugin} -I{include} -I{inputs}{sanitize}"))
 config.substitutions.append(("%plugin", plugin))
 config.substitutions.append(("%include", include))
+config.substitutions.append(("%inputs", inputs))
+# grad-dump with the same include paths as %gradxx.
+config.substitutions.append(
+    ("%dump", os.path.join(config.grad_obj_root, "bin", "grad-dump")))
+config.substitutions.append(
+    ("%dflags", f"-- -std=c++20 -I{include} -I{inputs}"))
 config.substitutions.append(("%clangxx", clangxx))
 config.substitutions.append(
     ("%grad-dump", os.path.join(config.grad_obj_root, "bin", "grad-dump")))

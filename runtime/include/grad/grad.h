@@ -1,0 +1,31 @@
+//===- grad.h - The clang-grad runtime --------------------------*- C++ -*-===//
+//
+// Part of clang-grad, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The umbrella header of the header-only runtime (C++20, namespace `grad`):
+///
+///   rules.h   the derivative rules of rules.def as functions (grad::rules)
+///   dual.h    dual<T, N> forward-mode numbers and the <cmath> overloads
+///   tape.h    tape<T>, the LIFO store of a pullback's reverse sweep
+///   tensor.h  tensor<T>, zeros_like, shape_to_string
+///   ops.h     map, broadcast, unbroadcast, sum, dot and pullbacks
+///   matmul.h  BLAS matmul and matmul_pullback (link with -lopenblas)
+///
+/// Inside a `[[grad]]` function all of these are differentiable primitives.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef GRAD_GRAD_H
+#define GRAD_GRAD_H
+
+#include "dual.h"
+#include "matmul.h"
+#include "ops.h"
+#include "rules.h"
+#include "tape.h"
+#include "tensor.h"
+
+#endif // GRAD_GRAD_H

@@ -1,0 +1,13 @@
+// A member function call is an error at the call.
+// RUN: not %gradxx -fsyntax-only %s 2>&1 | %FileCheck-strict %s
+
+struct Poly {
+  int Degree;
+  double eval(double x) const { return Degree * x; }
+};
+
+// CHECK: member-call.cpp:[[@LINE+3]]:10: error: grad: cannot differentiate member function call in 'f'
+// CHECK: member-call.cpp:[[@LINE+1]]:3: note: while differentiating 'f' requested here
+[[grad]] double f(const Poly &p, double x) {
+  return p.eval(x) * x;
+}
