@@ -21,6 +21,19 @@ static const VarDecl *refVar(const Expr *E) {
   return nullptr;
 }
 
+/// The variable whose elements \p E accesses: x in x[i] or v[i] (vector).
+static const VarDecl *elementVar(const Expr *E) {
+  if (!E)
+    return nullptr;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+    return refVar(AS->getBase());
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E))
+    if (OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2)
+      return refVar(OC->getArg(0));
+  return nullptr;
+}
+
 bool Activity::compute(const Expr *E) const {
   if (!E)
     return false;
@@ -31,6 +44,8 @@ bool Activity::compute(const Expr *E) const {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     return VD && Active.count(VD);
   }
+  if (const VarDecl *VD = elementVar(E))
+    return Active.count(VD);
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
     if (const FunctionDecl *FD = CE->getDirectCallee())
       if (St.isNodiff(FD))
@@ -62,8 +77,10 @@ namespace {
 /// Collects definitions (var = expr) and writes.
 struct DefCollector : RecursiveASTVisitor<DefCollector> {
   SmallVector<std::pair<const VarDecl *, const Expr *>, 32> Defs;
-  llvm::DenseSet<const VarDecl *> &Written;
-  explicit DefCollector(llvm::DenseSet<const VarDecl *> &W) : Written(W) {}
+  llvm::DenseSet<const VarDecl *> &Written, &WrittenData;
+  DefCollector(llvm::DenseSet<const VarDecl *> &W,
+               llvm::DenseSet<const VarDecl *> &WD)
+      : Written(W), WrittenData(WD) {}
 
   bool VisitVarDecl(VarDecl *VD) {
     if (VD->hasInit())
@@ -76,13 +93,19 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
     if (const VarDecl *VD = refVar(BO->getLHS())) {
       Written.insert(VD);
       Defs.push_back({VD, BO->getRHS()});
+    } else if (const VarDecl *VD = elementVar(BO->getLHS())) {
+      WrittenData.insert(VD);
+      Defs.push_back({VD, BO->getRHS()});
     }
     return true;
   }
   bool VisitUnaryOperator(UnaryOperator *UO) {
-    if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf)
+    if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) {
       if (const VarDecl *VD = refVar(UO->getSubExpr()))
         Written.insert(VD);
+      if (const VarDecl *VD = elementVar(UO->getSubExpr()))
+        WrittenData.insert(VD);
+    }
     return true;
   }
   bool VisitCallExpr(CallExpr *CE) {
@@ -98,6 +121,9 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
       QualType PT = FD->getParamDecl(I)->getType();
       if (PT->isReferenceType() && !PT.getNonReferenceType().isConstQualified())
         Written.insert(VD);
+      if ((PT->isPointerType() && !PT->getPointeeType().isConstQualified()) ||
+          (PT->isReferenceType() && !PT.getNonReferenceType().isConstQualified()))
+        WrittenData.insert(VD);
     }
     return true;
   }
@@ -110,7 +136,7 @@ void Activity::run(const FunctionDecl *FD, const WrtMask &Wrt) {
       Active.insert(FD->getParamDecl(I));
       Order.push_back(FD->getParamDecl(I));
     }
-  DefCollector C(Written);
+  DefCollector C(Written, WrittenData);
   C.TraverseStmt(FD->getBody());
   // Fixed point: a variable is active if any definition of it is active.
   // Each round adds at least one variable, so this is linear in the number
@@ -120,7 +146,14 @@ void Activity::run(const FunctionDecl *FD, const WrtMask &Wrt) {
   while (Changed) {
     Changed = false;
     for (auto &[VD, Init] : C.Defs) {
-      if (Active.count(VD) || !isFloating(VD->getType().getNonReferenceType()))
+      if (Active.count(VD) ||
+          !(isFloating(VD->getType().getNonReferenceType()) ||
+            classifyParam(const_cast<ASTContext &>(VD->getASTContext()),
+                          VD->getType())
+                    .Kind != ParamKind::None ||
+            (VD->getType()->isArrayType() &&
+             isFloating(QualType(
+                 VD->getType()->getPointeeOrArrayElementType(), 0)))))
         continue;
       if (compute(Init)) {
         Active.insert(VD);

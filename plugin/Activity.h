@@ -35,6 +35,11 @@ public:
 
   bool isActive(const clang::VarDecl *VD) const { return Active.count(VD); }
   bool isWritten(const clang::VarDecl *VD) const { return Written.count(VD); }
+  /// True if elements of the array, pointer or container \p VD are
+  /// assigned somewhere in the function.
+  bool isDataWritten(const clang::VarDecl *VD) const {
+    return WrittenData.count(VD);
+  }
   /// True if \p E is a floating value that depends on an active variable.
   bool isActive(const clang::Expr *E);
 
@@ -45,7 +50,7 @@ private:
   bool compute(const clang::Expr *E) const;
 
   const State &St;
-  llvm::DenseSet<const clang::VarDecl *> Active, Written;
+  llvm::DenseSet<const clang::VarDecl *> Active, Written, WrittenData;
   llvm::SmallVector<const clang::VarDecl *, 16> Order;
   llvm::DenseMap<const clang::Expr *, bool> Cache;
   bool Done = false;

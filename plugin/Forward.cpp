@@ -123,6 +123,9 @@ std::nullptr_t PullbackBuilder::unsupported(const Stmt *St, StringRef What) {
 }
 
 std::string PullbackBuilder::fresh(StringRef Base) {
+  // "_d_x_" names the adjoint "_d_x" unless that is taken.
+  if (Base.ends_with("_") && Names.insert(Base.drop_back()).second)
+    return Base.drop_back().str();
   for (unsigned I = 0;; ++I) {
     std::string N = (Base + Twine(I)).str();
     if (Names.insert(N).second)
@@ -143,6 +146,8 @@ Expr *PullbackBuilder::record(const Expr *Key, Expr *Value) {
   VarDecl *Tmp = hoist("_t", T);
   Cur->push_back(B.assign(B.ref(Tmp), Value));
   Values[strip(Key)] = Tmp;
+  if (!Loops.empty() && !Frames.empty())
+    Frames.back().Recorded.push_back(Tmp);
   return B.ref(Tmp);
 }
 
@@ -152,6 +157,8 @@ VarDecl *PullbackBuilder::mapVar(const VarDecl *VD) const {
 }
 
 bool PullbackBuilder::stable(const VarDecl *VD) const {
+  if (RevIndex.count(VD))
+    return true; // recomputed by the reverse loop
   if (Act.isWritten(VD))
     return false;
   if (isa<ParmVarDecl>(VD))
@@ -169,7 +176,20 @@ Expr *PullbackBuilder::val(const Expr *E) {
     return B.ref(It->second);
   if (isLiteral(K))
     return plain(K);
+  if (isElementAccess(K)) {
+    const VarDecl *VD = indexedVar(K);
+    if (!Act.isDataWritten(VD)) {
+      VarDecl *M = mapVar(VD);
+      return B.subscript(B.ref(M ? M : const_cast<VarDecl *>(VD)),
+                         val(elementIndex(K)));
+    }
+  }
   if (const auto *DRE = dyn_cast<DeclRefExpr>(K)) {
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
+      auto RI = RevIndex.find(VD);
+      if (RI != RevIndex.end())
+        return B.ref(RI->second);
+    }
     if (isa<EnumConstantDecl>(DRE->getDecl()))
       return plain(K);
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
@@ -244,7 +264,24 @@ Expr *PullbackBuilder::rebuildCall(const CallExpr *CE, bool Need, bool Plain) {
   const FunctionDecl *FD = CE->getDirectCallee();
   if (!FD)
     return unsupported(CE, "call through a function pointer");
-  if (isa<CXXMemberCallExpr>(CE) || isa<CXXOperatorCallExpr>(CE))
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
+    // Queries such as v.size() carry no derivative: replay them.
+    const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
+    if (!ME || (!Plain && Act.isActive(CE)) || !isa<CXXMethodDecl>(FD) ||
+        (!cast<CXXMethodDecl>(FD)->isConst() && !Plain))
+      return unsupported(CE, "call to member function '" +
+                                 FD->getNameAsString() + "'");
+    Expr *Base = rebuild(ME->getBase(), false, true);
+    SmallVector<Expr *, 4> MArgs;
+    for (const Expr *A : MC->arguments()) {
+      if (isa<CXXDefaultArgExpr>(A))
+        break;
+      MArgs.push_back(rebuild(A, false, true));
+    }
+    Expr *R = B.memberCall(Base, FD->getName(), MArgs, ME->isArrow());
+    return Need ? record(CE, R) : R;
+  }
+  if (isa<CXXOperatorCallExpr>(CE))
     return unsupported(CE, constructName(CE));
   if (FD->isVariadic() && !Plain)
     return unsupported(CE, "call to variadic function '" +
@@ -318,9 +355,16 @@ Expr *PullbackBuilder::rebuild(const Expr *E, bool Need, bool Plain) {
     return new (Ctx) CharacterLiteral(CL->getValue(), CL->getKind(),
                                       CL->getType(), B.Loc);
   }
+  if (isElementAccess(K))
+    return rebuildElement(K, Need, Plain);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(K))
     return rebuildDeclRef(DRE, Need, Plain);
   if (const auto *UO = dyn_cast<UnaryOperator>(K)) {
+    if (UO->isIncrementDecrementOp() && Plain &&
+        !Act.isActive(strip(UO->getSubExpr()))) {
+      Expr *Sub = rebuild(UO->getSubExpr(), false, true);
+      return B.unop(UO->getOpcode(), Sub);
+    }
     switch (UO->getOpcode()) {
     case UO_Minus:
     case UO_Plus:
@@ -336,8 +380,17 @@ Expr *PullbackBuilder::rebuild(const Expr *E, bool Need, bool Plain) {
   }
   if (const auto *BO = dyn_cast<BinaryOperator>(K)) {
     BinaryOperatorKind Op = BO->getOpcode();
-    if (BO->isAssignmentOp() || BO->isCompoundAssignmentOp())
+    if (BO->isAssignmentOp() || BO->isCompoundAssignmentOp()) {
+      // Plain assignments to variables that carry no derivative (loop
+      // increments such as `i += 2`) are replayed as they are.
+      const auto *LV = dyn_cast<DeclRefExpr>(strip(BO->getLHS()));
+      if (Plain && LV && isa<VarDecl>(LV->getDecl()) &&
+          !Act.isActive(cast<VarDecl>(LV->getDecl())) &&
+          !Act.isActive(strip(BO->getRHS())))
+        return B.binop(Op, rebuild(LV, false, true),
+                       rebuild(BO->getRHS(), false, true));
       return unsupported(BO, "assignment inside an expression");
+    }
     if (Op == BO_Comma) {
       Cur->push_back(plain(BO->getLHS()));
       return rebuild(BO->getRHS(), Need, Plain);

@@ -73,6 +73,8 @@ private:
   void compound(const clang::CompoundStmt *CS, Stmts &Fwd, Stmts &Rev);
   void declStmt(const clang::DeclStmt *DS, Stmts &Fwd, Stmts &Rev);
   void exprStmt(const clang::Expr *E, Stmts &Fwd, Stmts &Rev);
+  /// A local array or std::vector, with its adjoint storage.
+  void storageDecl(const clang::VarDecl *VD, Stmts &Fwd, Stmts &Blocks);
   void assignment(const clang::BinaryOperator *BO, Stmts &Fwd, Stmts &Rev);
   void ifStmt(const clang::IfStmt *IS, Stmts &Fwd, Stmts &Rev);
   void returnStmt(const clang::ReturnStmt *RS, Stmts &Fwd, Stmts &Rev);
@@ -83,6 +85,43 @@ private:
   clang::VarDecl *bind(clang::Expr *Adj, clang::QualType T, Stmts &Out);
   clang::VarDecl *adjointOf(const clang::VarDecl *VD);
   std::string fresh(llvm::StringRef Base);
+
+  // Loops.cpp
+  struct LoopInfo {
+    clang::VarDecl *Count = nullptr;
+    clang::VarDecl *Flag = nullptr; ///< jump id, popped per reverse iteration
+    unsigned NextId = 1;
+    bool Nested = false;
+    size_t BodyFrame = 0;
+  };
+  /// Values recorded by one statement: pushed at its end inside loops.
+  struct Frame {
+    llvm::SmallVector<clang::VarDecl *, 4> Recorded;
+  };
+  void loop(const clang::Stmt *L, Stmts &Fwd, Stmts &Rev);
+  void jump(const clang::Stmt *J, Stmts &Fwd, Stmts &Rev);
+  /// Pushes the values of frames [From, end), innermost first.
+  void flush(size_t From, Stmts &Out);
+  clang::Stmt *push(clang::VarDecl *V);
+  clang::Stmt *pushValue(clang::Expr *E, clang::QualType T);
+  clang::Stmt *pop(clang::VarDecl *V);
+  clang::VarDecl *tapeFor(clang::QualType T);
+  /// The jump-id variable and counter of the innermost loop or function.
+  std::pair<clang::VarDecl *, unsigned *> jumpScope();
+  /// Reverse blocks of a statement sequence, guarded after jumps.
+  void sequence(llvm::ArrayRef<const clang::Stmt *> Body, Stmts &Fwd,
+                Stmts &Rev);
+
+  // Arrays.cpp
+  /// The variable whose storage \p E indexes (x in x[i], v in v[i]).
+  const clang::VarDecl *indexedVar(const clang::Expr *E) const;
+  bool isElementAccess(const clang::Expr *E) const;
+  const clang::Expr *elementBase(const clang::Expr *E) const;
+  const clang::Expr *elementIndex(const clang::Expr *E) const;
+  clang::Expr *rebuildElement(const clang::Expr *E, bool Need, bool Plain);
+  /// The adjoint lvalue of element access \p E (d_x[i], (*d_v)[i]).
+  clang::Expr *adjointElement(const clang::Expr *E);
+  clang::Expr *adjointStorage(const clang::VarDecl *VD);
 
   /// Reports an unsupported construct; returns null.
   std::nullptr_t unsupported(const clang::Stmt *S, llvm::StringRef What);
@@ -108,6 +147,16 @@ private:
   Stmts Prologue;
   llvm::StringSet<> Names;
   const clang::Stmt *FinalReturn = nullptr;
+  std::vector<Frame> Frames;
+  std::vector<LoopInfo *> Loops;
+  std::vector<std::unique_ptr<LoopInfo>> LoopStore;
+  llvm::DenseMap<const clang::Type *, clang::VarDecl *> Tapes;
+  bool EarlyReturn = false;
+  clang::VarDecl *RetFlag = nullptr;
+  unsigned NextRetId = 1;
+  clang::LabelDecl *FwdEnd = nullptr;
+  /// Canonical loop indices, recomputed in the reverse loop.
+  llvm::DenseMap<const clang::VarDecl *, clang::VarDecl *> RevIndex;
 };
 
 /// Spelled name of a statement or expression class for diagnostics.

@@ -77,6 +77,29 @@ bool PullbackBuilder::build() {
   Sema::SynthesizedFunctionScope Scope(S, PB);
   Stmts Fwd, Rev;
   Cur = &Fwd;
+  if (!Body->body_empty())
+    if (const auto *RS = dyn_cast<ReturnStmt>(Body->body_back()))
+      FinalReturn = RS;
+  {
+    // Any other return jumps to the end of the forward sweep.
+    struct Finder : RecursiveASTVisitor<Finder> {
+      const Stmt *Final;
+      bool Found = false;
+      bool VisitReturnStmt(ReturnStmt *RS) {
+        Found |= RS != Final;
+        return true;
+      }
+      bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+    } F;
+    F.Final = FinalReturn;
+    F.TraverseStmt(const_cast<CompoundStmt *>(Body));
+    EarlyReturn = F.Found;
+  }
+  if (EarlyReturn) {
+    RetFlag = hoist("_ret", Ctx.getSizeType());
+    Fwd.push_back(B.assign(B.ref(RetFlag), B.intLit(0, Ctx.getSizeType())));
+    FwdEnd = B.label(PB, fresh("_forward_end"));
+  }
 
   // Parameters: by-value ones are used directly; in/out references get a
   // local copy so that the pullback never writes its inputs.
@@ -89,13 +112,12 @@ bool PullbackBuilder::build() {
       QualType T = P->getType().getNonReferenceType();
       VarDecl *Copy = B.var(PB, fresh("_" + NP->getName().str()), T,
                             B.ref(NP));
-      Fwd.push_back(B.declStmt(Copy));
+      Prologue.push_back(B.declStmt(Copy));
       VarMap[P] = Copy;
       continue;
     }
     ParamKind K = classifyParam(Ctx, P->getType()).Kind;
-    if (K != ParamKind::None && K != ParamKind::Scalar &&
-        K != ParamKind::ScalarRef) {
+    if (K == ParamKind::Class && !isa<ParmVarDecl>(P)) {
       report(S.Diags, Diag::UnsupportedConstruct, P->getLocation())
           << ("parameter of type '" + P->getType().getAsString() + "'")
           << Primal->getNameAsString();
@@ -104,24 +126,24 @@ bool PullbackBuilder::build() {
     }
     VarMap[P] = NP;
   }
-  for (const Stmt *Child : Body->body())
-    if (const auto *DS = dyn_cast<DeclStmt>(Child))
-      for (const Decl *Dc : DS->decls())
-        if (const auto *VD = dyn_cast<VarDecl>(Dc))
-          TopLevelLocals.insert(VD);
-  if (!Body->body_empty())
-    if (const auto *RS = dyn_cast<ReturnStmt>(Body->body_back()))
-      FinalReturn = RS;
+  // Locals of the outermost block stay in scope for the reverse sweep
+  // unless the forward sweep is a block that returns jump out of.
+  if (!EarlyReturn)
+    for (const Stmt *Child : Body->body())
+      if (const auto *DS = dyn_cast<DeclStmt>(Child))
+        for (const Decl *Dc : DS->decls())
+          if (const auto *VD = dyn_cast<VarDecl>(Dc))
+            TopLevelLocals.insert(VD);
 
-  std::vector<Stmts> Blocks;
-  for (const Stmt *Child : Body->body()) {
-    Blocks.emplace_back();
-    stmt(Child, Fwd, Blocks.back());
-    if (Failed)
-      return false;
+  SmallVector<const Stmt *, 16> Top(Body->body_begin(), Body->body_end());
+  sequence(Top, Fwd, Rev);
+  if (Failed)
+    return false;
+  if (EarlyReturn) {
+    Stmt *FwdBlock = B.block(Fwd);
+    Fwd.assign(1, FwdBlock);
+    Fwd.push_back(B.labelStmt(FwdEnd, nullptr));
   }
-  for (auto It = Blocks.rbegin(); It != Blocks.rend(); ++It)
-    Rev.insert(Rev.end(), It->begin(), It->end());
 
   // Store the accumulated adjoints once.
   Stmts Epilogue;
@@ -131,6 +153,9 @@ bool PullbackBuilder::build() {
       continue;
     auto It = Adjoints.find(Primal->getParamDecl(I));
     if (It == Adjoints.end())
+      continue;
+    ParamKind PK = classifyParam(Ctx, Primal->getParamDecl(I)->getType()).Kind;
+    if (PK != ParamKind::Scalar && PK != ParamKind::ScalarRef)
       continue;
     Expr *Target = B.deref(B.ref(PB->getParamDecl(Idx)));
     if (classifyParam(Ctx, Primal->getParamDecl(I)->getType()).Kind ==
@@ -163,7 +188,9 @@ VarDecl *PullbackBuilder::adjointOf(const VarDecl *VD) {
   if (It != Adjoints.end())
     return It->second;
   QualType T = VD->getType().getNonReferenceType().getUnqualifiedType();
-  Expr *Init = B.zero(T);
+  Expr *Init = (T->isArrayType() || T->isRecordType()) ? nullptr : B.zero(T);
+  if (T->isArrayType())
+    Init = B.emptyInitList();
   if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
     unsigned I = P->getFunctionScopeIndex();
     if (I < Sig.AdjointIndex.size() && Sig.AdjointIndex[I] >= 0 &&
@@ -197,37 +224,49 @@ void PullbackBuilder::stmt(const Stmt *St, Stmts &Fwd, Stmts &Rev) {
   Cur = &Fwd;
   SourceLocation SavedLoc = B.Loc;
   B.Loc = St->getBeginLoc();
+  Frames.emplace_back();
+  Stmts Local;
   if (const auto *CS = dyn_cast<CompoundStmt>(St))
-    compound(CS, Fwd, Rev);
+    compound(CS, Fwd, Local);
   else if (const auto *DS = dyn_cast<DeclStmt>(St))
-    declStmt(DS, Fwd, Rev);
+    declStmt(DS, Fwd, Local);
   else if (isa<NullStmt>(St))
     ;
-  else if (const auto *RS = dyn_cast<ReturnStmt>(St))
-    returnStmt(RS, Fwd, Rev);
+  else if (const auto *RS = dyn_cast<ReturnStmt>(St)) {
+    if (EarlyReturn)
+      jump(RS, Fwd, Local);
+    else
+      returnStmt(RS, Fwd, Local);
+  } else if (isa<BreakStmt>(St) || isa<ContinueStmt>(St))
+    jump(St, Fwd, Local);
+  else if (isa<ForStmt>(St) || isa<WhileStmt>(St) || isa<DoStmt>(St))
+    loop(St, Fwd, Local);
   else if (const auto *IS = dyn_cast<IfStmt>(St))
-    ifStmt(IS, Fwd, Rev);
+    ifStmt(IS, Fwd, Local);
   else if (const auto *AS = dyn_cast<AttributedStmt>(St))
-    stmt(AS->getSubStmt(), Fwd, Rev);
+    stmt(AS->getSubStmt(), Fwd, Local);
   else if (const auto *E = dyn_cast<Expr>(St))
-    exprStmt(E, Fwd, Rev);
+    exprStmt(E, Fwd, Local);
   else
     unsupported(St, constructName(St));
+  // Inside loops, what this statement recorded goes on the tape at its end
+  // and comes back at the start of its reverse block.
+  Frame F = std::move(Frames.back());
+  Frames.pop_back();
+  for (VarDecl *V : F.Recorded)
+    Fwd.push_back(push(V));
+  for (auto It = F.Recorded.rbegin(); It != F.Recorded.rend(); ++It)
+    Rev.push_back(pop(*It));
+  Rev.insert(Rev.end(), Local.begin(), Local.end());
   Cur = Saved;
   B.Loc = SavedLoc;
 }
 
 void PullbackBuilder::compound(const CompoundStmt *CS, Stmts &Fwd,
                                Stmts &Rev) {
-  Stmts InnerFwd;
-  std::vector<Stmts> Blocks;
-  for (const Stmt *Child : CS->body()) {
-    Blocks.emplace_back();
-    stmt(Child, InnerFwd, Blocks.back());
-  }
-  Stmts InnerRev;
-  for (auto It = Blocks.rbegin(); It != Blocks.rend(); ++It)
-    InnerRev.insert(InnerRev.end(), It->begin(), It->end());
+  Stmts InnerFwd, InnerRev;
+  SmallVector<const Stmt *, 16> Body(CS->body_begin(), CS->body_end());
+  sequence(Body, InnerFwd, InnerRev);
   Fwd.push_back(B.block(InnerFwd));
   if (!InnerRev.empty())
     Rev.push_back(B.block(InnerRev));
@@ -253,8 +292,23 @@ void PullbackBuilder::declStmt(const DeclStmt *DS, Stmts &Fwd, Stmts &Rev) {
       unsupported(DS, "volatile variable '" + VD->getNameAsString() + "'");
       return;
     }
+    if (T->isArrayType() || T->isRecordType()) {
+      storageDecl(VD, Fwd, Blocks);
+      if (Failed)
+        return;
+      continue;
+    }
+    if (const auto *L = dyn_cast_or_null<LambdaExpr>(
+            VD->hasInit() ? strip(VD->getInit()) : nullptr)) {
+      unsupported(L, "lambda expression");
+      return;
+    }
     if (!T->isArithmeticType() && !T->isEnumeralType()) {
-      unsupported(DS, "local variable of type '" + T.getAsString() + "'");
+      const Expr *I = VD->hasInit() ? strip(VD->getInit()) : nullptr;
+      if (I && isa<CXXNewExpr>(I))
+        unsupported(I, constructName(I));
+      else
+        unsupported(DS, "local variable of type '" + T.getAsString() + "'");
       return;
     }
     Expr *Init = VD->hasInit() ? fwd(VD->getInit(), false) : nullptr;
@@ -275,6 +329,97 @@ void PullbackBuilder::declStmt(const DeclStmt *DS, Stmts &Fwd, Stmts &Rev) {
   Rev.insert(Rev.end(), Blocks.begin(), Blocks.end());
 }
 
+void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,
+                                  Stmts &Blocks) {
+  QualType T = VD->getType();
+  bool IsArray = T->isConstantArrayType() &&
+                 QualType(T->getPointeeOrArrayElementType(), 0)
+                     ->isArithmeticType();
+  bool IsVector = !IsArray && T->isRecordType() && hasFloatingData(T) &&
+                  T->getAsCXXRecordDecl()->getName() == "vector";
+  if (!IsArray && !IsVector) {
+    unsupported(VD->getInit() ? (const Stmt *)VD->getInit()
+                              : (const Stmt *)VD->getInit(),
+                "local variable of type '" + T.getAsString() + "'");
+    if (!Failed) {
+      Failed = true;
+    }
+    return;
+  }
+  const Expr *Init = VD->hasInit() ? strip(VD->getInit()) : nullptr;
+  Expr *NewInit = nullptr;
+  bool Direct = false;
+  if (const auto *IL = dyn_cast_or_null<InitListExpr>(Init)) {
+    SmallVector<Expr *, 8> Elems;
+    for (const Expr *E : IL->inits()) {
+      if (Act.isActive(strip(E))) {
+        unsupported(E, "initializer list with differentiated values");
+        return;
+      }
+      if (isa<ImplicitValueInitExpr>(E))
+        continue;
+      Elems.push_back(plain(E));
+    }
+    NewInit = S.ActOnInitList(B.Loc, Elems, B.Loc).get();
+  } else if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(Init)) {
+    SmallVector<Expr *, 4> Args;
+    for (const Expr *A : CE->arguments()) {
+      if (isa<CXXDefaultArgExpr>(A))
+        break;
+      if (Act.isActive(strip(A))) {
+        unsupported(A, "container initialised from differentiated values");
+        return;
+      }
+      Args.push_back(plain(A));
+    }
+    if (!Args.empty()) {
+      NewInit = S.ActOnParenListExpr(B.Loc, B.Loc, Args).get();
+      Direct = true;
+    }
+  } else if (Init) {
+    unsupported(Init, "initializer of a local array or container");
+    return;
+  }
+  if (Failed)
+    return;
+  VarDecl *NV = VarDecl::Create(Ctx, PB, B.Loc, B.Loc,
+                                &Ctx.Idents.get(VD->getName()), T,
+                                Ctx.getTrivialTypeSourceInfo(T, B.Loc),
+                                SC_None);
+  if (NewInit)
+    S.AddInitializerToDecl(NV, NewInit, Direct);
+  else
+    S.ActOnUninitializedDecl(NV);
+  VarMap[VD] = NV;
+  Fwd.push_back(B.declStmt(NV));
+  if (!Act.isActive(VD))
+    return;
+  VarDecl *A = adjointOf(VD);
+  Stmt *Zero;
+  if (IsVector) {
+    // Same size as the primal, zero: sized here, zeroed again when the
+    // reverse sweep reaches the declaration.
+    Fwd.push_back(B.memberCall(B.ref(A), "assign",
+                               {B.memberCall(B.ref(NV), "size", {}),
+                                B.intLit(0, Ctx.IntTy)}));
+    Zero = B.memberCall(B.ref(A), "assign",
+                        {B.memberCall(B.ref(A), "size", {}),
+                         B.intLit(0, Ctx.IntTy)});
+  } else {
+    const auto *CAT = Ctx.getAsConstantArrayType(T);
+    VarDecl *K = B.var(PB, fresh("_k"), Ctx.getSizeType(),
+                       B.intLit(0, Ctx.getSizeType()));
+    Expr *Elem = B.subscript(B.ref(A), B.ref(K));
+    Zero = B.forStmt(
+        B.declStmt(K),
+        B.binop(BO_LT, B.ref(K),
+                B.intLit(CAT->getSize().getZExtValue(), Ctx.getSizeType())),
+        B.unop(UO_PreInc, B.ref(K)),
+        B.assign(Elem, B.intLit(0, Ctx.IntTy)));
+  }
+  Blocks.insert(Blocks.begin(), Zero);
+}
+
 void PullbackBuilder::exprStmt(const Expr *E, Stmts &Fwd, Stmts &Rev) {
   const Expr *K = strip(E);
   if (const auto *BO = dyn_cast<BinaryOperator>(K)) {
@@ -292,6 +437,12 @@ void PullbackBuilder::exprStmt(const Expr *E, Stmts &Fwd, Stmts &Rev) {
   }
   if (const auto *UO = dyn_cast<UnaryOperator>(K)) {
     if (UO->isIncrementDecrementOp()) {
+      if (isElementAccess(UO->getSubExpr())) {
+        Fwd.push_back(
+            B.unop(UO->getOpcode(), rebuildElement(UO->getSubExpr(), false,
+                                                   true)));
+        return;
+      }
       const auto *DRE =
           dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParenImpCasts());
       const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
@@ -341,7 +492,10 @@ void PullbackBuilder::assignment(const BinaryOperator *BO, Stmts &Fwd,
                                  Stmts &Rev) {
   const Expr *LHS = strip(BO->getLHS());
   const auto *DRE = dyn_cast<DeclRefExpr>(LHS);
-  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  bool Element = isElementAccess(LHS);
+  const VarDecl *VD = Element ? indexedVar(LHS)
+                      : DRE   ? dyn_cast<VarDecl>(DRE->getDecl())
+                              : nullptr;
   if (!VD) {
     unsupported(LHS, "assignment to " + constructName(LHS));
     return;
@@ -358,33 +512,37 @@ void PullbackBuilder::assignment(const BinaryOperator *BO, Stmts &Fwd,
   }
   BinaryOperatorKind Op = BO->getOpcode();
   const Expr *RHS = BO->getRHS();
-  if (!Act.isActive(VD) || !isFloating(VD->getType())) {
-    Fwd.push_back(B.binop(Op, B.ref(NV), fwd(RHS, false)));
+  // The target, rebuilt once for the forward sweep (its index recorded when
+  // the reverse sweep needs it), and its adjoint.
+  Expr *Target = Element ? rebuildElement(LHS, false, !Act.isActive(VD))
+                         : B.ref(NV);
+  if (!Act.isActive(VD) || !isFloating(LHS->getType())) {
+    Fwd.push_back(B.binop(Op, Target, fwd(RHS, false)));
     return;
   }
-  QualType T = VD->getType().getNonReferenceType().getUnqualifiedType();
+  auto Adjoint = [&]() -> Expr * {
+    return Element ? adjointElement(LHS) : B.ref(adjointOf(VD));
+  };
+  QualType T = LHS->getType().getNonReferenceType().getUnqualifiedType();
   bool RActive = Act.isActive(strip(RHS));
-  VarDecl *A = adjointOf(VD);
   Stmts R;
   switch (Op) {
   case BO_Assign: {
-    Fwd.push_back(B.assign(B.ref(NV), fwd(RHS, false)));
+    Fwd.push_back(B.assign(Target, fwd(RHS, false)));
     if (RActive) {
-      VarDecl *Rv = bind(B.ref(A), T, R);
-      if (Rv == A) // never: bind makes a copy of an adjoint variable
-        break;
-      R.push_back(B.assign(B.ref(A), B.zero(T)));
+      VarDecl *Rv = bind(Adjoint(), T, R);
+      R.push_back(B.assign(Adjoint(), B.zero(T)));
       backprop(RHS, B.ref(Rv), R);
     } else {
-      R.push_back(B.assign(B.ref(A), B.zero(T)));
+      R.push_back(B.assign(Adjoint(), B.zero(T)));
     }
     break;
   }
   case BO_AddAssign:
   case BO_SubAssign: {
-    Fwd.push_back(B.binop(Op, B.ref(NV), fwd(RHS, false)));
+    Fwd.push_back(B.binop(Op, Target, fwd(RHS, false)));
     if (RActive) {
-      VarDecl *Rv = bind(B.ref(A), T, R);
+      VarDecl *Rv = bind(Adjoint(), T, R);
       Expr *Adj = B.ref(Rv);
       backprop(RHS, Op == BO_SubAssign ? B.unop(UO_Minus, Adj) : Adj, R);
     }
@@ -393,16 +551,19 @@ void PullbackBuilder::assignment(const BinaryOperator *BO, Stmts &Fwd,
   case BO_MulAssign:
   case BO_DivAssign: {
     VarDecl *Old = hoist("_t", T);
-    Fwd.push_back(B.assign(B.ref(Old), B.ref(NV)));
+    Expr *Cur0 = Element ? rebuildElement(LHS, false, true) : B.ref(NV);
+    Fwd.push_back(B.assign(B.ref(Old), Cur0));
+    if (!Loops.empty() && !Frames.empty())
+      Frames.back().Recorded.push_back(Old);
     Expr *RV = fwd(RHS, true);
-    Fwd.push_back(B.binop(Op, B.ref(NV), RV));
-    VarDecl *Rv = bind(B.ref(A), T, R);
+    Fwd.push_back(B.binop(Op, Target, RV));
+    VarDecl *Rv = bind(Adjoint(), T, R);
     if (Op == BO_MulAssign) {
-      R.push_back(B.assign(B.ref(A), B.binop(BO_Mul, B.ref(Rv), val(RHS))));
+      R.push_back(B.assign(Adjoint(), B.binop(BO_Mul, B.ref(Rv), val(RHS))));
       if (RActive)
         backprop(RHS, B.binop(BO_Mul, B.ref(Rv), B.ref(Old)), R);
     } else {
-      R.push_back(B.assign(B.ref(A), B.binop(BO_Div, B.ref(Rv), val(RHS))));
+      R.push_back(B.assign(Adjoint(), B.binop(BO_Div, B.ref(Rv), val(RHS))));
       if (RActive)
         backprop(RHS,
                  B.unop(UO_Minus,
@@ -473,6 +634,10 @@ void PullbackBuilder::backprop(const Expr *E, Expr *Adj, Stmts &Out) {
   if (!Act.isActive(K))
     return;
   QualType T = K->getType().getNonReferenceType().getUnqualifiedType();
+  if (isElementAccess(K)) {
+    Out.push_back(B.addAssign(adjointElement(K), Adj));
+    return;
+  }
   if (const auto *DRE = dyn_cast<DeclRefExpr>(K)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     if (!VD)

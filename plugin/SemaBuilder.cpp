@@ -8,7 +8,10 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Sema/Template.h"
 #include "clang/Basic/OperatorPrecedence.h"
 #include "clang/Sema/DeclSpec.h"
 #include "clang/Sema/Lookup.h"
@@ -97,7 +100,9 @@ static int precedenceOf(const Expr *E) {
         /*GreaterThanIsOperator=*/true, /*CPlusPlus11=*/true);
   if (isa<ConditionalOperator>(E))
     return prec::Conditional;
-  return prec::PointerToMember + 1; // unary, postfix, primary
+  if (isa<UnaryOperator>(E) || isa<CastExpr>(E))
+    return prec::PointerToMember + 1; // unary
+  return prec::PointerToMember + 3;   // postfix and primary
 }
 
 bool SemaBuilder::needsParens(const Expr *Child, int ParentPrec, bool IsRHS) {
@@ -301,6 +306,121 @@ Stmt *SemaBuilder::ifStmt(Expr *C, Stmt *Then, Stmt *Else) {
     return nullptr;
   }
   return R.get();
+}
+
+Expr *SemaBuilder::subscript(Expr *Base, Expr *Idx) {
+  if (!Base || !Idx) {
+    Failed = true;
+    return nullptr;
+  }
+  Base = wrapOperand(Base, prec::PointerToMember + 2, false);
+  return check(S.ActOnArraySubscriptExpr(nullptr, Base, Loc, Idx, Loc));
+}
+
+Expr *SemaBuilder::memberCall(Expr *Base, StringRef Name,
+                              ArrayRef<Expr *> Args, bool Arrow) {
+  if (!Base) {
+    Failed = true;
+    return nullptr;
+  }
+  Base = wrapOperand(Base, prec::PointerToMember + 2, false);
+  CXXScopeSpec SS;
+  DeclarationNameInfo NameInfo(&Ctx.Idents.get(Name), Loc);
+  QualType BT = Base->getType();
+  Expr *Member = check(S.BuildMemberReferenceExpr(
+      Base, BT, Loc, Arrow, SS, SourceLocation(), nullptr, NameInfo, nullptr,
+      nullptr));
+  return call(Member, Args);
+}
+
+QualType SemaBuilder::runtimeType(StringRef Name, QualType T) {
+  TranslationUnitDecl *TU = Ctx.getTranslationUnitDecl();
+  LookupResult NR(S, &Ctx.Idents.get("grad"), Loc, Sema::LookupNamespaceName);
+  S.LookupQualifiedName(NR, TU);
+  auto *NS = NR.getAsSingle<NamespaceDecl>();
+  if (!NS)
+    return QualType();
+  LookupResult R(S, &Ctx.Idents.get(Name), Loc, Sema::LookupOrdinaryName);
+  S.LookupQualifiedName(R, NS);
+  auto *TD = R.getAsSingle<ClassTemplateDecl>();
+  if (!TD)
+    return QualType();
+  TemplateArgumentListInfo Args(Loc, Loc);
+  Args.addArgument(TemplateArgumentLoc(TemplateArgument(T),
+                                       Ctx.getTrivialTypeSourceInfo(T, Loc)));
+  QualType Spec = S.CheckTemplateIdType(TemplateName(TD), Loc, Args);
+  if (Spec.isNull() || S.RequireCompleteType(Loc, Spec, 0)) {
+    Failed = true;
+    return QualType();
+  }
+  // Qualify it so that printed code names ::grad::tape<T>.
+  CXXScopeSpec SS;
+  SS.MakeGlobal(Ctx, Loc);
+  SS.Extend(Ctx, NS, Loc, Loc);
+  return Ctx.getElaboratedType(ElaboratedTypeKeyword::None,
+                               SS.getScopeRep(), Spec);
+}
+
+Expr *SemaBuilder::condition(Expr *E) {
+  if (!E) {
+    Failed = true;
+    return nullptr;
+  }
+  Sema::ConditionResult CR =
+      S.ActOnCondition(nullptr, Loc, E, Sema::ConditionKind::Boolean);
+  if (CR.isInvalid()) {
+    Failed = true;
+    return nullptr;
+  }
+  return CR.get().second;
+}
+
+Stmt *SemaBuilder::forStmt(Stmt *Init, Expr *Cond, Expr *Inc, Stmt *Body) {
+  if (!Body) {
+    Failed = true;
+    return nullptr;
+  }
+  return new (Ctx) ForStmt(Ctx, Init, Cond ? condition(Cond) : nullptr,
+                           nullptr, Inc, Body, Loc, Loc, Loc);
+}
+
+Stmt *SemaBuilder::whileStmt(Expr *Cond, Stmt *Body) {
+  Expr *C = condition(Cond);
+  if (!C || !Body) {
+    Failed = true;
+    return nullptr;
+  }
+  return WhileStmt::Create(Ctx, nullptr, C, Body, Loc, Loc, Loc);
+}
+
+Stmt *SemaBuilder::doStmt(Stmt *Body, Expr *Cond) {
+  Expr *C = condition(Cond);
+  if (!C || !Body) {
+    Failed = true;
+    return nullptr;
+  }
+  return new (Ctx) DoStmt(Body, C, Loc, Loc, Loc);
+}
+
+Stmt *SemaBuilder::breakStmt() { return new (Ctx) BreakStmt(Loc); }
+Stmt *SemaBuilder::continueStmt() { return new (Ctx) ContinueStmt(Loc); }
+
+LabelDecl *SemaBuilder::label(DeclContext *DC, StringRef Name) {
+  return LabelDecl::Create(Ctx, DC, Loc, &Ctx.Idents.get(Name));
+}
+
+Stmt *SemaBuilder::gotoStmt(LabelDecl *L) {
+  return new (Ctx) GotoStmt(L, Loc, Loc);
+}
+
+Stmt *SemaBuilder::labelStmt(LabelDecl *L, Stmt *Sub) {
+  auto *LS = new (Ctx) LabelStmt(Loc, L, Sub ? Sub : new (Ctx) NullStmt(Loc));
+  L->setStmt(LS);
+  return LS;
+}
+
+Expr *SemaBuilder::emptyInitList() {
+  return check(S.ActOnInitList(Loc, {}, Loc));
 }
 
 } // namespace grad

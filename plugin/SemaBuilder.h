@@ -67,6 +67,25 @@ public:
   clang::Stmt *block(llvm::ArrayRef<clang::Stmt *> Stmts);
   clang::Stmt *ifStmt(clang::Expr *C, clang::Stmt *Then, clang::Stmt *Else);
 
+  clang::Expr *subscript(clang::Expr *Base, clang::Expr *Idx);
+  /// Base.Name(Args...) (or Base->Name when \p Arrow).
+  clang::Expr *memberCall(clang::Expr *Base, llvm::StringRef Name,
+                          llvm::ArrayRef<clang::Expr *> Args,
+                          bool Arrow = false);
+  /// `::grad::Name<T>` instantiated and complete, or null when the runtime
+  /// header does not declare it.
+  clang::QualType runtimeType(llvm::StringRef Name, clang::QualType T);
+  clang::Expr *condition(clang::Expr *E);
+  clang::Stmt *forStmt(clang::Stmt *Init, clang::Expr *Cond,
+                       clang::Expr *Inc, clang::Stmt *Body);
+  clang::Stmt *whileStmt(clang::Expr *Cond, clang::Stmt *Body);
+  clang::Stmt *doStmt(clang::Stmt *Body, clang::Expr *Cond);
+  clang::Stmt *breakStmt();
+  clang::Stmt *continueStmt();
+  clang::Stmt *gotoStmt(clang::LabelDecl *L);
+  clang::LabelDecl *label(clang::DeclContext *DC, llvm::StringRef Name);
+  clang::Stmt *labelStmt(clang::LabelDecl *L, clang::Stmt *Sub);
+  clang::Expr *emptyInitList();
   /// True if printing \p Child as operand of \p Parent needs parentheses.
   static bool needsParens(const clang::Expr *Child, int ParentPrec,
                           bool IsRHS);

@@ -10,9 +10,16 @@
 // NM-DAG: T cf_pullback{{$}}
 // NM-DAG: T cblock_pullback{{$}}
 // RUN: %dump %t/def.cpp %dflags | FileCheck %s --check-prefix=DUMP
-// DUMP-LABEL: extern "C" {
+// DUMP: extern "C" {
+// DUMP-NEXT: void cf_pullback(double x, double y, double d_ret, double *d_x, double *d_y);
+// DUMP-NEXT: }
+// DUMP-NEXT: extern "C" {
+// DUMP-NEXT: void cblock_pullback(double x, double d_ret, double *d_x);
+// DUMP-NEXT: }
+// DUMP-EMPTY:
+// DUMP-NEXT: extern "C" {
 // DUMP-NEXT: void cf_pullback(double x, double y, double d_ret, double *d_x, double *d_y) {
-// DUMP-LABEL: extern "C" {
+// DUMP: extern "C" {
 // DUMP-NEXT: void cblock_pullback(double x, double d_ret, double *d_x) {
 // CHECK: ok cf.d0
 // CHECK: ok cf.d1

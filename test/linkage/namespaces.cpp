@@ -4,30 +4,51 @@
 // outside.
 // RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
 // RUN: %dump %s %dflags | FileCheck %s --check-prefix=DUMP
+// The prototypes first, each in its namespace, then the definitions.
+// DUMP: namespace outer {
+// DUMP-NEXT: namespace inner {
+// DUMP-NEXT: void f_pullback(double x, double d_ret, double *d_x);
+// DUMP-NEXT: }
+// DUMP-NEXT: }
+// DUMP-NEXT: namespace other {
+// DUMP-NEXT: void f_pullback(double x, double d_ret, double *d_x);
+// DUMP-NEXT: }
+// DUMP-NEXT: namespace {
+// DUMP-NEXT: void anon_pullback(double x, double d_ret, double *d_x);
+// DUMP-NEXT: }
+// DUMP-NEXT: inline namespace v1 {
+// DUMP-NEXT: void versioned_pullback(double x, double d_ret, double *d_x);
+// DUMP-NEXT: }
+// DUMP-NEXT: namespace re {
+// DUMP-NEXT: void q_pullback(double x, double d_ret, double *d_x);
+// DUMP-NEXT: }
+// DUMP-EMPTY:
+// DUMP-NEXT: namespace outer {
+// DUMP-NEXT: namespace inner {
+// DUMP-NEXT: void f_pullback(double x, double d_ret, double *d_x) {
+// DUMP: namespace other {
+// DUMP-NEXT: void f_pullback(double x, double d_ret, double *d_x) {
+// DUMP: namespace {
+// DUMP-NEXT: void anon_pullback(double x, double d_ret, double *d_x) {
+// DUMP: inline namespace v1 {
+// DUMP-NEXT: void versioned_pullback(double x, double d_ret, double *d_x) {
+// DUMP: namespace re {
+// DUMP-NEXT: void q_pullback(double x, double d_ret, double *d_x) {
 #include "gradcheck.h"
 #include <cmath>
 
-// DUMP-LABEL: namespace outer {
-// DUMP-NEXT: namespace inner {
-// DUMP-NEXT: void f_pullback(double x, double d_ret, double *d_x) {
 namespace outer::inner {
 [[grad]] double f(double x) { return std::sin(x) * x; }
 } // namespace outer::inner
 
-// DUMP-LABEL: namespace other {
-// DUMP-NEXT: void f_pullback(double x, double d_ret, double *d_x) {
 namespace other {
 [[grad]] double f(double x) { return 3 * x * x; }
 } // namespace other
 
-// DUMP-LABEL: namespace  {
-// DUMP-NEXT: void anon_pullback(double x, double d_ret, double *d_x) {
 namespace {
 [[grad]] double anon(double x) { return x / (1 + x * x); }
 } // namespace
 
-// DUMP-LABEL: inline namespace v1 {
-// DUMP-NEXT: void versioned_pullback(double x, double d_ret, double *d_x) {
 inline namespace v1 {
 [[grad]] double versioned(double x) { return std::exp(2 * x); }
 } // namespace v1
@@ -44,8 +65,6 @@ double dq(double x) {
 } // namespace re
 
 namespace re {
-// DUMP-LABEL: namespace re {
-// DUMP-NEXT: void q_pullback(double x, double d_ret, double *d_x) {
 double q(double x) { return std::log(x) * x; }
 } // namespace re
 

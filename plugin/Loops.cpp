@@ -1,0 +1,380 @@
+//===- Loops.cpp - Loops, jumps and the tape --------------------*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Loops replay forward counting their iterations; the reverse sweep runs
+/// the reversed body that many times. Inside loops, values the reverse
+/// sweep reads are pushed on a `grad::tape` at the end of the statement
+/// that recorded them and popped at the start of its reverse block. A
+/// `break`, `continue` or early `return` pushes what the statements it
+/// leaves would have pushed, plus a jump id per loop it leaves; reverse
+/// blocks after a statement that may jump run only if no jump was taken.
+/// Canonical counted loops (`for (int i = a; i < b; ++i)`, i not written
+/// in the body) recompute their index in the reverse loop: no tape for it.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Consumer.h"
+#include "Diagnostics.h"
+#include "PullbackBuilder.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Sema/Sema.h"
+
+using namespace clang;
+
+namespace grad {
+
+namespace {
+/// Finds jumps that leave a loop body: break/continue outside nested loops
+/// and switches, and any return.
+struct JumpFinder : RecursiveASTVisitor<JumpFinder> {
+  bool Found = false;
+  unsigned Depth = 0;
+  bool TraverseForStmt(ForStmt *S) { return nested(S); }
+  bool TraverseWhileStmt(WhileStmt *S) { return nested(S); }
+  bool TraverseDoStmt(DoStmt *S) { return nested(S); }
+  bool TraverseCXXForRangeStmt(CXXForRangeStmt *S) { return nested(S); }
+  bool TraverseSwitchStmt(SwitchStmt *S) { return nested(S); }
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  template <class T> bool nested(T *S) {
+    ++Depth;
+    RecursiveASTVisitor::TraverseStmt(S->getBody());
+    --Depth;
+    return true;
+  }
+  bool VisitBreakStmt(BreakStmt *) {
+    Found |= Depth == 0;
+    return true;
+  }
+  bool VisitContinueStmt(ContinueStmt *) {
+    Found |= Depth == 0;
+    return true;
+  }
+  bool VisitReturnStmt(ReturnStmt *) {
+    Found = true;
+    return true;
+  }
+};
+
+bool hasJumps(const Stmt *Body) {
+  JumpFinder F;
+  F.TraverseStmt(const_cast<Stmt *>(Body));
+  return F.Found;
+}
+
+/// True if the loop body writes \p VD.
+struct WriteFinder : RecursiveASTVisitor<WriteFinder> {
+  const VarDecl *VD;
+  bool Found = false;
+  bool writes(const Expr *E) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DRE && DRE->getDecl() == VD;
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->isAssignmentOp() && writes(BO->getLHS()))
+      Found = true;
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    if ((UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
+        writes(UO->getSubExpr()))
+      Found = true;
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *CE) {
+    for (const Expr *A : CE->arguments())
+      if (writes(A) && A->isLValue())
+        Found = true;
+    return true;
+  }
+};
+
+/// Recognises `for (int i = A; i OP B; ++i / i++ / i += 1 / --i ...)`.
+/// Returns the index and sets Step to +1 or -1.
+const VarDecl *canonicalIndex(const ForStmt *FS, int &Step) {
+  const auto *DS = dyn_cast_or_null<DeclStmt>(FS->getInit());
+  if (!DS || !DS->isSingleDecl())
+    return nullptr;
+  const auto *VD = dyn_cast<VarDecl>(DS->getSingleDecl());
+  if (!VD || !VD->getType()->isIntegerType() || !VD->hasInit() ||
+      VD->getType().isVolatileQualified())
+    return nullptr;
+  const Expr *Inc = FS->getInc();
+  if (!Inc)
+    return nullptr;
+  Inc = Inc->IgnoreParenImpCasts();
+  auto IsVD = [&](const Expr *E) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DRE && DRE->getDecl() == VD;
+  };
+  Step = 0;
+  if (const auto *UO = dyn_cast<UnaryOperator>(Inc)) {
+    if (UO->isIncrementOp() && IsVD(UO->getSubExpr()))
+      Step = 1;
+    else if (UO->isDecrementOp() && IsVD(UO->getSubExpr()))
+      Step = -1;
+  } else if (const auto *CA = dyn_cast<CompoundAssignOperator>(Inc)) {
+    const auto *One = dyn_cast<IntegerLiteral>(CA->getRHS()->IgnoreParenImpCasts());
+    if (IsVD(CA->getLHS()) && One && One->getValue() == 1)
+      Step = CA->getOpcode() == BO_AddAssign   ? 1
+             : CA->getOpcode() == BO_SubAssign ? -1
+                                               : 0;
+  }
+  if (!Step)
+    return nullptr;
+  WriteFinder W;
+  W.VD = VD;
+  W.TraverseStmt(const_cast<Stmt *>(FS->getBody()));
+  if (FS->getCond())
+    W.TraverseStmt(const_cast<Expr *>(FS->getCond()));
+  return W.Found ? nullptr : VD;
+}
+} // namespace
+
+VarDecl *PullbackBuilder::tapeFor(QualType T) {
+  T = T.getCanonicalType().getUnqualifiedType();
+  auto It = Tapes.find(T.getTypePtr());
+  if (It != Tapes.end())
+    return It->second;
+  QualType TT = B.runtimeType("tape", T);
+  if (TT.isNull()) {
+    report(S.Diags, Diag::NeedRuntime, B.Loc) << Primal->getNameAsString();
+    D.noteRequest(Entry);
+    Failed = true;
+    return nullptr;
+  }
+  VarDecl *V = B.var(PB, fresh("_tape"), TT, nullptr);
+  Prologue.push_back(B.declStmt(V));
+  Tapes[T.getTypePtr()] = V;
+  return V;
+}
+
+Stmt *PullbackBuilder::pushValue(Expr *E, QualType T) {
+  VarDecl *Tape = tapeFor(T);
+  if (!Tape)
+    return nullptr;
+  return B.memberCall(B.ref(Tape), "push", {E});
+}
+
+Stmt *PullbackBuilder::push(VarDecl *V) {
+  return pushValue(B.ref(V), V->getType());
+}
+
+Stmt *PullbackBuilder::pop(VarDecl *V) {
+  VarDecl *Tape = tapeFor(V->getType());
+  if (!Tape)
+    return nullptr;
+  return B.assign(B.ref(V), B.memberCall(B.ref(Tape), "pop", {}));
+}
+
+void PullbackBuilder::flush(size_t From, Stmts &Out) {
+  for (size_t F = Frames.size(); F-- > From;)
+    for (VarDecl *V : Frames[F].Recorded)
+      Out.push_back(push(V));
+}
+
+std::pair<VarDecl *, unsigned *> PullbackBuilder::jumpScope() {
+  if (!Loops.empty())
+    return {Loops.back()->Flag, &Loops.back()->NextId};
+  return {RetFlag, &NextRetId};
+}
+
+void PullbackBuilder::sequence(ArrayRef<const Stmt *> Body, Stmts &Fwd,
+                               Stmts &Rev) {
+  auto [Flag, NextId] = jumpScope();
+  unsigned Start = *NextId;
+  std::vector<Stmts> Blocks;
+  for (const Stmt *Child : Body) {
+    unsigned Before = *NextId;
+    Stmts R;
+    stmt(Child, Fwd, R);
+    if (Failed)
+      return;
+    if (Flag && Before > Start && !R.empty()) {
+      // Ran only if no earlier statement of this sequence jumped.
+      Expr *NoJump = B.binop(
+          BO_LOr, B.binop(BO_EQ, B.ref(Flag), B.intLit(0, Flag->getType())),
+          B.binop(BO_GE, B.ref(Flag), B.intLit(Before, Flag->getType())));
+      Stmt *Guarded = B.ifStmt(NoJump, B.block(R), nullptr);
+      R.assign(1, Guarded);
+    }
+    Blocks.push_back(std::move(R));
+  }
+  for (auto It = Blocks.rbegin(); It != Blocks.rend(); ++It)
+    Rev.insert(Rev.end(), It->begin(), It->end());
+}
+
+void PullbackBuilder::jump(const Stmt *J, Stmts &Fwd, Stmts &Rev) {
+  const auto *RS = dyn_cast<ReturnStmt>(J);
+  if (RS) {
+    const Expr *RV = RS->getRetValue();
+    if (RV && Sig.SeedIndex >= 0 && Act.isActive(RV->IgnoreParenImpCasts())) {
+      fwd(RV, false);
+      backprop(RV, B.ref(PB->getParamDecl(Sig.SeedIndex)), Rev);
+    }
+  } else if (Loops.empty()) {
+    unsupported(J, constructName(J));
+    return;
+  }
+  // Push what every statement being left would have pushed at its end.
+  size_t Target = RS ? 0 : Loops.back()->BodyFrame;
+  size_t LoopIdx = Loops.size();
+  for (size_t F = Frames.size(); F-- > Target;) {
+    for (VarDecl *V : Frames[F].Recorded)
+      Fwd.push_back(push(V));
+    if (LoopIdx == 0 || F != Loops[LoopIdx - 1]->BodyFrame)
+      continue;
+    LoopInfo *L = Loops[--LoopIdx];
+    // This iteration ends here: its jump id.
+    Fwd.push_back(pushValue(B.intLit(L->NextId++, Ctx.getSizeType()),
+                            Ctx.getSizeType()));
+    if (!RS)
+      break;
+    // A return leaves the loop: what follows the loop would push.
+    if (L->Nested)
+      Fwd.push_back(push(L->Count));
+  }
+  if (!RS) {
+    Fwd.push_back(isa<BreakStmt>(J) ? B.breakStmt() : B.continueStmt());
+    return;
+  }
+  if (RetFlag) {
+    Fwd.push_back(B.assign(B.ref(RetFlag),
+                           B.intLit(NextRetId++, RetFlag->getType())));
+    Fwd.push_back(B.gotoStmt(FwdEnd));
+  }
+}
+
+void PullbackBuilder::loop(const Stmt *L, Stmts &Fwd, Stmts &Rev) {
+  const Stmt *Init = nullptr, *Body = nullptr;
+  const Expr *Cond = nullptr, *Inc = nullptr;
+  if (const auto *FS = dyn_cast<ForStmt>(L)) {
+    Init = FS->getInit();
+    Cond = FS->getCond();
+    Inc = FS->getInc();
+    Body = FS->getBody();
+    if (FS->getConditionVariable()) {
+      unsupported(L, "'for' with a condition variable");
+      return;
+    }
+  } else if (const auto *WS = dyn_cast<WhileStmt>(L)) {
+    Cond = WS->getCond();
+    Body = WS->getBody();
+    if (WS->getConditionVariable()) {
+      unsupported(L, "'while' with a condition variable");
+      return;
+    }
+  } else if (const auto *DS = dyn_cast<DoStmt>(L)) {
+    Cond = DS->getCond();
+    Body = DS->getBody();
+  }
+  if (Cond && Act.isActive(Cond->IgnoreParenImpCasts())) {
+    unsupported(Cond, "floating loop condition");
+    return;
+  }
+  if (Inc && Act.isActive(Inc->IgnoreParenImpCasts())) {
+    unsupported(Inc, "loop increment of a differentiated variable");
+    return;
+  }
+
+  auto Info = std::make_unique<LoopInfo>();
+  LoopInfo *LI = Info.get();
+  LoopStore.push_back(std::move(Info));
+  LI->Nested = !Loops.empty();
+  LI->Count = hoist("_n", Ctx.getSizeType());
+  if (hasJumps(Body))
+    LI->Flag = hoist("_j", Ctx.getSizeType());
+
+  // Forward: init, counted loop.
+  Stmts Outer, InitRev;
+  Stmt *ForInit = nullptr;
+  int Step = 0;
+  const VarDecl *Index = nullptr;
+  VarDecl *IndexStart = nullptr;
+  if (const auto *FS = dyn_cast<ForStmt>(L))
+    Index = canonicalIndex(FS, Step);
+  if (Index) {
+    // The start value, recorded; the index itself is recomputed.
+    Stmts *Saved = Cur;
+    Cur = &Outer;
+    Expr *A = rebuild(Index->getInit(), false, true);
+    QualType IT = Index->getType().getUnqualifiedType();
+    IndexStart = hoist("_t", IT);
+    Outer.push_back(B.assign(B.ref(IndexStart), A));
+    if (!Frames.empty() && !Loops.empty())
+      Frames.back().Recorded.push_back(IndexStart);
+    VarDecl *NV = B.var(PB, Index->getName(), Index->getType(),
+                        B.ref(IndexStart));
+    VarMap[Index] = NV;
+    ForInit = B.declStmt(NV);
+    Cur = Saved;
+  } else if (Init) {
+    stmt(Init, Outer, InitRev);
+  }
+  if (Failed)
+    return;
+  Outer.push_back(B.assign(B.ref(LI->Count), B.intLit(0, Ctx.getSizeType())));
+  Expr *FCond = Cond ? plain(Cond) : nullptr;
+  Expr *FInc = Inc ? plain(Inc) : nullptr;
+  if (Failed)
+    return;
+
+  // The reverse index, declared in the reverse body.
+  VarDecl *RI = nullptr;
+  if (Index) {
+    Expr *K = B.staticCast(Index->getType().getUnqualifiedType(),
+                           B.ref(LI->Count));
+    RI = B.var(PB, Index->getName(), Index->getType().getUnqualifiedType(),
+               B.binop(Step > 0 ? BO_Add : BO_Sub, B.ref(IndexStart), K));
+    RevIndex[Index] = RI;
+  }
+
+  Loops.push_back(LI);
+  LI->BodyFrame = Frames.size();
+  Stmts BodyFwd, BodyRev;
+  BodyFwd.push_back(B.unop(UO_PreInc, B.ref(LI->Count)));
+  stmt(Body, BodyFwd, BodyRev);
+  if (LI->Flag)
+    BodyFwd.push_back(pushValue(B.intLit(0, Ctx.getSizeType()),
+                                Ctx.getSizeType()));
+  Loops.pop_back();
+  if (Index)
+    RevIndex.erase(Index);
+  if (Failed)
+    return;
+
+  Stmt *FBody = B.block(BodyFwd);
+  if (isa<ForStmt>(L))
+    Outer.push_back(B.forStmt(ForInit, FCond, FInc, FBody));
+  else if (isa<WhileStmt>(L))
+    Outer.push_back(B.whileStmt(FCond, FBody));
+  else
+    Outer.push_back(B.doStmt(FBody, FCond));
+  if (LI->Nested)
+    Outer.push_back(push(LI->Count));
+  Fwd.push_back(B.block(Outer));
+
+  // Reverse: as many reversed iterations as forward ones.
+  Stmts RevBody;
+  RevBody.push_back(B.unop(UO_PreDec, B.ref(LI->Count)));
+  if (RI)
+    RevBody.push_back(B.declStmt(RI));
+  if (LI->Flag)
+    RevBody.push_back(pop(LI->Flag));
+  RevBody.insert(RevBody.end(), BodyRev.begin(), BodyRev.end());
+  Stmts R;
+  if (LI->Nested)
+    R.push_back(pop(LI->Count));
+  R.push_back(B.whileStmt(B.ref(LI->Count), B.block(RevBody)));
+  R.insert(R.end(), InitRev.begin(), InitRev.end());
+  Rev.push_back(B.block(R));
+}
+
+} // namespace grad

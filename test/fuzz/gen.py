@@ -1,0 +1,702 @@
+#!/usr/bin/env python3
+# ===- gen.py - Random [[grad]] programs for clang-grad ---------------------===#
+#
+# Part of clang-grad.
+#
+# ===------------------------------------------------------------------------===#
+"""Writes one C++ file with N random `[[grad]]` functions of doubles and a
+`main` that checks each generated pullback against finite differences.
+
+Every program is a pure function of (--seed, --functions, --features), so a
+failing seed reproduces exactly. All values stay bounded by construction: the
+generator tracks an upper bound on the magnitude of every expression and of
+every variable and squashes (tanh, or a rational squash without `math`)
+whatever would grow past LIMIT, and every math call gets an argument that is
+inside its domain for *all* real inputs (e.g. `log(1 + u*u)`).
+
+The checker (emitted into the program) draws points in [-2, 2]^n at run time,
+estimates each partial with Richardson-extrapolated central differences at
+two step sizes and only uses points where both estimates agree (so a point
+within a step of a kink of ?:, if, fabs, fmin, ... is redrawn instead of
+reported). It then calls the pullback with seed 1, with a random seed, and
+with pre-filled adjoints (checking accumulation), and prints `ok NAME` or
+`FAIL NAME.pP.dI got G want W ...`; the last line is
+`checked N functions, P points, F failures, S skipped points`.
+
+Features (--features, comma separated; `all` and `default` are accepted):
+  expr       arithmetic + - * /, unary minus, int and floating literals
+  locals     local variables
+  overwrite  re-assignment of locals and parameters, compound assignment
+  ternary    ?: with comparison conditions
+  math       <cmath> calls, as std::NAME and as plain C NAME
+  calls      calls to earlier generated functions
+  if         if / else blocks (the only return is the final one)
+  helpers    un-annotated helpers, differentiated on demand via callers
+  protos     some functions get a `[[grad]]` prototype before the definition
+  loops      (not default) counted for-loops over bounded updates
+  arrays     (not default) local double arrays indexed by constants
+"""
+
+import argparse
+import math
+import random
+import sys
+
+ALL_FEATURES = ("expr", "locals", "overwrite", "ternary", "math", "calls",
+                "if", "helpers", "protos", "loops", "arrays")
+DEFAULT_FEATURES = ("expr", "locals", "overwrite", "ternary", "math", "calls",
+                    "if", "helpers", "protos")
+
+LIMIT = 20.0     # no expression or variable may exceed this magnitude
+ARG_LIMIT = 2.0  # arguments of generated functions (the test box is [-2, 2])
+PARAMS = ("x", "y", "z", "w")
+
+
+class E:
+    """A generated expression: C++ text, magnitude bound, int-typed?"""
+
+    def __init__(self, text, bound, is_int=False):
+        self.text = text
+        self.bound = float(bound)
+        self.is_int = is_int
+
+
+class Var:
+    def __init__(self, name, bound, assignable=True, array=False):
+        self.name = name
+        self.bound = float(bound)
+        self.assignable = assignable
+        self.array = array
+
+
+class Func:
+    def __init__(self, name, arity, bound, annotated):
+        self.name = name
+        self.arity = arity
+        self.bound = bound
+        self.annotated = annotated
+
+
+class Gen:
+    def __init__(self, rng, features):
+        self.rng = rng
+        self.f = set(features)
+        self.funcs = []      # earlier functions, callable from later ones
+        self.scopes = []     # list of lists of Var
+        self.nlocals = 0
+        self.indent = 1
+        self.lines = []
+
+    # --- helpers -----------------------------------------------------------
+    def on(self, feature):
+        return feature in self.f
+
+    def chance(self, p):
+        return self.rng.random() < p
+
+    def vars(self):
+        return [v for s in self.scopes for v in s]
+
+    def lookup(self, name):
+        for s in reversed(self.scopes):
+            for v in s:
+                if v.name == name:
+                    return v
+        raise KeyError(name)
+
+    def emit(self, text):
+        self.lines.append("  " * self.indent + text)
+
+    def fn(self, name):
+        """A math function name, spelled std::NAME or plain C NAME."""
+        return ("std::" if self.chance(0.6) else "") + name
+
+    def squash(self, e, to):
+        """An expression bounded by `to` with the sign/shape of e."""
+        if e.bound <= to:
+            return e
+        if self.on("math"):
+            # to * k(u / to): close to u for small u, so squashing keeps the
+            # function gentle (FD-friendly) instead of making it steep.
+            k = self.rng.choice(["tanh", "tanh", "sin", "atan", "erf"])
+            scale = {"atan": to / (math.pi / 2)}.get(k, to)
+            return E(f"{fmt(scale)} * {self.fn(k)}({fmt(1 / to)} * {paren(e)})",
+                     to)
+        # |u| / (1 + u*u) <= 1/2 for all real u.
+        return E(f"({fmt(2 * to)} * ({e.text}) / (1.0 + ({e.text}) * ({e.text})))",
+                 to)
+
+    def limit(self, e):
+        return self.squash(e, LIMIT) if e.bound > LIMIT else e
+
+    # --- expressions -------------------------------------------------------
+    def literal(self):
+        r = self.rng.random()
+        if r < 0.35:
+            n = self.rng.randint(0, 5)
+            return E(str(n), n, is_int=True)
+        v, text = self.rng.choice([
+            (0.5, "0.5"), (1.5, "1.5"), (2.0, "2."), (0.25, ".25"),
+            (0.1, "1e-1"), (3.0, "3.0"), (0.75, "0.75"), (1.25, "1.25"),
+            (2.5, "2.5e0")])
+        return E(text, v)
+
+    def leaf(self):
+        vs = [v for v in self.vars() if not v.array]
+        if vs and self.chance(0.8):
+            # Prefer locals (params are scopes[0]) so that values flow on.
+            ws = [1 if v in self.scopes[0] else 3 for v in vs]
+            v = self.rng.choices(vs, ws)[0]
+            return E(v.name, v.bound)
+        return self.literal()
+
+    def denom(self, depth):
+        """A denominator bounded away from zero for all inputs: (text, min)."""
+        u = self.expr(depth)
+        choices = [
+            (f"(1.5 + {paren(u)} * {paren(u)})", 1.5),
+            (f"(1.0 + {paren(u)} * {paren(u)})", 1.0),
+            (self.rng.choice(["4.0", "2.", "0.5", "1.25"]), None),
+        ]
+        if self.on("math"):
+            choices += [
+                (f"(2.0 + {self.fn('sin')}({u.text}))", 1.0),
+                (f"(0.5 + {self.fn('exp')}({self.squash(u, 2.0).text}))", 0.5),
+                (f"{self.fn('cosh')}({self.squash(u, 2.0).text})", 1.0),
+            ]
+        text, lo = self.rng.choice(choices)
+        if lo is None:
+            lo = float(text)
+        return text, lo
+
+    def cond(self, depth):
+        a, b = self.expr(depth), self.expr(depth)
+        op = self.rng.choice(["<", "<=", ">", ">="])
+        c = f"{a.text} {op} {b.text}"
+        if self.chance(0.15):
+            d, e = self.expr(0), self.expr(0)
+            c = f"({c}) {self.rng.choice(['&&', '||'])} {d.text} < {e.text}"
+        return c
+
+    def expr(self, depth):
+        if depth <= 0 or self.chance(0.2):
+            return self.leaf()
+        kinds = ["add", "add", "mul", "mul", "div", "neg"]
+        if self.on("ternary"):
+            kinds += ["ternary"]
+        if self.on("math"):
+            kinds += ["math"] * 4
+        if self.on("calls") and self.funcs:
+            kinds += ["call"] * 2
+        if self.on("arrays") and self.arrays():
+            kinds += ["elem"]
+        k = self.rng.choice(kinds)
+        d = depth - 1
+        if k == "add":
+            a, b = self.expr(d), self.expr(d)
+            op = self.rng.choice(["+", "-"])
+            return self.limit(E(f"({a.text} {op} {b.text})", a.bound + b.bound,
+                                a.is_int and b.is_int))
+        if k == "mul":
+            a, b = self.expr(d), self.expr(d)
+            return self.limit(E(f"{paren(a)} * {paren(b)}", a.bound * b.bound,
+                                a.is_int and b.is_int))
+        if k == "div":
+            a = self.expr(d)
+            text, lo = self.denom(max(d - 1, 0))
+            return E(f"{paren(a)} / {text}", a.bound / lo)
+        if k == "neg":
+            a = self.expr(d)
+            return E(f"-{paren(a)}", a.bound, a.is_int)
+        if k == "ternary":
+            c = self.cond(d)
+            a, b = self.expr(d), self.expr(d)
+            return E(f"({c} ? {a.text} : {b.text})", max(a.bound, b.bound),
+                     a.is_int and b.is_int)
+        if k == "call":
+            return self.call(d)
+        if k == "elem":
+            return self.elem()
+        return self.limit(self.math(d))
+
+    def call(self, d):
+        f = self.rng.choice(self.funcs)
+        args = [self.squash(self.expr(d), ARG_LIMIT).text for _ in range(f.arity)]
+        return E(f"{f.name}({', '.join(args)})", f.bound)
+
+    def math(self, d):
+        r = self.rng
+        u = self.expr(d)
+        s = lambda to: self.squash(u, to)
+        name = r.choice([
+            "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh",
+            "cosh", "tanh", "asinh", "acosh", "atanh", "exp", "exp2", "expm1",
+            "log", "log2", "log10", "log1p", "sqrt", "cbrt", "pow", "hypot",
+            "fabs", "fmin", "fmax", "fma", "erf", "erfc", "minmax", "abs"])
+        F = self.fn(name)
+        sq = lambda e: f"{paren(e)} * {paren(e)}"
+        if name in ("sin", "cos"):
+            return E(f"{F}({u.text})", 1)
+        if name == "tan":
+            a = s(1.2)
+            return E(f"{F}({a.text})", math.tan(a.bound))
+        if name in ("asin", "acos"):
+            a = s(0.9)
+            return E(f"{F}({a.text})", math.pi)
+        if name in ("atan", "tanh", "erf"):
+            return E(f"{F}({u.text})", 1.6)
+        if name == "erfc":
+            return E(f"{F}({u.text})", 2)
+        if name == "atan2":
+            v = self.expr(d)
+            pos = f"(0.5 + {sq(v)})"
+            args = (u.text, pos) if self.chance(0.5) else (pos, u.text)
+            return E(f"{F}({args[0]}, {args[1]})", math.pi)
+        if name in ("sinh", "cosh", "exp", "exp2", "expm1"):
+            a = s(2.0)
+            return E(f"{F}({a.text})", math.cosh(2) if name != "exp2" else 4)
+        if name == "asinh":
+            return E(f"{F}({u.text})", math.asinh(u.bound))
+        if name == "acosh":
+            return E(f"{F}(1.5 + {sq(u)})", math.acosh(1.5 + u.bound ** 2))
+        if name == "atanh":
+            return E(f"{F}({s(0.9).text})", math.atanh(0.9))
+        if name in ("log", "log2", "log10"):
+            c = r.choice(["1.0", "0.5", "2"])
+            # log2 is the largest of the three: |log2(v)| <= 1.5 * |log(v)|.
+            return E(f"{F}({c} + {sq(u)})",
+                     1.5 * (abs(math.log(0.5)) + math.log(2 + u.bound ** 2)))
+        if name == "log1p":
+            return E(f"{F}({sq(u)})", math.log1p(u.bound ** 2))
+        if name == "sqrt":
+            c = r.choice(["1.0", "0.25", "3"])
+            return E(f"{F}({c} + {sq(u)})", math.sqrt(3 + u.bound ** 2))
+        if name == "cbrt":
+            sign = r.choice(["", "-"])
+            return E(f"{F}({sign}(0.5 + {sq(u)}))", (0.5 + u.bound ** 2) ** (1 / 3))
+        if name == "pow":
+            form = r.randrange(3)
+            if form == 0:   # positive base, any exponent
+                a, b = s(1.5), self.squash(self.expr(d), 2.0)
+                return E(f"{F}(1.2 + {sq(a)}, {b.text})", (1.2 + a.bound ** 2) ** 2)
+            if form == 1:   # any base, integer-valued exponent
+                a = s(2.0)
+                n = r.choice(["2", "3", "2.0", "3.0"])
+                return E(f"{F}({a.text}, {n})", a.bound ** float(n))
+            a = s(2.0)      # constant positive base
+            base = r.choice(["2", "0.5", "3.0"])
+            return E(f"{F}({base}, {a.text})", float(base) ** 2 + 4)
+        if name == "hypot":
+            v = self.expr(d)
+            return E(f"{F}({u.text}, 0.5 + {sq(v)})", u.bound + 0.5 + v.bound ** 2)
+        if name == "fabs":
+            if u.is_int:   # fabs(int) is -Wabsolute-value
+                u = E(f"{u.text} * 1.0", u.bound)
+            return E(f"{F}({u.text})", u.bound)
+        if name == "abs":
+            if u.is_int:
+                u = E(f"{u.text} * 1.0", u.bound)
+            return E(f"std::abs({u.text})", u.bound)
+        if name in ("fmin", "fmax"):
+            v = self.expr(d)
+            return E(f"{F}({u.text}, {v.text})", max(u.bound, v.bound))
+        if name == "minmax":
+            v = self.expr(d)
+            if u.is_int or v.is_int:
+                v = E(f"double({v.text})", v.bound)
+                u = E(f"double({u.text})", u.bound)
+            m = r.choice(["min", "max"])
+            return E(f"std::{m}({u.text}, {v.text})", max(u.bound, v.bound))
+        if name == "fma":
+            v, w = self.expr(d), self.expr(d)
+            return E(f"{F}({u.text}, {v.text}, {w.text})",
+                     u.bound * v.bound + w.bound)
+        raise AssertionError(name)
+
+    # --- arrays (hook, not default) ----------------------------------------
+    def arrays(self):
+        return [v for v in self.vars() if v.array]
+
+    def elem(self):
+        a = self.rng.choice(self.arrays())
+        return E(f"{a.name}[{self.rng.randrange(3)}]", a.bound)
+
+    # --- statements --------------------------------------------------------
+    def new_local(self):
+        self.nlocals += 1
+        return f"t{self.nlocals}"
+
+    def stmt(self, depth):
+        kinds = []
+        if self.on("locals"):
+            kinds += ["decl"] * 3
+        if self.on("overwrite") and any(v.assignable for v in self.vars()):
+            kinds += ["assign", "assign", "compound", "compound"]
+        if self.on("if") and depth > 0:
+            kinds += ["if", "if"]
+        if self.on("locals") and depth > 0:
+            kinds += ["block"]
+        if self.on("loops") and depth > 0 and any(
+                v.assignable for v in self.vars()):
+            kinds += ["loop"]
+        if self.on("arrays") and self.on("locals"):
+            kinds += ["array"]
+        if not kinds:
+            return
+        getattr(self, "s_" + self.rng.choice(kinds))(depth)
+
+    def s_decl(self, depth):
+        e = self.limit(self.expr(3))
+        name = self.new_local()
+        ty = "double"
+        if self.chance(0.1) and not e.is_int:
+            ty = "auto"
+        elif self.chance(0.1):
+            ty = "const double"
+        if self.chance(0.1):
+            e2 = self.limit(self.expr(2))
+            name2 = self.new_local()
+            self.emit(f"double {name} = {e.text}, {name2} = {e2.text};")
+            self.scopes[-1] += [Var(name, e.bound), Var(name2, e2.bound)]
+            return
+        self.emit(f"{ty} {name} = {e.text};")
+        self.scopes[-1].append(Var(name, e.bound, not ty.startswith("const")))
+
+    def target(self):
+        return self.rng.choice([v for v in self.vars() if v.assignable])
+
+    def s_assign(self, depth):
+        v = self.target()
+        r = self.rng.random()
+        if r < 0.5:   # an update that reads the old value: z = z * x + 1.0
+            a = self.expr(2)
+            b = self.expr(1)
+            op = self.rng.choice(["*", "+", "-"])
+            bound = (v.bound * a.bound if op == "*" else v.bound + a.bound)
+            e = self.limit(E(f"{v.name} {op} {paren(a)} + {paren(b)}",
+                             bound + b.bound))
+        else:
+            e = self.limit(self.expr(3))
+        self.emit(f"{v.name} = {e.text};")
+        v.bound = e.bound
+
+    def s_compound(self, depth):
+        v = self.target()
+        op = self.rng.choice(["+=", "-=", "*=", "/="])
+        if op == "/=":
+            text, lo = self.denom(1)
+            self.emit(f"{v.name} /= {text};")
+            v.bound /= lo
+            return
+        a = self.expr(2)
+        bound = v.bound * a.bound if op == "*=" else v.bound + a.bound
+        if bound > LIMIT:
+            a = self.squash(a, 1.0 if op == "*=" else 0.5)
+            bound = v.bound * a.bound if op == "*=" else v.bound + a.bound
+            if bound > LIMIT:   # squash the variable first
+                s = self.squash(E(v.name, v.bound), LIMIT / 2)
+                self.emit(f"{v.name} = {s.text};")
+                v.bound = s.bound
+                bound = v.bound * a.bound if op == "*=" else v.bound + a.bound
+        self.emit(f"{v.name} {op} {a.text};")
+        v.bound = bound
+
+    def block(self, depth, n):
+        """Emits a { } body; returns the bounds of outer variables at its end."""
+        outer = self.vars()
+        before = [v.bound for v in outer]
+        self.scopes.append([])
+        self.indent += 1
+        for _ in range(n):
+            self.stmt(depth - 1)
+        self.indent -= 1
+        self.scopes.pop()
+        after = [v.bound for v in outer]
+        for v, b in zip(outer, before):
+            v.bound = b
+        return outer, after
+
+    def s_block(self, depth):
+        self.emit("{")
+        outer, after = self.block(depth, self.rng.randint(1, 3))
+        self.emit("}")
+        for v, b in zip(outer, after):
+            v.bound = b
+
+    def s_if(self, depth):
+        self.emit(f"if ({self.cond(2)}) {{")
+        outer, then = self.block(depth, self.rng.randint(1, 3))
+        if self.chance(0.6):
+            self.emit("} else {")
+            _, other = self.block(depth, self.rng.randint(1, 3))
+        else:
+            other = [v.bound for v in outer]
+        self.emit("}")
+        for v, a, b in zip(outer, then, other):
+            v.bound = max(a, b)
+
+    def s_loop(self, depth):
+        # Hook for later: every update in the body is squashed, so the
+        # variable's bound holds for any trip count.
+        n = self.rng.randint(1, 4)
+        v = self.target()
+        self.emit(f"for (int i = 0; i < {n}; ++i) {{")
+        self.indent += 1
+        a = self.expr(2)
+        e = self.squash(E(f"{v.name} * {paren(a)} + i", LIMIT * 10), 2.0)
+        self.emit(f"{v.name} = {e.text};")
+        self.indent -= 1
+        self.emit("}")
+        v.bound = max(v.bound, 2.0)
+
+    def s_array(self, depth):
+        # Hook for later: a local array indexed by constants.
+        self.nlocals += 1
+        name = f"a{self.nlocals}"
+        es = [self.limit(self.expr(2)) for _ in range(3)]
+        self.emit(f"double {name}[3] = {{{', '.join(e.text for e in es)}}};")
+        bound = max(e.bound for e in es)
+        e = self.limit(self.expr(2))
+        self.emit(f"{name}[{self.rng.randrange(3)}] = {e.text};")
+        self.scopes[-1].append(Var(name, max(bound, e.bound), False, True))
+
+    # --- functions ---------------------------------------------------------
+    def function(self, name, annotated, protos):
+        arity = self.rng.randint(1, 4)
+        params = [Var(p, ARG_LIMIT, self.on("overwrite")) for p in PARAMS[:arity]]
+        self.scopes = [list(params), []]
+        self.nlocals = 0
+        self.lines = []
+        self.indent = 1
+        for _ in range(self.rng.randint(0, 6)):
+            self.stmt(2)
+        ret = self.limit(self.expr(3))
+        # Return something that reads several live variables, so that most
+        # statements reach the result.
+        live = [v for s in self.scopes for v in s if not v.array]
+        for v in self.rng.sample(live, min(len(live), self.rng.randint(1, 3))):
+            op = self.rng.choice(["+", "-", "*"])
+            b = v.bound * ret.bound if op == "*" else v.bound + ret.bound
+            ret = self.limit(E(f"{v.name} {op} {paren(ret)}", b))
+        self.emit(f"return {ret.text};")
+        sig = f"double {name}({', '.join('double ' + p.name for p in params)})"
+        prefix = "[[grad]] " if annotated else self.rng.choice(
+            ["static ", "inline ", ""])
+        if annotated and protos is not None and self.chance(0.25):
+            protos.append(f"[[grad]] {sig};")
+            prefix = ""
+        text = f"{prefix}{sig} {{\n" + "\n".join(self.lines) + "\n}\n"
+        self.funcs.append(Func(name, arity, ret.bound, annotated))
+        return text
+
+
+def paren(e):
+    t = e.text
+    if t.replace(".", "").replace("e", "").replace("-", "").isalnum() and \
+            not t.startswith("-"):
+        return t
+    if t.startswith("(") and t.endswith(")") and balanced(t[1:-1]):
+        return t
+    return f"({t})"
+
+
+def balanced(t):
+    depth = 0
+    for c in t:
+        depth += {"(": 1, ")": -1}.get(c, 0)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def fmt(v):
+    return repr(float(v))
+
+
+HARNESS = r"""
+// Checker: Richardson central differences at two step sizes; a point where
+// they disagree (a kink of ?:, if, fabs, fmin, ... within a step) is redrawn.
+namespace fuzz {
+using Fn = double (*)(const double *);
+using Pb = void (*)(const double *, double, double *);
+struct Case {
+  const char *Name;
+  int Arity;
+  Fn F;
+  Pb P;
+};
+
+struct Rng {
+  std::uint64_t S;
+  double next() { // splitmix64, uniform in [0, 1)
+    std::uint64_t Z = (S += 0x9e3779b97f4a7c15ULL);
+    Z = (Z ^ (Z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    Z = (Z ^ (Z >> 27)) * 0x94d049bb133111ebULL;
+    return double((Z ^ (Z >> 31)) >> 11) * 0x1.0p-53;
+  }
+};
+
+static double fd(Fn F, const double *A, int N, int I, double Step) {
+  double X[4];
+  for (int J = 0; J < N; ++J)
+    X[J] = A[J];
+  auto D = [&](double H) {
+    double Xp = A[I] + H, Xm = A[I] - H;
+    X[I] = Xp;
+    double Fp = F(X);
+    X[I] = Xm;
+    double Fm = F(X);
+    X[I] = A[I];
+    return (Fp - Fm) / (Xp - Xm);
+  };
+  double H = Step * (std::fabs(A[I]) > 1 ? std::fabs(A[I]) : 1.0);
+  return (4 * D(H / 2) - D(H)) / 3;
+}
+
+static bool close(double Got, double Want, double Rel, double Abs) {
+  return std::fabs(Got - Want) <= Abs + Rel * std::fabs(Want);
+}
+
+static int run(const Case *Cases, int N, std::uint64_t Seed) {
+  const int Points = 3, Tries = 40;
+  int Failures = 0, Checked = 0, Skipped = 0, TotalPoints = 0;
+  for (int C = 0; C < N; ++C) {
+    const Case &K = Cases[C];
+    Rng R{Seed * 1000003u + std::uint64_t(C)};
+    int Done = 0, Bad = 0;
+    for (int T = 0; T < Tries && Done < Points; ++T) {
+      double A[4], Want[4], D[4], Init[4];
+      for (int I = 0; I < K.Arity; ++I)
+        A[I] = -2 + 4 * R.next();
+      double Val = K.F(A);
+      if (!std::isfinite(Val)) {
+        std::printf("FAIL %s primal not finite\n", K.Name);
+        ++Bad;
+        break;
+      }
+      bool Smooth = true;
+      for (int I = 0; I < K.Arity; ++I) {
+        double E1 = fd(K.F, A, K.Arity, I, 1e-3);
+        double E2 = fd(K.F, A, K.Arity, I, 1.25e-4);
+        Smooth = Smooth && std::isfinite(E1) && close(E1, E2, 1e-7, 1e-9);
+        Want[I] = E1;
+      }
+      if (!Smooth)
+        continue;
+      // Point 0: seed 1; point 1: a random seed; point 2: pre-filled
+      // adjoints, which the pullback must accumulate into.
+      double S = Done == 1 ? (R.next() < 0.5 ? -1 : 1) * (0.5 + 1.5 * R.next())
+                           : 1.0;
+      for (int I = 0; I < K.Arity; ++I)
+        D[I] = Init[I] = Done == 2 ? 0.5 * (I + 1) : 0.0;
+      K.P(A, S, D);
+      for (int I = 0; I < K.Arity; ++I) {
+        double Got = D[I] - Init[I], Exp = S * Want[I];
+        if (close(Got, Exp, 1e-6, 1e-8))
+          continue;
+        std::printf("FAIL %s.p%d.d%d got %.17g want %.17g (seed %.17g at",
+                    K.Name, Done, I, Got, Exp, S);
+        for (int J = 0; J < K.Arity; ++J)
+          std::printf(" %.17g", A[J]);
+        std::printf(")\n");
+        ++Bad;
+      }
+      ++Done;
+    }
+    if (Bad == 0 && Done > 0)
+      std::printf("ok %s (%d points)\n", K.Name, Done);
+    Failures += Bad;
+    Checked += Done > 0;
+    Skipped += Points - Done;
+    TotalPoints += Done;
+  }
+  std::printf("checked %d functions, %d points, %d failures, %d skipped points\n",
+              Checked, TotalPoints, Failures, Skipped);
+  return Failures != 0;
+}
+} // namespace fuzz
+"""
+
+
+def generate(seed, n, features):
+    rng = random.Random(seed)
+    g = Gen(rng, features)
+    protos = [] if "protos" in features else None
+    bodies, checked = [], []
+    for k in range(n):
+        if g.on("helpers") and g.on("calls") and rng.random() < 0.2:
+            bodies.append(g.function(f"h{k}", False, None))
+        name = f"f{k}"
+        bodies.append(g.function(name, True, protos))
+        checked.append(g.funcs[-1])
+    out = [f"// Generated by test/fuzz/gen.py --seed {seed} --functions {n} "
+           f"--features {','.join(sorted(features))}",
+           "// Do not edit: regenerate instead.",
+           "#include <algorithm>", "#include <cmath>", "#include <cstdint>",
+           "#include <cstdio>", ""]
+    if protos:
+        out += protos + [""]
+    out += bodies
+    out.append(HARNESS)
+    for f in checked:
+        args = ", ".join(f"a[{i}]" for i in range(f.arity))
+        ds = ", ".join(f"&d[{i}]" for i in range(f.arity))
+        out.append(f"static double {f.name}_w(const double *a) "
+                   f"{{ return {f.name}({args}); }}")
+        out.append(f"static void {f.name}_pb(const double *a, double s, double *d) "
+                   f"{{ {f.name}_pullback({args}, s, {ds}); }}")
+    out.append("static const fuzz::Case Cases[] = {")
+    for f in checked:
+        out.append(f"    {{\"{f.name}\", {f.arity}, {f.name}_w, {f.name}_pb}},")
+    out.append("};")
+    out.append("")
+    out.append(f"int main() {{ return fuzz::run(Cases, {n}, {seed}u); }}")
+    return "\n".join(out) + "\n"
+
+
+def parse_features(text):
+    feats = set()
+    for f in text.split(","):
+        f = f.strip()
+        if not f:
+            continue
+        if f == "all":
+            feats |= set(ALL_FEATURES)
+        elif f == "default":
+            feats |= set(DEFAULT_FEATURES)
+        elif f.startswith("-") and f[1:] in ALL_FEATURES:
+            feats.discard(f[1:])
+        elif f in ALL_FEATURES:
+            feats.add(f)
+        else:
+            raise argparse.ArgumentTypeError(
+                f"unknown feature '{f}' (known: {', '.join(ALL_FEATURES)})")
+    feats.add("expr")
+    return feats
+
+
+def main(argv):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog=__doc__.split("\n\n", 1)[1])
+    p.add_argument("--seed", type=int, required=True)
+    p.add_argument("--functions", type=int, default=25)
+    p.add_argument("--features", type=parse_features,
+                   default=set(DEFAULT_FEATURES),
+                   help="comma-separated list; 'default', 'all', '-NAME' "
+                        "removes one (e.g. default,-calls,loops)")
+    p.add_argument("-o", "--output", default="-")
+    a = p.parse_args(argv)
+    if not 1 <= a.functions <= 10000:
+        p.error("--functions must be in 1..10000")
+    text = generate(a.seed, a.functions, a.features)
+    if a.output == "-":
+        sys.stdout.write(text)
+    else:
+        with open(a.output, "w") as f:
+            f.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
