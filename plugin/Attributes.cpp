@@ -18,6 +18,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
+#include "clang/Sema/Lookup.h"
 #include "clang/Sema/ParsedAttr.h"
 #include "clang/Sema/Scope.h"
 #include "clang/Sema/Sema.h"
@@ -119,7 +120,11 @@ struct GradAttrInfo : public ParsedAttrInfo {
                     A.getArgAsExpr(I)->IgnoreParenImpCasts())
               : nullptr;
       if (!SL) {
-        report(S.Diags, Diag::AttrArgNotString, Loc);
+        SourceLocation ArgLoc =
+            A.isArgExpr(I) && A.getArgAsExpr(I)
+                ? A.getArgAsExpr(I)->getBeginLoc()
+                : (A.isArgIdent(I) ? A.getArgAsIdent(I)->Loc : Loc);
+        report(S.Diags, Diag::AttrArgNotString, ArgLoc);
         return AttributeNotApplied;
       }
       StringRef Arg = SL->getString();
@@ -149,6 +154,23 @@ struct GradAttrInfo : public ParsedAttrInfo {
                           Sig, Why)) {
       report(S.Diags, Diag::AttrBadReturn, Loc) << FD->getName() << Why;
       return AttributeNotApplied;
+    }
+    // A NAME_pullback the user declared must have the ABI signature.
+    FunctionDecl *Mismatch = nullptr;
+    if (!findUserPullback(S, FD, Sig, Mismatch)) {
+      LookupResult R(S, DeclarationName(&S.Context.Idents.get(Sig.Name)), Loc,
+                     Sema::LookupOrdinaryName);
+      S.LookupQualifiedName(R, FD->getDeclContext()->getRedeclContext());
+      for (NamedDecl *ND : R) {
+        auto *Other = dyn_cast<FunctionDecl>(ND->getUnderlyingDecl());
+        if (Other && (State::get(S.Context).Generated.count(
+                          Other->getCanonicalDecl()) ||
+                      isPullbackOfOverload(S, FD, Other)))
+          continue;
+        report(S.Diags, Diag::AttrPullbackTaken, Loc)
+            << Sig.Name << Sig.str(S.Context);
+        return AttributeNotApplied;
+      }
     }
     declarePullback(S, FD, Mask, S.getCurScope(), Loc);
     return AttributeApplied;

@@ -26,7 +26,7 @@ namespace grad {
 void Differentiator::handleDecl(Decl *D) {
   auto *FD = dyn_cast<FunctionDecl>(D);
   if (!FD || !FD->doesThisDeclarationHaveABody() || FD->isDependentContext() ||
-      FD->isInvalidDecl())
+      FD->isInvalidDecl() || FD->isDeleted() || FD->isDefaulted())
     return;
   State &St = State::get(S.Context);
   if (const GradRequest *R = St.requestFor(FD))
@@ -42,6 +42,8 @@ void Differentiator::handleDecl(Decl *D) {
         Work.push_back(E);
       }
   }
+  // Built now, so that the pullbacks of callees differentiated on demand
+  // are declared for the code that follows.
   drain();
 }
 
@@ -68,6 +70,25 @@ void Differentiator::define(PullbackEntry *E, const FunctionDecl *Def) {
     E->Failed = true;
     return;
   }
+  // The user defined this pullback (a redeclaration of ours): theirs wins.
+  if (E->Pullback->isDefined()) {
+    E->UserProvided = true;
+    return;
+  }
+  if (Def->isDeleted() || Def->isDefaulted() || !Def->getBody()) {
+    report(S.Diags, Diag::UnsupportedConstruct, Def->getLocation())
+        << (Def->isDeleted() ? "deleted function" : "function without a body")
+        << Def->getNameAsString();
+    noteRequest(*E);
+    E->Failed = true;
+    E->Pullback->setInvalidDecl();
+    return;
+  }
+  // The pullback has the inline-ness of the primal's definition (a
+  // [[grad]] prototype may be followed by an inline definition).
+  if ((Def->isInlined() || Def->isTemplateInstantiation()) &&
+      !E->Pullback->isInlined())
+    E->Pullback->setImplicitlyInline();
   PullbackBuilder PBB(*this, *E, Def);
   if (!PBB.build()) {
     E->Failed = true;
@@ -82,26 +103,6 @@ void Differentiator::define(PullbackEntry *E, const FunctionDecl *Def) {
   if (Opts.Dump)
     printDefinition(PB, llvm::errs());
   Emit(PB);
-}
-
-/// True if another overload of \p Primal has \p Candidate's type as its
-/// pullback type (then \p Candidate is no mismatched custom pullback).
-static bool isPullbackOfOverload(Sema &S, const FunctionDecl *Primal,
-                                 const FunctionDecl *Candidate) {
-  const DeclContext *DC = Primal->getDeclContext()->getRedeclContext();
-  for (const NamedDecl *ND :
-       DC->lookup(Primal->getDeclName())) {
-    const auto *Other = dyn_cast<FunctionDecl>(ND->getUnderlyingDecl());
-    if (!Other || Other->getCanonicalDecl() == Primal->getCanonicalDecl())
-      continue;
-    PullbackSignature Sig;
-    std::string Why;
-    if (computeSignature(S.Context, Other, fullMask(Other),
-                         Candidate->getName(), Sig, Why) &&
-        S.Context.hasSameType(Sig.Type, Candidate->getType()))
-      return true;
-  }
-  return false;
 }
 
 PullbackEntry *Differentiator::calleePullback(const FunctionDecl *Callee,
@@ -144,6 +145,7 @@ PullbackEntry *Differentiator::calleePullback(const FunctionDecl *Callee,
     return nullptr;
   if (!E->Requester) {
     E->Requester = Caller.Primal;
+    E->RequesterEntry = &Caller;
     E->RequestLoc = Loc;
   }
   if (!E->UserProvided && !E->Defined && FD->getDefinition()) {
@@ -155,12 +157,21 @@ PullbackEntry *Differentiator::calleePullback(const FunctionDecl *Callee,
 
 void Differentiator::noteRequest(const PullbackEntry &E) {
   State &St = State::get(S.Context);
-  if (const GradRequest *R = St.requestFor(E.Primal))
-    report(S.Diags, Diag::GradSiteNote, R->AttrLoc)
-        << E.Primal->getNameAsString();
-  else if (E.RequestLoc.isValid())
-    report(S.Diags, Diag::CalleeNote, E.RequestLoc)
-        << E.Primal->getNameAsString();
+  // Walk the chain of callers up to the [[grad]] site (bounded: chains of
+  // on-demand callees can be long).
+  const PullbackEntry *Cur = &E;
+  for (unsigned Depth = 0; Cur && Depth < 16; ++Depth) {
+    if (const GradRequest *R = St.requestFor(Cur->Primal)) {
+      report(S.Diags, Diag::GradSiteNote, R->AttrLoc)
+          << Cur->Primal->getNameAsString();
+      return;
+    }
+    if (Cur->RequestLoc.isInvalid())
+      return;
+    report(S.Diags, Diag::CalleeNote, Cur->RequestLoc)
+        << Cur->Primal->getNameAsString();
+    Cur = Cur->RequesterEntry;
+  }
 }
 
 void Differentiator::finish() {
@@ -189,6 +200,8 @@ void Differentiator::finish() {
                      E->Primal->getName().str() + "_pullback", Sig, Why);
     report(S.Diags, Diag::NoBodyNote, E->Primal->getLocation())
         << Sig.str(S.Context);
+    if (E->RequesterEntry)
+      noteRequest(*E->RequesterEntry);
     E->Pullback->setInvalidDecl();
   }
   drain();

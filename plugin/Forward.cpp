@@ -39,7 +39,8 @@ static const Expr *strip(const Expr *E) {
 
 static bool isLiteral(const Expr *E) {
   return isa<FloatingLiteral>(E) || isa<IntegerLiteral>(E) ||
-         isa<CXXBoolLiteralExpr>(E) || isa<CharacterLiteral>(E);
+         isa<CXXBoolLiteralExpr>(E) || isa<CharacterLiteral>(E) ||
+         isa<StringLiteral>(E) || isa<CXXNullPtrLiteralExpr>(E);
 }
 
 std::string constructName(const Stmt *S) {
@@ -108,7 +109,10 @@ std::string constructName(const Stmt *S) {
              "' operator";
     }
   default:
-    return S->getStmtClassName();
+    if (isa<Expr>(S))
+      return std::string("expression of kind '") + S->getStmtClassName() +
+             "'";
+    return std::string("statement of kind '") + S->getStmtClassName() + "'";
   }
 }
 
@@ -281,8 +285,12 @@ Expr *PullbackBuilder::rebuildCall(const CallExpr *CE, bool Need, bool Plain) {
     Expr *R = B.memberCall(Base, FD->getName(), MArgs, ME->isArrow());
     return Need ? record(CE, R) : R;
   }
-  if (isa<CXXOperatorCallExpr>(CE))
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE)) {
+    if (OC->getNumArgs() > 0)
+      if (const auto *L = dyn_cast<LambdaExpr>(strip(OC->getArg(0))))
+        return unsupported(L, "lambda expression");
     return unsupported(CE, constructName(CE));
+  }
   if (FD->isVariadic() && !Plain)
     return unsupported(CE, "call to variadic function '" +
                                FD->getNameAsString() + "'");
@@ -351,6 +359,11 @@ Expr *PullbackBuilder::rebuild(const Expr *E, bool Need, bool Plain) {
                                     B.Loc);
     if (const auto *BL = dyn_cast<CXXBoolLiteralExpr>(K))
       return B.boolLit(BL->getValue());
+    if (const auto *SL = dyn_cast<StringLiteral>(K))
+      return StringLiteral::Create(Ctx, SL->getBytes(), SL->getKind(),
+                                   SL->isPascal(), SL->getType(), B.Loc);
+    if (isa<CXXNullPtrLiteralExpr>(K))
+      return new (Ctx) CXXNullPtrLiteralExpr(Ctx.NullPtrTy, B.Loc);
     const auto *CL = cast<CharacterLiteral>(K);
     return new (Ctx) CharacterLiteral(CL->getValue(), CL->getKind(),
                                       CL->getType(), B.Loc);

@@ -276,6 +276,26 @@ FunctionDecl *findUserPullback(Sema &S, const FunctionDecl *Primal,
   return nullptr;
 }
 
+/// True if another overload of \p Primal has \p Candidate's type as its
+/// pullback type (then \p Candidate is no mismatched custom pullback).
+bool isPullbackOfOverload(Sema &S, const FunctionDecl *Primal,
+                                 const FunctionDecl *Candidate) {
+  const DeclContext *DC = Primal->getDeclContext()->getRedeclContext();
+  for (const NamedDecl *ND :
+       DC->lookup(Primal->getDeclName())) {
+    const auto *Other = dyn_cast<FunctionDecl>(ND->getUnderlyingDecl());
+    if (!Other || Other->getCanonicalDecl() == Primal->getCanonicalDecl())
+      continue;
+    PullbackSignature Sig;
+    std::string Why;
+    if (computeSignature(S.Context, Other, fullMask(Other),
+                         Candidate->getName(), Sig, Why) &&
+        S.Context.hasSameType(Sig.Type, Candidate->getType()))
+      return true;
+  }
+  return false;
+}
+
 static Scope *scopeFor(Sema &S, Scope *Sc, DeclContext *Target) {
   for (Scope *It = Sc; It; It = It->getParent())
     if (DeclContext *E = It->getEntity())
@@ -324,7 +344,8 @@ PullbackEntry *declarePullback(Sema &S, FunctionDecl *Primal,
   SourceLocation PLoc = Primal->getLocation();
   TypeSourceInfo *TSI = Ctx.getTrivialTypeSourceInfo(Sig.Type, PLoc);
   bool Inline = Primal->isInlineSpecified() || Primal->isConstexpr() ||
-                (Primal->isInlined() && isa<CXXMethodDecl>(Primal));
+                (Primal->isInlined() && isa<CXXMethodDecl>(Primal)) ||
+                Primal->isTemplateInstantiation();
   StorageClass SC = Primal->getStorageClass() == SC_Static ? SC_Static
                                                            : SC_None;
   FunctionDecl *PB = FunctionDecl::Create(

@@ -93,6 +93,7 @@ struct PullbackEntry {
   bool Failed = false;
   clang::SourceLocation RequestLoc; ///< first [[grad]] or call site
   const clang::FunctionDecl *Requester = nullptr;
+  const PullbackEntry *RequesterEntry = nullptr;
 };
 
 /// Per-translation-unit state, keyed by ASTContext.
@@ -125,6 +126,11 @@ clang::FunctionDecl *findUserPullback(clang::Sema &S,
                                       const clang::FunctionDecl *Primal,
                                       const PullbackSignature &Sig,
                                       clang::FunctionDecl *&Mismatch);
+
+/// True if another overload of \p Primal has \p Candidate's type as its
+/// pullback type (then \p Candidate is no mismatched custom pullback).
+bool isPullbackOfOverload(clang::Sema &S, const clang::FunctionDecl *Primal,
+                          const clang::FunctionDecl *Candidate);
 
 /// Declares (or finds) the pullback of \p Primal for \p Wrt in the primal's
 /// context, pushing it on \p Sc's scope chain when \p Sc is given.

@@ -65,8 +65,10 @@ bool PullbackBuilder::build() {
 
   const auto *Body = dyn_cast_or_null<CompoundStmt>(Primal->getBody());
   if (!Body) {
-    unsupported(Primal->getBody() ? Primal->getBody() : (const Stmt *)nullptr,
-                "function-try-block");
+    report(S.Diags, Diag::UnsupportedConstruct, Primal->getLocation())
+        << (Primal->getBody() ? "function-try-block" : "function without a body")
+        << Primal->getNameAsString();
+    D.noteRequest(Entry);
     return false;
   }
   Act.run(Primal, Entry.Wrt);
@@ -292,16 +294,16 @@ void PullbackBuilder::declStmt(const DeclStmt *DS, Stmts &Fwd, Stmts &Rev) {
       unsupported(DS, "volatile variable '" + VD->getNameAsString() + "'");
       return;
     }
+    if (const auto *L = dyn_cast_or_null<LambdaExpr>(
+            VD->hasInit() ? strip(VD->getInit()) : nullptr)) {
+      unsupported(L, "lambda expression");
+      return;
+    }
     if (T->isArrayType() || T->isRecordType()) {
       storageDecl(VD, Fwd, Blocks);
       if (Failed)
         return;
       continue;
-    }
-    if (const auto *L = dyn_cast_or_null<LambdaExpr>(
-            VD->hasInit() ? strip(VD->getInit()) : nullptr)) {
-      unsupported(L, "lambda expression");
-      return;
     }
     if (!T->isArithmeticType() && !T->isEnumeralType()) {
       const Expr *I = VD->hasInit() ? strip(VD->getInit()) : nullptr;
@@ -338,12 +340,13 @@ void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,
   bool IsVector = !IsArray && T->isRecordType() && hasFloatingData(T) &&
                   T->getAsCXXRecordDecl()->getName() == "vector";
   if (!IsArray && !IsVector) {
-    unsupported(VD->getInit() ? (const Stmt *)VD->getInit()
-                              : (const Stmt *)VD->getInit(),
-                "local variable of type '" + T.getAsString() + "'");
     if (!Failed) {
-      Failed = true;
+      report(S.Diags, Diag::UnsupportedConstruct, VD->getLocation())
+          << ("local variable of type '" + T.getAsString() + "'")
+          << Primal->getNameAsString();
+      D.noteRequest(Entry);
     }
+    Failed = true;
     return;
   }
   const Expr *Init = VD->hasInit() ? strip(VD->getInit()) : nullptr;

@@ -54,9 +54,11 @@ static void buildScope(Sema &S, ASTContext &Ctx, const DeclContext *DC,
       return; // Not a namespace path: leave unqualified.
     }
   }
+  // Always from the global scope, so printed code finds the same function
+  // from inside any namespace.
+  SS.MakeGlobal(Ctx, Loc);
   if (Chain.empty())
     return;
-  SS.MakeGlobal(Ctx, Loc);
   for (auto It = Chain.rbegin(); It != Chain.rend(); ++It)
     SS.Extend(Ctx, const_cast<NamespaceDecl *>(*It), Loc, Loc);
 }

@@ -6,7 +6,7 @@ struct Poly {
   double eval(double x) const { return Degree * x; }
 };
 
-// CHECK: member-call.cpp:[[@LINE+3]]:10: error: grad: cannot differentiate member function call in 'f'
+// CHECK: member-call.cpp:[[@LINE+3]]:10: error: grad: cannot differentiate call to member function 'eval' in 'f'
 // CHECK: member-call.cpp:[[@LINE+1]]:3: note: while differentiating 'f' requested here
 [[grad]] double f(const Poly &p, double x) {
   return p.eval(x) * x;

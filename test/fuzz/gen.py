@@ -10,7 +10,7 @@
 Every program is a pure function of (--seed, --functions, --features), so a
 failing seed reproduces exactly. All values stay bounded by construction: the
 generator tracks an upper bound on the magnitude of every expression and of
-every variable and squashes (tanh, or a rational squash without `math`)
+every variable and squashes (tanh, or a constant scale without `math`)
 whatever would grow past LIMIT, and every math call gets an argument that is
 inside its domain for *all* real inputs (e.g. `log(1 + u*u)`).
 
@@ -122,9 +122,8 @@ class Gen:
             scale = {"atan": to / (math.pi / 2)}.get(k, to)
             return E(f"{fmt(scale)} * {self.fn(k)}({fmt(1 / to)} * {paren(e)})",
                      to)
-        # |u| / (1 + u*u) <= 1/2 for all real u.
-        return E(f"({fmt(2 * to)} * ({e.text}) / (1.0 + ({e.text}) * ({e.text})))",
-                 to)
+        # Without <cmath>, scale linearly (a rational squash would repeat u).
+        return E(f"{fmt(to / e.bound)} * {paren(e)}", to)
 
     def limit(self, e):
         return self.squash(e, LIMIT) if e.bound > LIMIT else e
@@ -574,7 +573,21 @@ static int run(const Case *Cases, int N, std::uint64_t Seed) {
         ++Bad;
         break;
       }
+      // A condition whose sides are equal up to rounding makes F jump at
+      // every point; FD points on one side and A on the other would agree
+      // with each other, so also require F(A) to sit between its neighbours.
       bool Smooth = true;
+      for (int I = 0; I < K.Arity; ++I) {
+        double X[4];
+        for (int J = 0; J < K.Arity; ++J)
+          X[J] = A[J];
+        double H = 1e-5 * (std::fabs(A[I]) > 1 ? std::fabs(A[I]) : 1.0);
+        X[I] = A[I] + H;
+        double Fp = K.F(X);
+        X[I] = A[I] - H;
+        double Fm = K.F(X);
+        Smooth = Smooth && std::fabs(Fp + Fm - 2 * Val) <= 1e-7 * (1 + std::fabs(Val));
+      }
       for (int I = 0; I < K.Arity; ++I) {
         double E1 = fd(K.F, A, K.Arity, I, 1e-3);
         double E2 = fd(K.F, A, K.Arity, I, 1.25e-4);

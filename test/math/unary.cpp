@@ -60,7 +60,7 @@ UNARY_RULES(DEFINE)
 // DUMP: _d_x += d_ret * ::std::cos(x);
 // DUMP-LABEL: void cl_sin_pullback(long double x, long double d_ret, long double *d_x) {
 // DUMP-LABEL: void cf_tanh_pullback(float x, float d_ret, float *d_x) {
-// DUMP: _t0 = tanhf(x);
+// DUMP: _t0 = ::tanhf(x);
 // DUMP: _d_x += d_ret * (1.F - _t0 * _t0);
 // DUMP-LABEL: void cf_exp2_pullback(float x, float d_ret, float *d_x) {
 // DUMP: _d_x += d_ret * (_t0 * 0.693147182F);
