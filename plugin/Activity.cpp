@@ -8,6 +8,7 @@
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
 
 using namespace clang;
 
@@ -82,6 +83,14 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
                llvm::DenseSet<const VarDecl *> &WD)
       : Written(W), WrittenData(WD) {}
 
+  SmallVector<std::pair<const VarDecl *, const VarDecl *>, 4> Ranges;
+  llvm::DenseSet<const VarDecl *> RangeVars;
+  bool VisitCXXForRangeStmt(CXXForRangeStmt *RF) {
+    RangeVars.insert(RF->getLoopVariable());
+    if (const VarDecl *C = refVar(RF->getRangeInit()))
+      Ranges.push_back({RF->getLoopVariable(), C});
+    return true;
+  }
   bool VisitVarDecl(VarDecl *VD) {
     if (VD->hasInit())
       Defs.push_back({VD, VD->getInit()});
@@ -145,7 +154,15 @@ void Activity::run(const FunctionDecl *FD, const WrtMask &Wrt) {
   bool Changed = true;
   while (Changed) {
     Changed = false;
+    for (auto &[V, Range] : C.Ranges)
+      if (!Active.count(V) && Active.count(Range)) {
+        Active.insert(V);
+        Order.push_back(V);
+        Changed = true;
+      }
     for (auto &[VD, Init] : C.Defs) {
+      if (C.RangeVars.count(VD))
+        continue;
       if (Active.count(VD) ||
           !(isFloating(VD->getType().getNonReferenceType()) ||
             classifyParam(const_cast<ASTContext &>(VD->getASTContext()),

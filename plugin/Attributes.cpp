@@ -147,6 +147,7 @@ struct GradAttrInfo : public ParsedAttrInfo {
         Mask[I] = Mask[I] && Full[I];
     }
     State &St = State::get(S.Context);
+    St.S = &S;
     St.Requests[FD] = GradRequest{Mask, Loc};
     PullbackSignature Sig;
     std::string Why;

@@ -220,7 +220,7 @@ GradConsumer::~GradConsumer() {
 void GradConsumer::InitializeSema(Sema &Sm) {
   S = &Sm;
   Ctx = &Sm.Context;
-  State::get(*Ctx);
+  State::get(*Ctx).S = &Sm;
   Diff = std::make_unique<Differentiator>(Sm, Opts, [this](FunctionDecl *FD) {
     bool InGroup = false;
     for (Decl *G : CurrentGroup) {

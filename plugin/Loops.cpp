@@ -377,4 +377,92 @@ void PullbackBuilder::loop(const Stmt *L, Stmts &Fwd, Stmts &Rev) {
   Rev.push_back(B.block(R));
 }
 
+void PullbackBuilder::rangeFor(const CXXForRangeStmt *RF, Stmts &Fwd,
+                               Stmts &Rev) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(RF->getRangeInit()->IgnoreParenImpCasts());
+  const auto *C = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  VarDecl *MC = C ? mapVar(C) : nullptr;
+  if (!MC) {
+    unsupported(RF, "range-based 'for' loop over an expression");
+    return;
+  }
+  const VarDecl *V = RF->getLoopVariable();
+  QualType VT = V->getType();
+  if (VT->isReferenceType() && !VT.getNonReferenceType().isConstQualified()) {
+    unsupported(RF, "range-based 'for' loop with a non-const reference");
+    return;
+  }
+  QualType ET = VT.getNonReferenceType().getUnqualifiedType();
+  if (!ET->isArithmeticType()) {
+    unsupported(RF, "range-based 'for' loop over elements of type '" +
+                        ET.getAsString() + "'");
+    return;
+  }
+  auto Info = std::make_unique<LoopInfo>();
+  LoopInfo *LI = Info.get();
+  LoopStore.push_back(std::move(Info));
+  LI->Nested = !Loops.empty();
+  LI->Count = hoist("_n", Ctx.getSizeType());
+  if (hasJumps(RF->getBody()))
+    LI->Flag = hoist("_j", Ctx.getSizeType());
+  QualType SizeT = Ctx.getSizeType();
+  Expr *N;
+  if (const auto *CAT = Ctx.getAsConstantArrayType(C->getType()))
+    N = B.intLit(CAT->getSize().getZExtValue(), SizeT);
+  else
+    N = B.memberCall(B.ref(MC), "size", {});
+  VarDecl *K = B.var(PB, fresh("_k"), SizeT, B.intLit(0, SizeT));
+  Stmts Outer;
+  Outer.push_back(B.assign(B.ref(LI->Count), B.intLit(0, SizeT)));
+
+  // The element, re-read in the reverse sweep when the range is not written.
+  bool Reread = !Act.isDataWritten(C) && !Act.isWritten(V);
+  VarDecl *RK = B.var(PB, fresh("_k"), SizeT,
+                      B.unop(UO_PreDec, B.ref(LI->Count)));
+  VarDecl *RV = nullptr;
+  if (Reread) {
+    RV = B.var(PB, V->getName(), ET, B.subscript(B.ref(MC), B.ref(RK)));
+    RevIndex[V] = RV;
+  }
+  Loops.push_back(LI);
+  LI->BodyFrame = Frames.size();
+  Stmts BodyFwd, BodyRev;
+  BodyFwd.push_back(B.unop(UO_PreInc, B.ref(LI->Count)));
+  VarDecl *NV = B.var(PB, V->getName(), ET, B.subscript(B.ref(MC), B.ref(K)));
+  VarMap[V] = NV;
+  BodyFwd.push_back(B.declStmt(NV));
+  stmt(RF->getBody(), BodyFwd, BodyRev);
+  if (LI->Flag)
+    BodyFwd.push_back(pushValue(B.intLit(0, SizeT), SizeT));
+  Loops.pop_back();
+  RevIndex.erase(V);
+  if (Failed)
+    return;
+  Outer.push_back(B.forStmt(B.declStmt(K), B.binop(BO_LT, B.ref(K), N),
+                            B.unop(UO_PreInc, B.ref(K)), B.block(BodyFwd)));
+  if (LI->Nested)
+    Outer.push_back(push(LI->Count));
+  Fwd.push_back(B.block(Outer));
+
+  Stmts RevBody;
+  RevBody.push_back(B.declStmt(RK));
+  if (RV)
+    RevBody.push_back(B.declStmt(RV));
+  if (LI->Flag)
+    RevBody.push_back(pop(LI->Flag));
+  RevBody.insert(RevBody.end(), BodyRev.begin(), BodyRev.end());
+  if (Act.isActive(V) && Act.isActive(C)) {
+    // The element's adjoint flows back into the range's adjoint.
+    VarDecl *A = adjointOf(V);
+    RevBody.push_back(B.addAssign(
+        B.subscript(adjointStorage(C), B.ref(RK)), B.ref(A)));
+    RevBody.push_back(B.assign(B.ref(A), B.zero(A->getType())));
+  }
+  Stmts R;
+  if (LI->Nested)
+    R.push_back(pop(LI->Count));
+  R.push_back(B.whileStmt(B.ref(LI->Count), B.block(RevBody)));
+  Rev.push_back(B.block(R));
+}
+
 } // namespace grad

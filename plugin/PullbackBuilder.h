@@ -30,6 +30,7 @@
 
 namespace clang {
 class Sema;
+class CXXForRangeStmt;
 }
 
 namespace grad {
@@ -100,6 +101,7 @@ private:
   };
   void loop(const clang::Stmt *L, Stmts &Fwd, Stmts &Rev);
   void jump(const clang::Stmt *J, Stmts &Fwd, Stmts &Rev);
+  void rangeFor(const clang::CXXForRangeStmt *RF, Stmts &Fwd, Stmts &Rev);
   /// Pushes the values of frames [From, end), innermost first.
   void flush(size_t From, Stmts &Out);
   clang::Stmt *push(clang::VarDecl *V);

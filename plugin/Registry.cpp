@@ -75,6 +75,37 @@ ParamClass classifyParam(ASTContext &Ctx, QualType T) {
   if (NR->isRecordType() && hasFloatingData(NR)) {
     C.Kind = ParamKind::Class;
     C.AdjointPointee = NR.getUnqualifiedType();
+    // std::span<const T, E>: the adjoint is a span over writable storage,
+    // std::span<T, E>.
+    const auto *Spec =
+        dyn_cast<ClassTemplateSpecializationDecl>(NR->getAsCXXRecordDecl());
+    Sema *S = State::get(Ctx).S;
+    if (S && Spec && Spec->isInStdNamespace() && Spec->getName() == "span" &&
+        Spec->getTemplateArgs().size() == 2 &&
+        Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type &&
+        Spec->getTemplateArgs()[0].getAsType().isConstQualified()) {
+      SourceLocation Loc = Spec->getLocation();
+      TemplateArgumentListInfo Args(Loc, Loc);
+      QualType Elem =
+          Spec->getTemplateArgs()[0].getAsType().getUnqualifiedType();
+      Args.addArgument(TemplateArgumentLoc(
+          TemplateArgument(Elem), Ctx.getTrivialTypeSourceInfo(Elem, Loc)));
+      const TemplateArgument &Ext = Spec->getTemplateArgs()[1];
+      Args.addArgument(TemplateArgumentLoc(
+          Ext, TemplateArgumentLocInfo()));
+      if (Ext.getKind() == TemplateArgument::Integral) {
+        Expr *E = IntegerLiteral::Create(Ctx, Ext.getAsIntegral(),
+                                         Ext.getIntegralType(), Loc);
+        Args = TemplateArgumentListInfo(Loc, Loc);
+        Args.addArgument(TemplateArgumentLoc(
+            TemplateArgument(Elem), Ctx.getTrivialTypeSourceInfo(Elem, Loc)));
+        Args.addArgument(TemplateArgumentLoc(TemplateArgument(E), E));
+      }
+      QualType T = S->CheckTemplateIdType(
+          TemplateName(Spec->getSpecializedTemplate()), Loc, Args);
+      if (!T.isNull() && !S->RequireCompleteType(Loc, T, 0))
+        C.AdjointPointee = T;
+    }
   }
   return C;
 }

@@ -110,6 +110,8 @@ public:
       Pullbacks;
   std::vector<std::unique_ptr<PullbackEntry>> Entries;
   llvm::DenseSet<const clang::FunctionDecl *> Generated;
+  /// The Sema of this translation unit (for instantiating adjoint types).
+  clang::Sema *S = nullptr;
 
   /// The request of \p FD or of any of its redeclarations.
   const GradRequest *requestFor(const clang::FunctionDecl *FD) const;

@@ -19,6 +19,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
 #include "clang/Sema/Sema.h"
 
 using namespace clang;
@@ -243,6 +244,8 @@ void PullbackBuilder::stmt(const Stmt *St, Stmts &Fwd, Stmts &Rev) {
     jump(St, Fwd, Local);
   else if (isa<ForStmt>(St) || isa<WhileStmt>(St) || isa<DoStmt>(St))
     loop(St, Fwd, Local);
+  else if (const auto *RF = dyn_cast<CXXForRangeStmt>(St))
+    rangeFor(RF, Fwd, Local);
   else if (const auto *IS = dyn_cast<IfStmt>(St))
     ifStmt(IS, Fwd, Local);
   else if (const auto *AS = dyn_cast<AttributedStmt>(St))
@@ -337,9 +340,12 @@ void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,
   bool IsArray = T->isConstantArrayType() &&
                  QualType(T->getPointeeOrArrayElementType(), 0)
                      ->isArithmeticType();
-  bool IsVector = !IsArray && T->isRecordType() && hasFloatingData(T) &&
-                  T->getAsCXXRecordDecl()->getName() == "vector";
-  if (!IsArray && !IsVector) {
+  StringRef RecName = T->isRecordType() && T->getAsCXXRecordDecl()
+                          ? T->getAsCXXRecordDecl()->getName()
+                          : StringRef();
+  bool IsVector = !IsArray && hasFloatingData(T) && RecName == "vector";
+  bool IsStdArray = !IsArray && hasFloatingData(T) && RecName == "array";
+  if (!IsArray && !IsVector && !IsStdArray) {
     if (!Failed) {
       report(S.Diags, Diag::UnsupportedConstruct, VD->getLocation())
           << ("local variable of type '" + T.getAsString() + "'")
@@ -408,6 +414,8 @@ void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,
     Zero = B.memberCall(B.ref(A), "assign",
                         {B.memberCall(B.ref(A), "size", {}),
                          B.intLit(0, Ctx.IntTy)});
+  } else if (IsStdArray) {
+    Zero = B.memberCall(B.ref(A), "fill", {B.intLit(0, Ctx.IntTy)});
   } else {
     const auto *CAT = Ctx.getAsConstantArrayType(T);
     VarDecl *K = B.var(PB, fresh("_k"), Ctx.getSizeType(),
