@@ -39,7 +39,8 @@ bool Activity::compute(const Expr *E) const {
   if (!E)
     return false;
   E = E->IgnoreParens();
-  if (!isFloating(E->getType()))
+  QualType T = E->getType().getNonReferenceType();
+  if (!isFloating(T) && !(T->isRecordType() && hasFloatingData(T)))
     return false;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());

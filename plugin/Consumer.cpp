@@ -155,6 +155,10 @@ PullbackEntry *Differentiator::calleePullback(const FunctionDecl *Callee,
   return E;
 }
 
+void Differentiator::printDefinitionTo(FunctionDecl *FD) {
+  printDefinition(FD, llvm::errs());
+}
+
 void Differentiator::noteRequest(const PullbackEntry &E) {
   State &St = State::get(S.Context);
   // Walk the chain of callers up to the [[grad]] site (bounded: chains of

@@ -15,6 +15,7 @@
 #ifndef CLANG_GRAD_CONSUMER_H
 #define CLANG_GRAD_CONSUMER_H
 
+#include "Lift.h"
 #include "Options.h"
 #include "Registry.h"
 
@@ -52,6 +53,14 @@ public:
   /// The "requested here" note for a failing pullback.
   void noteRequest(const PullbackEntry &E);
 
+  /// The classified callable passed to map/broadcast; null after an error.
+  LambdaInfo *lambdaInfo(const clang::Expr *Callable,
+                         const PullbackEntry &Caller);
+  /// The element function of \p Info (Slots == 0) or its tangent with
+  /// Slots dual directions.
+  clang::FunctionDecl *liftFunction(LambdaInfo &Info, unsigned Slots,
+                                    const PullbackEntry &Caller);
+
   /// Every pullback defined so far, in definition order.
   const std::vector<clang::FunctionDecl *> &defined() const { return Done; }
 
@@ -65,6 +74,9 @@ private:
   std::vector<PullbackEntry *> Work;
   std::vector<clang::FunctionDecl *> Done;
   bool Draining = false;
+  llvm::DenseMap<const void *, std::unique_ptr<LambdaInfo>> Lambdas;
+  unsigned NextLifted = 0;
+  void printDefinitionTo(clang::FunctionDecl *FD);
 };
 
 /// The AST consumer shared by the plugin and grad-dump.

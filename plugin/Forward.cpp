@@ -268,6 +268,9 @@ Expr *PullbackBuilder::rebuildCall(const CallExpr *CE, bool Need, bool Plain) {
   const FunctionDecl *FD = CE->getDirectCallee();
   if (!FD)
     return unsupported(CE, "call through a function pointer");
+  StringRef RName = runtimeName(CE);
+  if (!RName.empty())
+    return rebuildRuntime(CE, RName, Need, Plain);
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
     // Queries such as v.size() carry no derivative: replay them.
     const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());

@@ -19,6 +19,7 @@
 #define CLANG_GRAD_PULLBACKBUILDER_H
 
 #include "Activity.h"
+#include "Lift.h"
 #include "Registry.h"
 #include "Rules.h"
 #include "SemaBuilder.h"
@@ -125,6 +126,24 @@ private:
   clang::Expr *adjointElement(const clang::Expr *E);
   clang::Expr *adjointStorage(const clang::VarDecl *VD);
 
+  // Map.cpp
+  using Deferred =
+      llvm::SmallVector<std::pair<const clang::Expr *, clang::VarDecl *>, 4>;
+  /// "map", "broadcast", "sum", "dot" or "matmul" for calls to the runtime
+  /// primitives, else empty.
+  llvm::StringRef runtimeName(const clang::CallExpr *CE) const;
+  clang::Expr *rebuildRuntime(const clang::CallExpr *CE, llvm::StringRef Name,
+                              bool Need, bool Plain);
+  void backpropRuntime(const clang::CallExpr *CE, llvm::StringRef Name,
+                       clang::Expr *Adj, Stmts &Out);
+  void backpropMap(const clang::CallExpr *CE, llvm::StringRef Name,
+                   clang::Expr *Adj, Stmts &Out);
+  /// &adjoint of \p Arg: its adjoint storage, or a zeroed temporary whose
+  /// content is propagated later (or nullptr when \p Optional and inactive).
+  clang::Expr *addressOf(clang::Expr *E);
+  clang::Expr *adjointTarget(const clang::Expr *Arg, Stmts &Out,
+                             Deferred &Later, bool Optional);
+
   /// Reports an unsupported construct; returns null.
   std::nullptr_t unsupported(const clang::Stmt *S, llvm::StringRef What);
 
@@ -144,6 +163,8 @@ private:
   llvm::DenseMap<const clang::Expr *, clang::VarDecl *> Values;
   llvm::DenseSet<const clang::VarDecl *> TopLevelLocals;
   llvm::DenseSet<const clang::VarDecl *> Immutable;
+  llvm::DenseSet<const LambdaInfo *> Remarked;
+  llvm::DenseMap<const clang::CallExpr *, clang::VarDecl *> StatefulTape;
   /// The forward statement list being filled by fwd().
   Stmts *Cur = nullptr;
   Stmts Prologue;

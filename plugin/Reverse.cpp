@@ -345,7 +345,8 @@ void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,
                           : StringRef();
   bool IsVector = !IsArray && hasFloatingData(T) && RecName == "vector";
   bool IsStdArray = !IsArray && hasFloatingData(T) && RecName == "array";
-  if (!IsArray && !IsVector && !IsStdArray) {
+  bool IsTensor = !IsArray && hasFloatingData(T) && RecName == "tensor";
+  if (!IsArray && !IsVector && !IsStdArray && !IsTensor) {
     if (!Failed) {
       report(S.Diags, Diag::UnsupportedConstruct, VD->getLocation())
           << ("local variable of type '" + T.getAsString() + "'")
@@ -357,7 +358,7 @@ void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,
   }
   const Expr *Init = VD->hasInit() ? strip(VD->getInit()) : nullptr;
   Expr *NewInit = nullptr;
-  bool Direct = false;
+  bool Direct = false, Computed = false;
   if (const auto *IL = dyn_cast_or_null<InitListExpr>(Init)) {
     SmallVector<Expr *, 8> Elems;
     for (const Expr *E : IL->inits()) {
@@ -385,8 +386,12 @@ void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,
       NewInit = S.ActOnParenListExpr(B.Loc, B.Loc, Args).get();
       Direct = true;
     }
+  } else if (Init && !IsArray) {
+    // A container computed by an expression (a map, a copy, ...).
+    NewInit = fwd(VD->getInit(), false);
+    Computed = true;
   } else if (Init) {
-    unsupported(Init, "initializer of a local array or container");
+    unsupported(Init, "initializer of a local array");
     return;
   }
   if (Failed)
@@ -405,6 +410,17 @@ void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,
     return;
   VarDecl *A = adjointOf(VD);
   Stmt *Zero;
+  if (Computed || IsTensor) {
+    // Shaped like the value; the initializer's adjoint flows back when the
+    // reverse sweep reaches the declaration.
+    Fwd.push_back(B.assign(B.ref(A), B.callGrad("zeros_like", {B.ref(NV)})));
+    Stmts R;
+    if (Computed && Act.isActive(strip(VD->getInit())))
+      backprop(VD->getInit(), B.ref(A), R);
+    R.push_back(B.callRuntime("zero", {}, {B.ref(A)}));
+    Blocks.insert(Blocks.begin(), R.begin(), R.end());
+    return;
+  }
   if (IsVector) {
     // Same size as the primal, zero: sized here, zeroed again when the
     // reverse sweep reaches the declaration.
@@ -653,6 +669,11 @@ void PullbackBuilder::backprop(const Expr *E, Expr *Adj, Stmts &Out) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     if (!VD)
       return;
+    if (VD->getType().getNonReferenceType()->isRecordType()) {
+      Out.push_back(
+          B.callRuntime("accumulate", {}, {adjointStorage(VD), Adj}));
+      return;
+    }
     Out.push_back(B.addAssign(B.ref(adjointOf(VD)), Adj));
     return;
   }
@@ -739,6 +760,11 @@ void PullbackBuilder::backpropCall(const CallExpr *CE, Expr *Adj,
                                    Stmts &Out) {
   const FunctionDecl *FD = CE->getDirectCallee();
   QualType T = CE->getType().getNonReferenceType().getUnqualifiedType();
+  StringRef RName = runtimeName(CE);
+  if (!RName.empty()) {
+    backpropRuntime(CE, RName, Adj, Out);
+    return;
+  }
   if (const Rule *Ru = findRule(FD)) {
     VarDecl *V = bind(Adj, T, Out);
     unsigned N = std::min<unsigned>(CE->getNumArgs(), Ru->Arity);

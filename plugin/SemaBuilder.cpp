@@ -335,11 +335,34 @@ Expr *SemaBuilder::memberCall(Expr *Base, StringRef Name,
   return call(Member, Args);
 }
 
-QualType SemaBuilder::runtimeType(StringRef Name, QualType T) {
-  TranslationUnitDecl *TU = Ctx.getTranslationUnitDecl();
+NamespaceDecl *SemaBuilder::gradNamespace(bool Detail) {
   LookupResult NR(S, &Ctx.Idents.get("grad"), Loc, Sema::LookupNamespaceName);
-  S.LookupQualifiedName(NR, TU);
+  S.LookupQualifiedName(NR, Ctx.getTranslationUnitDecl());
   auto *NS = NR.getAsSingle<NamespaceDecl>();
+  if (!NS || !Detail)
+    return NS;
+  LookupResult DR(S, &Ctx.Idents.get("detail"), Loc,
+                  Sema::LookupNamespaceName);
+  S.LookupQualifiedName(DR, NS);
+  return DR.getAsSingle<NamespaceDecl>();
+}
+
+TemplateArgumentLoc SemaBuilder::typeArg(QualType T) {
+  return TemplateArgumentLoc(TemplateArgument(T),
+                             Ctx.getTrivialTypeSourceInfo(T, Loc));
+}
+
+TemplateArgumentLoc SemaBuilder::exprArg(Expr *E) {
+  return TemplateArgumentLoc(TemplateArgument(E), E);
+}
+
+QualType SemaBuilder::runtimeType(StringRef Name, QualType T) {
+  return runtimeType(Name, {typeArg(T)});
+}
+
+QualType SemaBuilder::runtimeType(StringRef Name,
+                                  ArrayRef<TemplateArgumentLoc> TArgs) {
+  NamespaceDecl *NS = gradNamespace(false);
   if (!NS)
     return QualType();
   LookupResult R(S, &Ctx.Idents.get(Name), Loc, Sema::LookupOrdinaryName);
@@ -348,19 +371,69 @@ QualType SemaBuilder::runtimeType(StringRef Name, QualType T) {
   if (!TD)
     return QualType();
   TemplateArgumentListInfo Args(Loc, Loc);
-  Args.addArgument(TemplateArgumentLoc(TemplateArgument(T),
-                                       Ctx.getTrivialTypeSourceInfo(T, Loc)));
+  for (const TemplateArgumentLoc &A : TArgs)
+    Args.addArgument(A);
   QualType Spec = S.CheckTemplateIdType(TemplateName(TD), Loc, Args);
   if (Spec.isNull() || S.RequireCompleteType(Loc, Spec, 0)) {
     Failed = true;
     return QualType();
   }
-  // Qualify it so that printed code names ::grad::tape<T>.
+  // Qualify it so that printed code names ::grad::Name<...>.
   CXXScopeSpec SS;
   SS.MakeGlobal(Ctx, Loc);
   SS.Extend(Ctx, NS, Loc, Loc);
   return Ctx.getElaboratedType(ElaboratedTypeKeyword::None,
                                SS.getScopeRep(), Spec);
+}
+
+Expr *SemaBuilder::callRuntime(StringRef Name,
+                               ArrayRef<TemplateArgumentLoc> TArgs,
+                               ArrayRef<Expr *> Args, bool Detail) {
+  NamespaceDecl *NS = gradNamespace(Detail);
+  if (!NS) {
+    Failed = true;
+    return nullptr;
+  }
+  DeclarationNameInfo NameInfo(&Ctx.Idents.get(Name), Loc);
+  LookupResult R(S, NameInfo, Sema::LookupOrdinaryName);
+  S.LookupQualifiedName(R, NS);
+  if (R.empty()) {
+    Failed = true;
+    return nullptr;
+  }
+  CXXScopeSpec SS;
+  SS.MakeGlobal(Ctx, Loc);
+  SS.Extend(Ctx, gradNamespace(false), Loc, Loc);
+  if (Detail)
+    SS.Extend(Ctx, NS, Loc, Loc);
+  Expr *Fn;
+  if (TArgs.empty()) {
+    Fn = check(S.BuildDeclarationNameExpr(SS, R, /*NeedsADL=*/false));
+  } else {
+    TemplateArgumentListInfo TAL(Loc, Loc);
+    for (const TemplateArgumentLoc &A : TArgs)
+      TAL.addArgument(A);
+    Fn = check(S.BuildTemplateIdExpr(SS, SourceLocation(), R,
+                                     /*RequiresADL=*/false, &TAL));
+  }
+  return call(Fn, Args);
+}
+
+Expr *SemaBuilder::callGrad(StringRef Name, ArrayRef<Expr *> Args) {
+  return callRuntime(Name, {}, Args, /*Detail=*/false);
+}
+
+Expr *SemaBuilder::member(Expr *Base, StringRef Name) {
+  if (!Base) {
+    Failed = true;
+    return nullptr;
+  }
+  Base = wrapOperand(Base, prec::PointerToMember + 2, false);
+  CXXScopeSpec SS;
+  DeclarationNameInfo NameInfo(&Ctx.Idents.get(Name), Loc);
+  return check(S.BuildMemberReferenceExpr(Base, Base->getType(), Loc, false,
+                                          SS, SourceLocation(), nullptr,
+                                          NameInfo, nullptr, nullptr));
 }
 
 Expr *SemaBuilder::condition(Expr *E) {

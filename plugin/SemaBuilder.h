@@ -75,6 +75,23 @@ public:
   /// `::grad::Name<T>` instantiated and complete, or null when the runtime
   /// header does not declare it.
   clang::QualType runtimeType(llvm::StringRef Name, clang::QualType T);
+  /// `::grad::Name<Args...>` for template arguments of any kind.
+  clang::QualType
+  runtimeType(llvm::StringRef Name,
+              llvm::ArrayRef<clang::TemplateArgumentLoc> Args);
+  clang::TemplateArgumentLoc typeArg(clang::QualType T);
+  clang::TemplateArgumentLoc exprArg(clang::Expr *E);
+  /// Calls `::grad::detail::Name<TArgs...>(Args...)` (or ::grad::Name when
+  /// \p Detail is false), deducing the remaining template arguments.
+  clang::Expr *callRuntime(llvm::StringRef Name,
+                           llvm::ArrayRef<clang::TemplateArgumentLoc> TArgs,
+                           llvm::ArrayRef<clang::Expr *> Args,
+                           bool Detail = true);
+  /// Calls `::grad::Name(Args...)` with overload resolution.
+  clang::Expr *callGrad(llvm::StringRef Name,
+                        llvm::ArrayRef<clang::Expr *> Args);
+  clang::Expr *member(clang::Expr *Base, llvm::StringRef Name);
+  clang::NamespaceDecl *gradNamespace(bool Detail);
   clang::Expr *condition(clang::Expr *E);
   clang::Stmt *forStmt(clang::Stmt *Init, clang::Expr *Cond,
                        clang::Expr *Inc, clang::Stmt *Body);

@@ -1,0 +1,538 @@
+//===- Lift.cpp - Lambdas passed to map and broadcast -----------*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lift.h"
+#include "Consumer.h"
+#include "Diagnostics.h"
+#include "Registry.h"
+#include "Rules.h"
+#include "SemaBuilder.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Sema/Sema.h"
+
+using namespace clang;
+
+namespace grad {
+
+static const Expr *peel(const Expr *E) {
+  while (E) {
+    const Expr *N = E->IgnoreImplicit()->IgnoreParens();
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(N))
+      if (CE->getNumArgs() == 1 && CE->getConstructor()->isCopyOrMoveConstructor())
+        N = CE->getArg(0);
+    if (const auto *UO = dyn_cast<UnaryOperator>(N))
+      if (UO->getOpcode() == UO_AddrOf)
+        N = UO->getSubExpr();
+    if (N == E)
+      return E;
+    E = N;
+  }
+  return E;
+}
+
+const LambdaExpr *findLambda(const Expr *E) {
+  E = peel(E);
+  if (const auto *L = dyn_cast_or_null<LambdaExpr>(E))
+    return L;
+  // A local variable initialised with a lambda.
+  if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (VD->isLocalVarDecl() && VD->hasInit())
+        return dyn_cast<LambdaExpr>(peel(VD->getInit()));
+  return nullptr;
+}
+
+const FunctionDecl *findFunction(const Expr *E) {
+  E = peel(E);
+  if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E))
+    return dyn_cast<FunctionDecl>(DRE->getDecl());
+  return nullptr;
+}
+
+namespace {
+/// Finds what makes a callable impure: writes to captured or global state,
+/// reads of mutable globals, calls to functions without rules.
+struct Purity : RecursiveASTVisitor<Purity> {
+  const FunctionDecl *Callee;
+  llvm::DenseSet<const VarDecl *> Captured;
+  std::string Writes, ReadsGlobal, Calls;
+  llvm::SmallVector<VarDecl *, 4> WrittenGlobals;
+  llvm::DenseSet<const VarDecl *> WrittenVars;
+
+  bool isLocal(const VarDecl *VD) const {
+    return !Captured.count(VD) && VD->isLocalVarDeclOrParm() &&
+           !VD->isStaticLocal();
+  }
+  void write(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+      E = AS->getBase()->IgnoreParenImpCasts();
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E))
+      if (OC->getOperator() == OO_Subscript)
+        E = OC->getArg(0)->IgnoreParenImpCasts();
+    const auto *DRE = dyn_cast<DeclRefExpr>(E);
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!VD || isLocal(VD))
+      return;
+    WrittenVars.insert(VD);
+    if (!Captured.count(VD)) {
+      if (Writes.empty())
+        Writes = "writes global '" + VD->getNameAsString() + "'";
+      WrittenGlobals.push_back(const_cast<VarDecl *>(VD));
+    } else if (Writes.empty()) {
+      Writes = "writes '" + VD->getNameAsString() + "'";
+    }
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->isAssignmentOp())
+      write(BO->getLHS());
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    if (UO->isIncrementDecrementOp())
+      write(UO->getSubExpr());
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (VD && !isLocal(VD) && !Captured.count(VD) && ReadsGlobal.empty() &&
+        !VD->getType().isConstQualified() && !VD->isConstexpr())
+      ReadsGlobal = "reads global '" + VD->getNameAsString() + "'";
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *CE) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    if (!FD || findRule(FD) || !Calls.empty())
+      return true;
+    if (!isFloating(CE->getType()))
+      return true;
+    Calls = "calls '" + FD->getNameAsString() + "'";
+    return true;
+  }
+};
+} // namespace
+
+void classify(LambdaInfo &Info) {
+  Purity P;
+  P.Callee = Info.Callee;
+  if (Info.Lambda)
+    for (const LambdaCapture &C : Info.Lambda->captures()) {
+      if (!C.capturesVariable())
+        continue;
+      auto *VD = dyn_cast<VarDecl>(C.getCapturedVar());
+      if (!VD)
+        continue;
+      P.Captured.insert(VD);
+      Info.Caps.push_back({VD, C.getCaptureKind() == LCK_ByRef, false});
+    }
+  if (Info.Callee->getBody())
+    P.TraverseStmt(Info.Callee->getBody());
+  for (LiftedCapture &C : Info.Caps)
+    C.Written = P.WrittenVars.count(C.Var);
+  // Written globals become by-reference captures of the element function.
+  for (VarDecl *G : P.WrittenGlobals) {
+    bool Seen = false;
+    for (const LiftedCapture &C : Info.Caps)
+      Seen |= C.Var == G;
+    if (!Seen)
+      Info.Caps.push_back({G, true, true});
+  }
+  if (!P.Writes.empty()) {
+    Info.Kind = Lowering::Stateful;
+    Info.Reason = P.Writes;
+  } else if (!Info.Caps.empty()) {
+    Info.Kind = Lowering::Reverse;
+    Info.Reason = "captures '" + Info.Caps.front().Var->getNameAsString() + "'";
+  } else if (!P.ReadsGlobal.empty()) {
+    Info.Kind = Lowering::Reverse;
+    Info.Reason = P.ReadsGlobal;
+  } else if (!P.Calls.empty()) {
+    Info.Kind = Lowering::Reverse;
+    Info.Reason = P.Calls;
+  } else {
+    Info.Kind = Lowering::Forward;
+    Info.Reason = "capture-free and pure";
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Cloning a callable's body into a new function
+//===----------------------------------------------------------------------===//
+
+namespace {
+class Cloner {
+public:
+  Cloner(Sema &S, FunctionDecl *Fn, QualType Dual)
+      : B(S, Fn->getLocation()), S(S), Ctx(S.Context), Fn(Fn), Dual(Dual) {}
+
+  SemaBuilder B;
+  llvm::DenseMap<const VarDecl *, VarDecl *> Map;
+  std::string Error;
+  SourceLocation ErrorLoc;
+
+  QualType type(QualType T) const {
+    if (!Dual.isNull() && isFloating(T.getNonReferenceType()))
+      return Dual;
+    return T;
+  }
+  bool isDual(const Expr *E) const {
+    return E && !Dual.isNull() &&
+           Ctx.hasSameUnqualifiedType(E->getType().getNonReferenceType(),
+                                      Dual);
+  }
+  Expr *toDual(Expr *E) {
+    if (!E || Dual.isNull() || isDual(E) || !isFloating(E->getType()))
+      return E;
+    return B.staticCast(Dual, E);
+  }
+
+  Expr *fail(const Stmt *St, StringRef What) {
+    if (Error.empty()) {
+      Error = What.str();
+      ErrorLoc = St->getBeginLoc();
+    }
+    return nullptr;
+  }
+
+  Expr *expr(const Expr *E);
+  Stmt *stmt(const Stmt *St);
+
+private:
+  Sema &S;
+  ASTContext &Ctx;
+  FunctionDecl *Fn;
+  QualType Dual;
+};
+
+Expr *Cloner::expr(const Expr *E) {
+  if (!E)
+    return nullptr;
+  E = E->IgnoreImplicit()->IgnoreParens();
+  if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(E))
+    return expr(DA->getExpr());
+  B.Loc = E->getExprLoc();
+  if (const auto *FL = dyn_cast<FloatingLiteral>(E))
+    return FloatingLiteral::Create(Ctx, FL->getValue(), FL->isExact(),
+                                   FL->getType(), B.Loc);
+  if (const auto *IL = dyn_cast<IntegerLiteral>(E))
+    return IntegerLiteral::Create(Ctx, IL->getValue(), IL->getType(), B.Loc);
+  if (const auto *BL = dyn_cast<CXXBoolLiteralExpr>(E))
+    return B.boolLit(BL->getValue());
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
+      auto It = Map.find(VD);
+      if (It != Map.end())
+        return B.ref(It->second);
+      if (!VD->isLocalVarDeclOrParm() || VD->isStaticLocal())
+        return B.ref(const_cast<VarDecl *>(VD));
+      return fail(E, "reference to '" + VD->getNameAsString() + "'");
+    }
+    if (const auto *ECD = dyn_cast<EnumConstantDecl>(DRE->getDecl()))
+      return B.ref(const_cast<EnumConstantDecl *>(ECD));
+    return fail(E, "reference to '" + DRE->getDecl()->getNameAsString() + "'");
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    if (UO->getOpcode() == UO_Deref || UO->getOpcode() == UO_AddrOf)
+      return fail(E, "pointer operation");
+    return B.unop(UO->getOpcode(), expr(UO->getSubExpr()));
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    Expr *L = expr(BO->getLHS()), *R = expr(BO->getRHS());
+    if (BO->getOpcode() == BO_Assign && isDual(L))
+      R = toDual(R);
+    return B.binop(BO->getOpcode(), L, R);
+  }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+    Expr *T = expr(CO->getTrueExpr()), *F = expr(CO->getFalseExpr());
+    if (isDual(T) || isDual(F)) {
+      T = toDual(T);
+      F = toDual(F);
+    }
+    return B.cond(expr(CO->getCond()), T, F);
+  }
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+    return B.subscript(expr(AS->getBase()), expr(AS->getIdx()));
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
+    if (OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2)
+      return B.subscript(expr(OC->getArg(0)), expr(OC->getArg(1)));
+    return fail(E, "overloaded operator call");
+  }
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+    const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
+    if (!ME || !MC->getMethodDecl() || !MC->getMethodDecl()->getIdentifier())
+      return fail(E, "member function call");
+    SmallVector<Expr *, 4> Args;
+    for (const Expr *A : MC->arguments())
+      if (!isa<CXXDefaultArgExpr>(A))
+        Args.push_back(expr(A));
+    return B.memberCall(expr(ME->getBase()), MC->getMethodDecl()->getName(),
+                        Args, ME->isArrow());
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    if (!FD)
+      return fail(E, "call through a function pointer");
+    SmallVector<Expr *, 4> Args;
+    bool AnyDual = false;
+    for (const Expr *A : CE->arguments()) {
+      if (isa<CXXDefaultArgExpr>(A))
+        break;
+      Args.push_back(expr(A));
+      AnyDual |= isDual(Args.back());
+    }
+    if (AnyDual) {
+      // Dual arguments: the rule's dual overload from grad/dual.h.
+      const Rule *R = findRule(FD);
+      if (!R)
+        return fail(E, "call to '" + FD->getNameAsString() +
+                           "' in a dual-number lambda");
+      for (Expr *&A : Args)
+        A = toDual(A);
+      return B.callGrad(R->Name, Args);
+    }
+    return B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Args);
+  }
+  if (const auto *EC = dyn_cast<ExplicitCastExpr>(E)) {
+    QualType T = EC->getTypeAsWritten();
+    Expr *Sub = expr(EC->getSubExpr());
+    if (isDual(Sub) && isFloating(T))
+      return Sub;
+    return B.staticCast(type(T), Sub);
+  }
+  return fail(E, "expression of kind '" + std::string(E->getStmtClassName()) +
+                     "'");
+}
+
+Stmt *Cloner::stmt(const Stmt *St) {
+  if (!St)
+    return nullptr;
+  B.Loc = St->getBeginLoc();
+  if (const auto *CS = dyn_cast<CompoundStmt>(St)) {
+    SmallVector<Stmt *, 16> Body;
+    for (const Stmt *C : CS->body())
+      Body.push_back(stmt(C));
+    return B.block(Body);
+  }
+  if (const auto *DS = dyn_cast<DeclStmt>(St)) {
+    SmallVector<Decl *, 4> Decls;
+    for (const Decl *D : DS->decls()) {
+      const auto *VD = dyn_cast<VarDecl>(D);
+      if (!VD || VD->isStaticLocal()) {
+        fail(St, "local declaration");
+        return nullptr;
+      }
+      QualType T = type(VD->getType());
+      Expr *Init = VD->hasInit() ? expr(VD->getInit()) : nullptr;
+      if (T == Dual)
+        Init = toDual(Init);
+      VarDecl *NV = B.var(Fn, VD->getName(), T, Init);
+      Map[VD] = NV;
+      Decls.push_back(NV);
+    }
+    return new (Ctx) DeclStmt(
+        DeclGroupRef::Create(Ctx, Decls.data(), Decls.size()), B.Loc, B.Loc);
+  }
+  if (const auto *RS = dyn_cast<ReturnStmt>(St)) {
+    Expr *V = RS->getRetValue() ? expr(RS->getRetValue()) : nullptr;
+    if (V && !Dual.isNull() && isFloating(Fn->getReturnType()) == false &&
+        Ctx.hasSameUnqualifiedType(Fn->getReturnType(), Dual))
+      V = toDual(V);
+    StmtResult R = S.BuildReturnStmt(B.Loc, V);
+    if (R.isInvalid()) {
+      fail(St, "return statement");
+      return nullptr;
+    }
+    return R.get();
+  }
+  if (const auto *IS = dyn_cast<IfStmt>(St)) {
+    if (IS->getInit() || IS->getConditionVariable()) {
+      fail(St, "'if' with an initializer");
+      return nullptr;
+    }
+    return B.ifStmt(expr(IS->getCond()), stmt(IS->getThen()),
+                    IS->getElse() ? stmt(IS->getElse()) : nullptr);
+  }
+  if (const auto *FS = dyn_cast<ForStmt>(St))
+    return B.forStmt(stmt(FS->getInit()), expr(FS->getCond()),
+                     expr(FS->getInc()), stmt(FS->getBody()));
+  if (const auto *WS = dyn_cast<WhileStmt>(St))
+    return B.whileStmt(expr(WS->getCond()), stmt(WS->getBody()));
+  if (const auto *DS = dyn_cast<DoStmt>(St))
+    return B.doStmt(stmt(DS->getBody()), expr(DS->getCond()));
+  if (isa<BreakStmt>(St))
+    return B.breakStmt();
+  if (isa<ContinueStmt>(St))
+    return B.continueStmt();
+  if (isa<NullStmt>(St))
+    return new (Ctx) NullStmt(B.Loc);
+  if (const auto *E = dyn_cast<Expr>(St))
+    return expr(E);
+  fail(St, "statement of kind '" + std::string(St->getStmtClassName()) + "'");
+  return nullptr;
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Differentiator: lifting
+//===----------------------------------------------------------------------===//
+
+LambdaInfo *Differentiator::lambdaInfo(const Expr *Callable,
+                                       const PullbackEntry &Caller) {
+  const LambdaExpr *L = findLambda(Callable);
+  const FunctionDecl *F = L ? L->getCallOperator() : findFunction(Callable);
+  if (!F || !F->getBody()) {
+    report(S.Diags, Diag::UnsupportedConstruct, Callable->getExprLoc())
+        << "callable passed to map/broadcast (a lambda or a function with a "
+           "visible body is needed)"
+        << Caller.Primal->getNameAsString();
+    noteRequest(Caller);
+    return nullptr;
+  }
+  const void *Key = L ? (const void *)L : (const void *)F;
+  auto It = Lambdas.find(Key);
+  if (It != Lambdas.end())
+    return It->second->Failed ? nullptr : It->second.get();
+  auto Info = std::make_unique<LambdaInfo>();
+  Info->Lambda = L;
+  Info->Callee = F;
+  classify(*Info);
+  if (L && L->isMutable()) {
+    report(S.Diags, Diag::UnsupportedConstruct, L->getBeginLoc())
+        << "mutable lambda" << Caller.Primal->getNameAsString();
+    noteRequest(Caller);
+    Info->Failed = true;
+  }
+  for (const LiftedCapture &C : Info->Caps)
+    if (!Info->Failed && C.Written && !C.ByRef) {
+      report(S.Diags, Diag::UnsupportedConstruct, L->getBeginLoc())
+          << "lambda writing a by-copy capture"
+          << Caller.Primal->getNameAsString();
+      noteRequest(Caller);
+      Info->Failed = true;
+    }
+  bool CapturesThis = false;
+  if (L)
+    for (const LambdaCapture &C : L->captures())
+      CapturesThis |= C.capturesThis();
+  if (CapturesThis && !Info->Failed) {
+    report(S.Diags, Diag::UnsupportedConstruct, L->getBeginLoc())
+        << "lambda capturing 'this'" << Caller.Primal->getNameAsString();
+    noteRequest(Caller);
+    Info->Failed = true;
+  }
+  LambdaInfo *Raw = Info.get();
+  Lambdas[Key] = std::move(Info);
+  return Raw->Failed ? nullptr : Raw;
+}
+
+FunctionDecl *Differentiator::liftFunction(LambdaInfo &Info, unsigned Slots,
+                                           const PullbackEntry &Caller) {
+  ASTContext &Ctx = S.Context;
+  if (Slots == 0 && Info.Lifted)
+    return Info.Lifted;
+  if (Slots && Info.Tangents.count(Slots))
+    return Info.Tangents[Slots];
+  const FunctionDecl *F = Info.Callee;
+  SourceLocation Loc = Info.Lambda ? Info.Lambda->getBeginLoc()
+                                   : F->getLocation();
+  SemaBuilder B(S, Loc);
+  QualType Dual;
+  if (Slots) {
+    QualType T = F->getReturnType().getUnqualifiedType();
+    for (const ParmVarDecl *P : F->parameters())
+      if (isFloating(P->getType().getNonReferenceType()))
+        T = P->getType().getNonReferenceType().getUnqualifiedType();
+    Dual = B.runtimeType("dual",
+                         {B.typeArg(T), B.exprArg(B.intLit(Slots,
+                                                          Ctx.getSizeType()))});
+    if (Dual.isNull()) {
+      report(S.Diags, Diag::NeedRuntime, Loc)
+          << Caller.Primal->getNameAsString();
+      return nullptr;
+    }
+  }
+  SmallVector<QualType, 8> Types;
+  SmallVector<std::string, 8> Names;
+  for (const ParmVarDecl *P : F->parameters()) {
+    QualType T = P->getType();
+    if (!Dual.isNull() && isFloating(T.getNonReferenceType()))
+      T = Dual;
+    Types.push_back(T);
+    Names.push_back(P->getIdentifier() ? P->getName().str()
+                                       : "p" + std::to_string(Names.size()));
+  }
+  for (const LiftedCapture &C : Info.Caps) {
+    QualType T = C.Var->getType().getNonReferenceType();
+    if (C.ByRef)
+      T = Ctx.getLValueReferenceType(T);
+    else if (T->isRecordType())
+      T = Ctx.getLValueReferenceType(T.withConst());
+    else
+      T = T.getUnqualifiedType();
+    Types.push_back(T);
+    Names.push_back(C.Var->getName().str());
+  }
+  QualType Ret = F->getReturnType();
+  if (!Dual.isNull())
+    Ret = Dual;
+  FunctionProtoType::ExtProtoInfo EPI;
+  QualType FT = Ctx.getFunctionType(Ret, Types, EPI);
+  std::string Name = (Slots ? "_grad_tangent_" : "_grad_lambda_") +
+                     std::to_string(NextLifted++);
+  DeclContext *DC = Caller.Primal->getDeclContext()->getRedeclContext();
+  if (!DC->isFileContext())
+    DC = Ctx.getTranslationUnitDecl();
+  TypeSourceInfo *TSI = Ctx.getTrivialTypeSourceInfo(FT, Loc);
+  FunctionDecl *Fn = FunctionDecl::Create(
+      Ctx, DC, Loc, Loc, DeclarationName(&Ctx.Idents.get(Name)), FT, TSI,
+      SC_Static, false, /*isInlineSpecified=*/true, true);
+  SmallVector<ParmVarDecl *, 8> Params;
+  auto FTL = TSI->getTypeLoc().getAs<FunctionProtoTypeLoc>();
+  for (unsigned I = 0; I < Types.size(); ++I) {
+    ParmVarDecl *P = ParmVarDecl::Create(
+        Ctx, Fn, Loc, Loc, &Ctx.Idents.get(Names[I]), Types[I],
+        Ctx.getTrivialTypeSourceInfo(Types[I], Loc), SC_None, nullptr);
+    P->setScopeInfo(0, I);
+    Params.push_back(P);
+    if (FTL)
+      FTL.setParam(I, P);
+  }
+  Fn->setParams(Params);
+  DC->addDecl(Fn);
+
+  Sema::SynthesizedFunctionScope Scope(S, Fn);
+  Cloner C(S, Fn, Dual);
+  unsigned I = 0;
+  for (const ParmVarDecl *P : F->parameters())
+    C.Map[P] = Params[I++];
+  for (const LiftedCapture &Cap : Info.Caps)
+    C.Map[Cap.Var] = Params[I++];
+  Stmt *Body = C.stmt(F->getBody());
+  if (!C.Error.empty() || !Body || C.B.Failed) {
+    report(S.Diags, Diag::UnsupportedConstruct,
+           C.ErrorLoc.isValid() ? C.ErrorLoc : Loc)
+        << (C.Error.empty() ? std::string("lambda body") : C.Error)
+        << Caller.Primal->getNameAsString();
+    noteRequest(Caller);
+    Fn->setInvalidDecl();
+    return nullptr;
+  }
+  Fn->setBody(Body);
+  if (Slots)
+    Info.Tangents[Slots] = Fn;
+  else
+    Info.Lifted = Fn;
+  Done.push_back(Fn);
+  if (Opts.Dump)
+    printDefinitionTo(Fn);
+  Emit(Fn);
+  return Fn;
+}
+
+} // namespace grad

@@ -1,0 +1,66 @@
+//===- Lift.h - Lambdas passed to map and broadcast -------------*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Classifies the callable passed to grad::map / grad::broadcast from its
+/// AST and lifts it into ordinary functions the pullback can call:
+/// - forward: capture-free and pure (writes only its locals, reads no
+///   mutable global, calls only functions with derivative rules). Lowered
+///   with dual numbers: a tangent function gives value and all partials in
+///   one pass.
+/// - reverse: captures differentiable state, reads mutable globals or calls
+///   other functions. The element function (captures as trailing
+///   parameters) is differentiated like any callee; its pullback also
+///   accumulates the captures' adjoints.
+/// - stateful: writes captured or global state. Reverse lowering that
+///   replays elements in order and restores the state each saw.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef CLANG_GRAD_LIFT_H
+#define CLANG_GRAD_LIFT_H
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include <string>
+
+namespace grad {
+
+enum class Lowering { Forward, Reverse, Stateful };
+
+struct LiftedCapture {
+  clang::VarDecl *Var = nullptr;
+  bool ByRef = false;
+  bool Written = false;
+};
+
+struct LambdaInfo {
+  const clang::LambdaExpr *Lambda = nullptr;
+  /// The call operator, or the function passed by name.
+  const clang::FunctionDecl *Callee = nullptr;
+  Lowering Kind = Lowering::Forward;
+  std::string Reason;
+  llvm::SmallVector<LiftedCapture, 4> Caps;
+  /// The element function: Callee's parameters, then the captures.
+  clang::FunctionDecl *Lifted = nullptr;
+  /// Tangent functions by number of seeded slots.
+  llvm::DenseMap<unsigned, clang::FunctionDecl *> Tangents;
+  bool Failed = false;
+};
+
+/// The callable \p E refers to: a lambda expression (possibly through a
+/// local variable initialised with one) or a function name; else null.
+const clang::LambdaExpr *findLambda(const clang::Expr *E);
+const clang::FunctionDecl *findFunction(const clang::Expr *E);
+
+/// Fills Kind, Reason and Caps.
+void classify(LambdaInfo &Info);
+
+} // namespace grad
+
+#endif

@@ -1,0 +1,278 @@
+//===- Map.cpp - grad::map, grad::broadcast and reductions ------*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The runtime primitives inside [[grad]] functions. map and broadcast are
+/// replayed through the lifted element function; their adjoints go through
+/// grad::detail::tangent_pullback (forward lowering: dual numbers, one
+/// fused pass) or grad::detail::reverse_pullback (reverse lowering: the
+/// element function's pullback, which also accumulates captured adjoints).
+/// sum(map(...)) passes a scalar seed: no array of ones. sum, dot and matmul
+/// call the runtime's NAME_pullback.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Consumer.h"
+#include "Diagnostics.h"
+#include "PullbackBuilder.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Sema/Sema.h"
+
+using namespace clang;
+
+namespace grad {
+
+static const Expr *stripE(const Expr *E) {
+  while (E) {
+    const Expr *Next = E->IgnoreImplicit()->IgnoreParens();
+    if (Next == E)
+      return E;
+    E = Next;
+  }
+  return E;
+}
+
+StringRef PullbackBuilder::runtimeName(const CallExpr *CE) const {
+  const FunctionDecl *FD = CE->getDirectCallee();
+  if (!FD || !FD->getIdentifier())
+    return {};
+  const auto *NS =
+      dyn_cast<NamespaceDecl>(FD->getDeclContext()->getRedeclContext());
+  if (!NS || !NS->getIdentifier() || NS->getName() != "grad" ||
+      !NS->getParent()->getRedeclContext()->isTranslationUnit())
+    return {};
+  StringRef N = FD->getName();
+  if (N == "map" || N == "broadcast" || N == "sum" || N == "dot" ||
+      N == "matmul")
+    return N;
+  return {};
+}
+
+Expr *PullbackBuilder::rebuildRuntime(const CallExpr *CE, StringRef Name,
+                                      bool Need, bool Plain) {
+  if (Name != "map" && Name != "broadcast") {
+    // sum(map(...)) needs neither the map's value nor its array of ones.
+    bool Fused = Name == "sum" && CE->getNumArgs() == 1 &&
+                 isa<CallExpr>(stripE(CE->getArg(0))) &&
+                 (runtimeName(cast<CallExpr>(stripE(CE->getArg(0)))) ==
+                      "map" ||
+                  runtimeName(cast<CallExpr>(stripE(CE->getArg(0)))) ==
+                      "broadcast");
+    SmallVector<Expr *, 3> Args;
+    for (const Expr *A : CE->arguments())
+      Args.push_back(rebuild(A, !Plain && !Fused, Plain));
+    Expr *R = B.callGrad(Name, Args);
+    return Need ? record(CE, R) : R;
+  }
+  LambdaInfo *Info = D.lambdaInfo(CE->getArg(0), Entry);
+  if (!Info) {
+    Failed = true;
+    return nullptr;
+  }
+  bool Active = !Plain && Act.isActive(stripE(CE));
+  if (D.options().Remarks && !Remarked.count(Info)) {
+    Remarked.insert(Info);
+    SourceLocation L = CE->getArg(0)->getExprLoc();
+    if (!hasFloatingData(CE->getType()) && !isFloating(CE->getType()))
+      report(S.Diags, Diag::RemarkNoDerivative, L)
+          << Name << Primal->getNameAsString();
+    else
+      report(S.Diags, Diag::RemarkLowering, L)
+          << (Info->Kind == Lowering::Forward ? "forward" : "reverse")
+          << ("grad::" + Name).str() << Primal->getNameAsString()
+          << Info->Reason;
+  }
+  FunctionDecl *Elem = D.liftFunction(*Info, 0, Entry);
+  if (!Elem) {
+    Failed = true;
+    return nullptr;
+  }
+  // The callable: the element function, with the captures bound.
+  Expr *Fn = B.unop(UO_AddrOf, B.funcRef(Elem));
+  Expr *Callable = Fn;
+  if (!Info->Caps.empty()) {
+    SmallVector<Expr *, 4> Caps;
+    for (const LiftedCapture &C : Info->Caps) {
+      VarDecl *M = mapVar(C.Var);
+      Caps.push_back(B.ref(M ? M : C.Var));
+    }
+    if (Info->Kind == Lowering::Stateful && Active) {
+      VarDecl *Tape = tapeFor(Ctx.DoubleTy);
+      if (!Tape)
+        return nullptr;
+      SmallVector<Expr *, 5> RArgs{B.ref(Tape)};
+      RArgs.append(Caps.begin(), Caps.end());
+      Callable = B.callRuntime("bind_record", {B.exprArg(Fn)}, RArgs);
+      StatefulTape[CE] = Tape;
+    } else {
+      Callable = B.callRuntime("bind_tail", {B.exprArg(Fn)}, Caps);
+    }
+  }
+  SmallVector<Expr *, 4> Args{Callable};
+  for (unsigned I = 1; I < CE->getNumArgs(); ++I)
+    Args.push_back(rebuild(CE->getArg(I), Active, !Active));
+  Expr *R = B.callGrad(Name, Args);
+  if (Need || (Info->Kind == Lowering::Stateful && !Plain))
+    return record(CE, R);
+  return R;
+}
+
+/// &E, simplified to P when E is (*P).
+Expr *PullbackBuilder::addressOf(Expr *E) {
+  if (const auto *PE = dyn_cast_or_null<ParenExpr>(E))
+    if (const auto *UO = dyn_cast<UnaryOperator>(PE->getSubExpr()))
+      if (UO->getOpcode() == UO_Deref)
+        return UO->getSubExpr()->IgnoreImpCasts() == UO->getSubExpr()
+                   ? UO->getSubExpr()
+                   : const_cast<Expr *>(UO->getSubExpr()->IgnoreImpCasts());
+  return B.addrOf(E);
+}
+
+Expr *PullbackBuilder::adjointTarget(const Expr *Arg, Stmts &Out,
+                                     Deferred &Later, bool Optional) {
+  const Expr *K = stripE(Arg);
+  QualType T = K->getType().getNonReferenceType().getUnqualifiedType();
+  if (!Act.isActive(K)) {
+    if (Optional)
+      return new (Ctx) CXXNullPtrLiteralExpr(Ctx.NullPtrTy, B.Loc);
+    // A place for an adjoint nobody reads.
+    Expr *Init = T->isRecordType() ? B.callGrad("zeros_like", {val(K)})
+                                   : B.zero(T);
+    VarDecl *Z = B.var(PB, fresh("_z"), T, Init);
+    Out.push_back(B.declStmt(Z));
+    return B.addrOf(B.ref(Z));
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(K))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (VD->isLocalVarDeclOrParm())
+        return addressOf(adjointStorage(VD));
+  Expr *Init = T->isRecordType() ? B.callGrad("zeros_like", {val(K)})
+                                 : B.zero(T);
+  VarDecl *G = B.var(PB, fresh("_g"), T, Init);
+  Out.push_back(B.declStmt(G));
+  Later.push_back({K, G});
+  return B.addrOf(B.ref(G));
+}
+
+void PullbackBuilder::backpropRuntime(const CallExpr *CE, StringRef Name,
+                                      Expr *Adj, Stmts &Out) {
+  if (Name == "map" || Name == "broadcast") {
+    backpropMap(CE, Name, Adj, Out);
+    return;
+  }
+  if (Name == "sum" && CE->getNumArgs() == 1) {
+    const auto *Inner = dyn_cast<CallExpr>(stripE(CE->getArg(0)));
+    StringRef IN = Inner ? runtimeName(Inner) : StringRef();
+    if (IN == "map" || IN == "broadcast") {
+      VarDecl *Seed = bind(Adj, CE->getType(), Out);
+      backpropMap(Inner, IN, B.ref(Seed), Out);
+      return;
+    }
+  }
+  Deferred Later;
+  SmallVector<Expr *, 6> Args;
+  for (const Expr *A : CE->arguments())
+    Args.push_back(val(A));
+  Args.push_back(Adj);
+  for (const Expr *A : CE->arguments())
+    Args.push_back(adjointTarget(A, Out, Later, false));
+  Out.push_back(B.callGrad((Name + "_pullback").str(), Args));
+  for (auto &[E, G] : Later)
+    backprop(E, B.ref(G), Out);
+}
+
+void PullbackBuilder::backpropMap(const CallExpr *CE, StringRef Name,
+                                  Expr *Adj, Stmts &Out) {
+  LambdaInfo *Info = D.lambdaInfo(CE->getArg(0), Entry);
+  if (!Info) {
+    Failed = true;
+    return;
+  }
+  // The seed: a scalar (sum(map(...))) or the result's adjoint.
+  Expr *Seed = Adj;
+  if (Adj && Adj->getType()->isRecordType()) {
+    VarDecl *S0 = B.var(PB, fresh("_dy"),
+                        Adj->getType().getNonReferenceType().getUnqualifiedType(),
+                        Adj);
+    Out.push_back(B.declStmt(S0));
+    Seed = B.ref(S0);
+  }
+  Deferred Later;
+  SmallVector<Expr *, 4> Vals, Adjs;
+  unsigned Slots = 0;
+  bool Forward = Info->Kind == Lowering::Forward;
+  for (unsigned I = 1; I < CE->getNumArgs(); ++I) {
+    Vals.push_back(val(CE->getArg(I)));
+    Adjs.push_back(adjointTarget(CE->getArg(I), Out, Later, Forward));
+    Slots += Act.isActive(stripE(CE->getArg(I)));
+  }
+  Expr *Packed = B.callRuntime("pack", {}, Vals);
+  Expr *AdjPack = B.callRuntime("adjoints", {}, Adjs);
+  if (Forward) {
+    FunctionDecl *Tan = D.liftFunction(*Info, std::max(Slots, 1u), Entry);
+    if (!Tan) {
+      Failed = true;
+      return;
+    }
+    Out.push_back(B.callRuntime(
+        "tangent_pullback",
+        {B.exprArg(B.unop(UO_AddrOf, B.funcRef(Tan))),
+         B.exprArg(B.intLit(std::max(Slots, 1u), Ctx.getSizeType()))},
+        {Seed, Packed, AdjPack}));
+  } else {
+    FunctionDecl *Elem = D.liftFunction(*Info, 0, Entry);
+    PullbackEntry *PE = Elem ? D.calleePullback(Elem, B.Loc, Entry) : nullptr;
+    if (!PE) {
+      Failed = true;
+      return;
+    }
+    for (const ParmVarDecl *P : Info->Callee->parameters())
+      if (!isFloating(P->getType().getNonReferenceType())) {
+        unsupported(CE->getArg(0), "lambda parameter of type '" +
+                                       P->getType().getAsString() +
+                                       "' in reverse lowering");
+        return;
+      }
+    // Captures and their adjoints.
+    PullbackSignature CS;
+    std::string Why;
+    computeSignature(Ctx, Elem, PE->Wrt, PE->Pullback->getName(), CS, Why);
+    SmallVector<Expr *, 4> Caps, DCaps;
+    unsigned NP = Info->Callee->getNumParams();
+    for (unsigned C = 0; C < Info->Caps.size(); ++C) {
+      VarDecl *V = Info->Caps[C].Var;
+      VarDecl *M = mapVar(V);
+      Caps.push_back(B.ref(M ? M : V));
+      if (CS.AdjointIndex[NP + C] < 0)
+        continue;
+      if (V->isLocalVarDeclOrParm() && (Act.isActive(V) || M)) {
+        DCaps.push_back(addressOf(adjointStorage(V)));
+      } else {
+        QualType T = V->getType().getNonReferenceType().getUnqualifiedType();
+        Expr *Init = T->isRecordType() ? B.callGrad("zeros_like", {B.ref(V)})
+                                       : B.zero(T);
+        VarDecl *Z = B.var(PB, fresh("_z"), T, Init);
+        Out.push_back(B.declStmt(Z));
+        DCaps.push_back(B.addrOf(B.ref(Z)));
+      }
+    }
+    SmallVector<Expr *, 6> Args{Seed, Packed, AdjPack,
+                                B.callRuntime("refs", {}, Caps),
+                                B.callRuntime("adjoints", {}, DCaps)};
+    auto It = StatefulTape.find(CE);
+    if (It != StatefulTape.end())
+      Args.push_back(B.addrOf(B.ref(It->second)));
+    Out.push_back(B.callRuntime(
+        "reverse_pullback",
+        {B.exprArg(B.unop(UO_AddrOf, B.funcRef(PE->Pullback)))}, Args));
+  }
+  for (auto &[E, G] : Later)
+    backprop(E, B.ref(G), Out);
+}
+
+} // namespace grad
