@@ -7,6 +7,7 @@
 #include "Consumer.h"
 #include "Diagnostics.h"
 #include "Printer.h"
+#include "Promotion.h"
 #include "PullbackBuilder.h"
 
 #include "clang/AST/ASTContext.h"
@@ -29,9 +30,12 @@ void Differentiator::handleDecl(Decl *D) {
       FD->isInvalidDecl() || FD->isDeleted() || FD->isDefaulted())
     return;
   State &St = State::get(S.Context);
-  if (const GradRequest *R = St.requestFor(FD))
+  if (const GradRequest *R = St.requestFor(FD)) {
     if (!St.find(FD, R->Wrt))
       declarePullback(S, FD, R->Wrt, nullptr, R->AttrLoc);
+    if (!Opts.NoPromotionWarnings)
+      checkPromotions(S, FD);
+  }
   for (const FunctionDecl *Re : FD->redecls()) {
     auto It = St.Pullbacks.find(Re);
     if (It == St.Pullbacks.end())
