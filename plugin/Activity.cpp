@@ -22,17 +22,47 @@ static const VarDecl *refVar(const Expr *E) {
   return nullptr;
 }
 
-/// The variable whose elements \p E accesses: x in x[i] or v[i] (vector).
-static const VarDecl *elementVar(const Expr *E) {
+const Expr *pathBase(const Expr *E) {
   if (!E)
     return nullptr;
   E = E->IgnoreParenImpCasts();
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
-    return refVar(AS->getBase());
+    return AS->getBase();
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E))
     if (OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2)
-      return refVar(OC->getArg(0));
+      return OC->getArg(0);
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    if (isa<FieldDecl>(ME->getMemberDecl()))
+      return ME->getBase();
   return nullptr;
+}
+
+const VarDecl *pathRoot(const Expr *E, bool &IsThis, bool Strict) {
+  IsThis = false;
+  if (!E)
+    return nullptr;
+  E = E->IgnoreParenImpCasts();
+  if (isa<CXXThisExpr>(E)) {
+    IsThis = !Strict;
+    return nullptr;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    return Strict ? nullptr : dyn_cast<VarDecl>(DRE->getDecl());
+  if (const Expr *Base = pathBase(E))
+    return pathRoot(Base, IsThis, false);
+  return nullptr;
+}
+
+/// The variable whose elements or members \p E accesses.
+static const VarDecl *elementVar(const Expr *E) {
+  bool IsThis;
+  return pathRoot(E, IsThis, /*Strict=*/true);
+}
+
+static bool isThisPath(const Expr *E) {
+  bool IsThis;
+  pathRoot(E, IsThis, /*Strict=*/true);
+  return IsThis;
 }
 
 bool Activity::compute(const Expr *E) const {
@@ -48,13 +78,28 @@ bool Activity::compute(const Expr *E) const {
   }
   if (const VarDecl *VD = elementVar(E))
     return Active.count(VD);
+  if (isThisPath(E))
+    return ThisActive;
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
     if (const FunctionDecl *FD = CE->getDirectCallee())
       if (St.isNodiff(FD))
         return false;
-    for (const Expr *A : CE->arguments())
+    for (const Expr *A : CE->arguments()) {
       if (compute(A))
         return true;
+      // Pointers to (and containers of) active data.
+      if (const VarDecl *VD = refVar(A))
+        if (Active.count(VD))
+          return true;
+    }
+    // obj.method(...) on an object that carries derivatives.
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
+      const Expr *Obj = MC->getImplicitObjectArgument();
+      bool IsThis;
+      const VarDecl *Root = Obj ? pathRoot(Obj, IsThis) : nullptr;
+      if ((Root && Active.count(Root)) || (IsThis && ThisActive))
+        return true;
+    }
     return false;
   }
   for (const Stmt *Child : E->children())
@@ -80,9 +125,10 @@ namespace {
 struct DefCollector : RecursiveASTVisitor<DefCollector> {
   SmallVector<std::pair<const VarDecl *, const Expr *>, 32> Defs;
   llvm::DenseSet<const VarDecl *> &Written, &WrittenData;
+  bool &ThisWritten;
   DefCollector(llvm::DenseSet<const VarDecl *> &W,
-               llvm::DenseSet<const VarDecl *> &WD)
-      : Written(W), WrittenData(WD) {}
+               llvm::DenseSet<const VarDecl *> &WD, bool &TW)
+      : Written(W), WrittenData(WD), ThisWritten(TW) {}
 
   SmallVector<std::pair<const VarDecl *, const VarDecl *>, 4> Ranges;
   llvm::DenseSet<const VarDecl *> RangeVars;
@@ -106,6 +152,8 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
     } else if (const VarDecl *VD = elementVar(BO->getLHS())) {
       WrittenData.insert(VD);
       Defs.push_back({VD, BO->getRHS()});
+    } else if (isThisPath(BO->getLHS())) {
+      ThisWritten = true;
     }
     return true;
   }
@@ -115,6 +163,8 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
         Written.insert(VD);
       if (const VarDecl *VD = elementVar(UO->getSubExpr()))
         WrittenData.insert(VD);
+      if (isThisPath(UO->getSubExpr()))
+        ThisWritten = true;
     }
     return true;
   }
@@ -141,12 +191,14 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
 } // namespace
 
 void Activity::run(const FunctionDecl *FD, const WrtMask &Wrt) {
+  ThisActive = hasThisAdjoint(FD) && Wrt.size() > FD->getNumParams() &&
+               Wrt.back();
   for (unsigned I = 0; I < FD->getNumParams(); ++I)
     if (I < Wrt.size() && Wrt[I]) {
       Active.insert(FD->getParamDecl(I));
       Order.push_back(FD->getParamDecl(I));
     }
-  DefCollector C(Written, WrittenData);
+  DefCollector C(Written, WrittenData, ThisWritten);
   C.TraverseStmt(FD->getBody());
   // Fixed point: a variable is active if any definition of it is active.
   // Each round adds at least one variable, so this is linear in the number

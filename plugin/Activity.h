@@ -26,6 +26,15 @@
 
 namespace grad {
 
+/// For an access path (x, this, p.m, this->m, a[i], v[i].m, ...): the
+/// variable it starts from, or null with \p IsThis set when it starts at
+/// `this`; null otherwise. Element and member accesses only (\p Strict):
+/// a plain variable reference is not a path then.
+const clang::VarDecl *pathRoot(const clang::Expr *E, bool &IsThis,
+                               bool Strict = false);
+/// The base of a member or element access, or null.
+const clang::Expr *pathBase(const clang::Expr *E);
+
 class Activity {
 public:
   Activity(const State &St) : St(St) {}
@@ -40,6 +49,8 @@ public:
   bool isDataWritten(const clang::VarDecl *VD) const {
     return WrittenData.count(VD);
   }
+  /// For member functions: does `this` carry derivatives / is it written.
+  bool ThisActive = false, ThisWritten = false;
   /// True if \p E is a floating value that depends on an active variable.
   bool isActive(const clang::Expr *E);
 

@@ -29,17 +29,12 @@ static const Expr *stripAll(const Expr *E) {
 }
 
 bool PullbackBuilder::isElementAccess(const Expr *E) const {
-  return indexedVar(E) != nullptr;
+  bool IsThis;
+  return pathRoot(E, IsThis, /*Strict=*/true) || IsThis;
 }
 
 const Expr *PullbackBuilder::elementBase(const Expr *E) const {
-  E = stripAll(E);
-  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
-    return AS->getBase();
-  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E))
-    if (OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2)
-      return OC->getArg(0);
-  return nullptr;
+  return pathBase(E);
 }
 
 const Expr *PullbackBuilder::elementIndex(const Expr *E) const {
@@ -53,29 +48,74 @@ const Expr *PullbackBuilder::elementIndex(const Expr *E) const {
 }
 
 const VarDecl *PullbackBuilder::indexedVar(const Expr *E) const {
-  const Expr *Base = stripAll(elementBase(E));
-  if (!Base)
-    return nullptr;
-  const auto *DRE = dyn_cast<DeclRefExpr>(Base);
-  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  bool IsThis;
+  return pathRoot(E, IsThis, /*Strict=*/true);
+}
+
+bool PullbackBuilder::readOnly(const Expr *E) const {
+  bool IsThis;
+  const VarDecl *VD = pathRoot(E, IsThis);
+  if (IsThis)
+    return !Act.ThisWritten;
+  return VD && !Act.isDataWritten(VD) && !Act.isWritten(VD);
+}
+
+/// Rebuilds the base of a path: a variable, `this`, or a shorter path.
+Expr *PullbackBuilder::rebuildBase(const Expr *Base, bool NeedIdx) {
+  const Expr *K = stripAll(Base);
+  if (const auto *TE = dyn_cast<CXXThisExpr>(K))
+    return S.BuildCXXThisExpr(B.Loc, TE->getType(), /*IsImplicit=*/false);
+  if (isElementAccess(K))
+    return rebuildPathImpl(K, false, true, NeedIdx);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(K)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (VD && !VD->isLocalVarDeclOrParm())
+      return B.ref(const_cast<VarDecl *>(VD)); // a global table
+    if (VD && !mapVar(VD))
+      return unsupported(K, "access to '" + VD->getNameAsString() + "'");
+  }
+  return rebuild(K, false, true);
+}
+
+Expr *PullbackBuilder::rebuildPathImpl(const Expr *E, bool Need, bool Plain,
+                                       bool NeedIdx) {
+  const Expr *K = stripAll(E);
+  Expr *Base = rebuildBase(pathBase(K), NeedIdx);
+  Expr *R;
+  if (const Expr *Idx = elementIndex(K)) {
+    R = B.subscript(Base, rebuild(Idx, NeedIdx, true));
+  } else {
+    const auto *ME = cast<MemberExpr>(K);
+    R = B.member(Base, ME->getMemberDecl()->getName(), ME->isArrow());
+  }
+  if (Need && !readOnly(K))
+    return record(K, R);
+  return R;
 }
 
 Expr *PullbackBuilder::rebuildElement(const Expr *E, bool Need, bool Plain) {
-  const VarDecl *VD = indexedVar(E);
-  VarDecl *M = mapVar(VD);
-  if (!M) {
-    if (VD->isLocalVarDeclOrParm())
-      return unsupported(E, "access to '" + VD->getNameAsString() + "'");
-    M = const_cast<VarDecl *>(VD); // a global table: constant data
-  }
-  bool ReadOnly = !Act.isDataWritten(VD);
-  bool ElemActive = !Plain && Act.isActive(stripAll(E));
-  bool NeedIdx = ElemActive || (Need && ReadOnly);
-  Expr *Idx = rebuild(elementIndex(E), NeedIdx, true);
-  Expr *R = B.subscript(B.ref(M), Idx);
-  if (Need && !ReadOnly)
-    return record(E, R);
-  return R;
+  const Expr *K = stripAll(E);
+  bool ElemActive = !Plain && Act.isActive(K);
+  // The reverse sweep indexes the adjoint with the same indices, and
+  // re-reads read-only storage.
+  bool NeedIdx = ElemActive || (Need && readOnly(K));
+  return rebuildPathImpl(K, Need, Plain, NeedIdx);
+}
+
+Expr *PullbackBuilder::valPath(const Expr *E) {
+  const Expr *K = stripAll(E);
+  const Expr *BaseE = stripAll(pathBase(K));
+  Expr *Base;
+  if (const auto *TE = dyn_cast<CXXThisExpr>(BaseE))
+    Base = S.BuildCXXThisExpr(B.Loc, TE->getType(), /*IsImplicit=*/false);
+  else if (isElementAccess(BaseE))
+    Base = valPath(BaseE);
+  else
+    Base = plain(BaseE);
+  if (const Expr *Idx = elementIndex(K))
+    return B.subscript(Base, val(Idx));
+  const auto *ME = cast<MemberExpr>(K);
+  return B.member(Base, ME->getMemberDecl()->getName(), ME->isArrow());
 }
 
 Expr *PullbackBuilder::adjointStorage(const VarDecl *VD) {
@@ -94,8 +134,26 @@ Expr *PullbackBuilder::adjointStorage(const VarDecl *VD) {
 }
 
 Expr *PullbackBuilder::adjointElement(const Expr *E) {
-  const VarDecl *VD = indexedVar(E);
-  return B.subscript(adjointStorage(VD), val(elementIndex(E)));
+  const Expr *K = stripAll(E);
+  const Expr *BaseE = stripAll(pathBase(K));
+  Expr *Base;
+  if (isa<CXXThisExpr>(BaseE)) {
+    if (Sig.ThisIndex < 0)
+      return unsupported(K, "member access without an adjoint for 'this'");
+    Base = B.ref(PB->getParamDecl(Sig.ThisIndex)); // a pointer, like this
+  } else if (isElementAccess(BaseE)) {
+    Base = adjointElement(BaseE);
+  } else {
+    const auto *DRE = dyn_cast<DeclRefExpr>(BaseE);
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!VD)
+      return unsupported(K, constructName(K));
+    Base = adjointStorage(VD);
+  }
+  if (const Expr *Idx = elementIndex(K))
+    return B.subscript(Base, val(Idx));
+  const auto *ME = cast<MemberExpr>(K);
+  return B.member(Base, ME->getMemberDecl()->getName(), ME->isArrow());
 }
 
 } // namespace grad

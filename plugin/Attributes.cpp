@@ -45,11 +45,12 @@ const char *unsupportedKind(Sema &S, const FunctionDecl *FD) {
       isa<CXXConversionDecl>(FD))
     return "special member function";
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
-    if (!MD->isStatic())
-      return "member function";
+    if (MD->isVirtual())
+      return "virtual member function";
   if (isInTemplate(S, FD))
     return "function template";
-  if (!FD->getDeclName().isIdentifier())
+  if (!FD->getDeclName().isIdentifier() &&
+      FD->getOverloadedOperator() != OO_Call)
     return "operator";
   if (FD->isVariadic())
     return "variadic function";
@@ -151,7 +152,7 @@ struct GradAttrInfo : public ParsedAttrInfo {
     St.Requests[FD] = GradRequest{Mask, Loc};
     PullbackSignature Sig;
     std::string Why;
-    if (!computeSignature(S.Context, FD, Mask, FD->getName().str() + "_pullback",
+    if (!computeSignature(S.Context, FD, Mask, pullbackName(FD),
                           Sig, Why)) {
       report(S.Diags, Diag::AttrBadReturn, Loc) << FD->getName() << Why;
       return AttributeNotApplied;

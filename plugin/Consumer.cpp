@@ -120,7 +120,7 @@ PullbackEntry *Differentiator::calleePullback(const FunctionDecl *Callee,
 
   PullbackSignature Sig;
   std::string Why;
-  std::string Name = FD->getName().str() + "_pullback";
+  std::string Name = pullbackName(FD);
   if (!computeSignature(S.Context, FD, Mask, Name, Sig, Why)) {
     report(S.Diags, Diag::UnsupportedConstruct, Loc)
         << ("call to '" + FD->getNameAsString() + "' (" + Why + ")")
@@ -143,7 +143,7 @@ PullbackEntry *Differentiator::calleePullback(const FunctionDecl *Callee,
   std::string Override;
   if (const GradRequest *R = St.requestFor(FD))
     if (!std::equal(R->Wrt.begin(), R->Wrt.end(), Mask.begin(), Mask.end()))
-      Override = "_grad_" + FD->getName().str() + "_pullback_all";
+      Override = "_grad_" + pullbackName(FD) + "_all";
   PullbackEntry *E = declarePullback(S, FD, Mask, nullptr, Loc, Override);
   if (!E)
     return nullptr;
@@ -205,7 +205,7 @@ void Differentiator::finish() {
     PullbackSignature Sig;
     std::string Why;
     computeSignature(S.Context, E->Primal, E->Wrt,
-                     E->Primal->getName().str() + "_pullback", Sig, Why);
+                     pullbackName(E->Primal), Sig, Why);
     report(S.Diags, Diag::NoBodyNote, E->Primal->getLocation())
         << Sig.str(S.Context);
     if (E->RequesterEntry)

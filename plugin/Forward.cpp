@@ -180,14 +180,8 @@ Expr *PullbackBuilder::val(const Expr *E) {
     return B.ref(It->second);
   if (isLiteral(K))
     return plain(K);
-  if (isElementAccess(K)) {
-    const VarDecl *VD = indexedVar(K);
-    if (!Act.isDataWritten(VD)) {
-      VarDecl *M = mapVar(VD);
-      return B.subscript(B.ref(M ? M : const_cast<VarDecl *>(VD)),
-                         val(elementIndex(K)));
-    }
-  }
+  if (isElementAccess(K) && readOnly(K))
+    return valPath(K);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(K)) {
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
       auto RI = RevIndex.find(VD);
@@ -274,20 +268,24 @@ Expr *PullbackBuilder::rebuildCall(const CallExpr *CE, bool Need, bool Plain) {
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
     // Queries such as v.size() carry no derivative: replay them.
     const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
-    if (!ME || (!Plain && Act.isActive(CE)) || !isa<CXXMethodDecl>(FD) ||
-        (!cast<CXXMethodDecl>(FD)->isConst() && !Plain))
-      return unsupported(CE, "call to member function '" +
-                                 FD->getNameAsString() + "'");
-    Expr *Base = rebuild(ME->getBase(), false, true);
-    SmallVector<Expr *, 4> MArgs;
-    for (const Expr *A : MC->arguments()) {
-      if (isa<CXXDefaultArgExpr>(A))
-        break;
-      MArgs.push_back(rebuild(A, false, true));
+    if (ME && (Plain || !Act.isActive(CE)) && isa<CXXMethodDecl>(FD) &&
+        (cast<CXXMethodDecl>(FD)->isConst() || Plain)) {
+      Expr *Base = rebuild(ME->getBase(), false, true);
+      SmallVector<Expr *, 4> MArgs;
+      for (const Expr *A : MC->arguments()) {
+        if (isa<CXXDefaultArgExpr>(A))
+          break;
+        MArgs.push_back(rebuild(A, false, true));
+      }
+      Expr *R = B.memberCall(Base, FD->getDeclName(), MArgs, ME->isArrow());
+      return Need ? record(CE, R) : R;
     }
-    Expr *R = B.memberCall(Base, FD->getName(), MArgs, ME->isArrow());
-    return Need ? record(CE, R) : R;
+    return rebuildMethodCall(CE, Need);
   }
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE))
+    if (OC->getOperator() == OO_Call && isa<CXXMethodDecl>(FD) &&
+        !findLambda(OC->getArg(0)))
+      return rebuildMethodCall(CE, Need);
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE)) {
     if (OC->getNumArgs() > 0)
       if (const auto *L = dyn_cast<LambdaExpr>(strip(OC->getArg(0))))
@@ -340,6 +338,81 @@ Expr *PullbackBuilder::rebuildCall(const CallExpr *CE, bool Need, bool Plain) {
   return Need ? record(CE, R) : R;
 }
 
+bool PullbackBuilder::methodCall(const CallExpr *CE, const CXXMethodDecl *&MD,
+                                 const Expr *&Obj, bool &Arrow,
+                                 SmallVectorImpl<const Expr *> &Args) const {
+  MD = dyn_cast_or_null<CXXMethodDecl>(CE->getDirectCallee());
+  if (!MD || MD->isStatic())
+    return false;
+  Args.clear();
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
+    const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
+    if (!ME)
+      return false;
+    Obj = ME->getBase();
+    Arrow = ME->isArrow();
+    for (const Expr *A : MC->arguments())
+      Args.push_back(A);
+    return true;
+  }
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE)) {
+    if (OC->getOperator() != OO_Call || OC->getNumArgs() < 1)
+      return false;
+    Obj = OC->getArg(0);
+    Arrow = false;
+    for (unsigned I = 1; I < OC->getNumArgs(); ++I)
+      Args.push_back(OC->getArg(I));
+    return true;
+  }
+  return false;
+}
+
+Expr *PullbackBuilder::rebuildObject(const Expr *Obj) {
+  const Expr *K = strip(Obj);
+  if (const auto *TE = dyn_cast<CXXThisExpr>(K))
+    return S.BuildCXXThisExpr(B.Loc, TE->getType(), /*IsImplicit=*/false);
+  if (isElementAccess(K))
+    return valPath(K);
+  return plain(K);
+}
+
+Expr *PullbackBuilder::rebuildMethodCall(const CallExpr *CE, bool Need) {
+  const CXXMethodDecl *MD;
+  const Expr *Obj;
+  bool Arrow;
+  SmallVector<const Expr *, 4> Args;
+  if (!methodCall(CE, MD, Obj, Arrow, Args))
+    return unsupported(CE, constructName(CE));
+  if (!MD->isConst())
+    return unsupported(CE, "call to non-const member function '" +
+                               MD->getNameAsString() + "'");
+  bool IsThis;
+  const VarDecl *Root = pathRoot(Obj, IsThis);
+  if (!IsThis && !Root)
+    return unsupported(Obj, "member call on " + constructName(strip(Obj)));
+  if (!readOnly(strip(Obj)) && !isa<DeclRefExpr>(strip(Obj)))
+    return unsupported(Obj, "member call on an object the function writes");
+  if (Root && Act.isWritten(Root))
+    return unsupported(Obj, "member call on an object the function writes");
+  PullbackEntry *PE = D.calleePullback(MD, CE->getExprLoc(), Entry);
+  if (!PE) {
+    Failed = true;
+    return nullptr;
+  }
+  // The object is re-read in the reverse sweep; index values it needs are
+  // recorded now.
+  if (isElementAccess(strip(Obj)))
+    rebuildElement(strip(Obj), false, false);
+  SmallVector<Expr *, 4> NArgs;
+  for (const Expr *A : Args) {
+    if (isa<CXXDefaultArgExpr>(A))
+      break;
+    NArgs.push_back(rebuild(A, true, false));
+  }
+  Expr *R = B.memberCall(rebuildObject(Obj), MD->getDeclName(), NArgs, Arrow);
+  return Need ? record(CE, R) : R;
+}
+
 Expr *PullbackBuilder::rebuild(const Expr *E, bool Need, bool Plain) {
   if (!E || Failed)
     return nullptr;
@@ -373,6 +446,8 @@ Expr *PullbackBuilder::rebuild(const Expr *E, bool Need, bool Plain) {
   }
   if (isElementAccess(K))
     return rebuildElement(K, Need, Plain);
+  if (const auto *TE = dyn_cast<CXXThisExpr>(K))
+    return S.BuildCXXThisExpr(B.Loc, TE->getType(), /*IsImplicit=*/false);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(K))
     return rebuildDeclRef(DRE, Need, Plain);
   if (const auto *UO = dyn_cast<UnaryOperator>(K)) {

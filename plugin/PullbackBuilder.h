@@ -32,6 +32,7 @@
 namespace clang {
 class Sema;
 class CXXForRangeStmt;
+class CXXMethodDecl;
 }
 
 namespace grad {
@@ -56,6 +57,14 @@ private:
   clang::Expr *plain(const clang::Expr *E);
   clang::Expr *rebuild(const clang::Expr *E, bool Need, bool Plain);
   clang::Expr *rebuildCall(const clang::CallExpr *CE, bool Need, bool Plain);
+  /// Decomposes obj.m(args) and obj(args) (operator()).
+  bool methodCall(const clang::CallExpr *CE, const clang::CXXMethodDecl *&MD,
+                  const clang::Expr *&Obj, bool &Arrow,
+                  llvm::SmallVectorImpl<const clang::Expr *> &Args) const;
+  clang::Expr *rebuildMethodCall(const clang::CallExpr *CE, bool Need);
+  clang::Expr *rebuildObject(const clang::Expr *Obj);
+  void backpropMethodCall(const clang::CallExpr *CE, clang::Expr *Adj,
+                          Stmts &Out);
   clang::Expr *rebuildConditional(const clang::ConditionalOperator *CO,
                                   bool Need);
   clang::Expr *rebuildCast(const clang::ExplicitCastExpr *CE, bool Need,
@@ -122,6 +131,12 @@ private:
   const clang::Expr *elementBase(const clang::Expr *E) const;
   const clang::Expr *elementIndex(const clang::Expr *E) const;
   clang::Expr *rebuildElement(const clang::Expr *E, bool Need, bool Plain);
+  clang::Expr *rebuildPathImpl(const clang::Expr *E, bool Need, bool Plain,
+                               bool NeedIdx);
+  clang::Expr *rebuildBase(const clang::Expr *Base, bool NeedIdx);
+  /// The path re-read in the reverse sweep (storage never written).
+  clang::Expr *valPath(const clang::Expr *E);
+  bool readOnly(const clang::Expr *E) const;
   /// The adjoint lvalue of element access \p E (d_x[i], (*d_v)[i]).
   clang::Expr *adjointElement(const clang::Expr *E);
   clang::Expr *adjointStorage(const clang::VarDecl *VD);

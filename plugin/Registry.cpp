@@ -180,9 +180,38 @@ bool computeSignature(ASTContext &Ctx, const FunctionDecl *Primal,
     Sig.ParamNames.push_back(Fresh("d_" + Sig.ParamNames[I]));
     Sig.ParamTypes.push_back(Ctx.getPointerType(C.AdjointPointee));
   }
+  if (hasThisAdjoint(Primal) && Wrt.size() > Primal->getNumParams() &&
+      Wrt.back()) {
+    const auto *MD = cast<CXXMethodDecl>(Primal);
+    QualType CT = Ctx.getRecordType(MD->getParent());
+    Sig.ThisIndex = Sig.ParamTypes.size();
+    Sig.ParamNames.push_back(Fresh("d_this"));
+    Sig.ParamTypes.push_back(Ctx.getPointerType(CT));
+  }
   FunctionProtoType::ExtProtoInfo EPI;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Primal))
+    if (!MD->isStatic())
+      EPI.TypeQuals = MD->getMethodQualifiers();
   Sig.Type = Ctx.getFunctionType(Ctx.VoidTy, Sig.ParamTypes, EPI);
   return true;
+}
+
+bool hasThisAdjoint(const FunctionDecl *Primal) {
+  const auto *MD = dyn_cast<CXXMethodDecl>(Primal);
+  if (!MD || MD->isStatic())
+    return false;
+  const CXXRecordDecl *RD = MD->getParent();
+  if (RD->isLambda())
+    return false;
+  return hasFloatingData(Primal->getASTContext().getRecordType(RD));
+}
+
+std::string pullbackName(const FunctionDecl *Primal) {
+  if (Primal->getOverloadedOperator() == OO_Call)
+    return "call_pullback";
+  if (!Primal->getIdentifier())
+    return "";
+  return Primal->getName().str() + "_pullback";
 }
 
 //===----------------------------------------------------------------------===//
@@ -274,6 +303,8 @@ WrtMask fullMask(const FunctionDecl *Primal) {
         Diff = false;
     M.push_back(Diff);
   }
+  if (hasThisAdjoint(Primal))
+    M.push_back(true);
   return M;
 }
 
@@ -343,9 +374,10 @@ PullbackEntry *declarePullback(Sema &S, FunctionDecl *Primal,
   if (PullbackEntry *E = St.find(Primal, Wrt))
     return E;
 
-  std::string Name = NameOverride.empty()
-                          ? Primal->getName().str() + "_pullback"
-                          : NameOverride.str();
+  std::string Name =
+      NameOverride.empty() ? pullbackName(Primal) : NameOverride.str();
+  if (Name.empty())
+    return nullptr;
   PullbackSignature Sig;
   std::string Why;
   if (!computeSignature(Ctx, Primal, Wrt, Name, Sig, Why))
@@ -379,9 +411,23 @@ PullbackEntry *declarePullback(Sema &S, FunctionDecl *Primal,
                 Primal->isTemplateInstantiation();
   StorageClass SC = Primal->getStorageClass() == SC_Static ? SC_Static
                                                            : SC_None;
-  FunctionDecl *PB = FunctionDecl::Create(
-      Ctx, DC, PLoc, PLoc, DeclarationName(&Ctx.Idents.get(Name)), Sig.Type,
-      TSI, SC, /*UsesFPIntrin=*/false, Inline, /*hasWrittenPrototype=*/true);
+  FunctionDecl *PB;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Primal)) {
+    // A member of the same class, with the primal's qualifiers.
+    auto *RD = const_cast<CXXRecordDecl *>(MD->getParent());
+    DeclarationNameInfo NameInfo(DeclarationName(&Ctx.Idents.get(Name)), PLoc);
+    PB = CXXMethodDecl::Create(Ctx, RD, PLoc, NameInfo, Sig.Type, TSI,
+                               MD->isStatic() ? SC_Static : SC_None, false,
+                               Inline || MD->isInlined(),
+                               ConstexprSpecKind::Unspecified, PLoc);
+    PB->setAccess(AS_public);
+    DC = RD;
+  } else {
+    PB = FunctionDecl::Create(Ctx, DC, PLoc, PLoc,
+                              DeclarationName(&Ctx.Idents.get(Name)), Sig.Type,
+                              TSI, SC, /*UsesFPIntrin=*/false, Inline,
+                              /*hasWrittenPrototype=*/true);
+  }
   SmallVector<ParmVarDecl *, 8> Params;
   auto FTL = TSI->getTypeLoc().getAs<FunctionProtoTypeLoc>();
   for (unsigned I = 0; I < Sig.ParamTypes.size(); ++I) {

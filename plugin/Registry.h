@@ -64,6 +64,8 @@ struct PullbackSignature {
   int SeedIndex = -1;
   /// For each primal parameter, the index of its adjoint parameter or -1.
   llvm::SmallVector<int, 8> AdjointIndex;
+  /// Index of `Class *d_this`, or -1.
+  int ThisIndex = -1;
   /// "void f_pullback(double x, double d_ret, double *d_x)".
   std::string str(const clang::ASTContext &Ctx) const;
 };
@@ -74,8 +76,16 @@ bool computeSignature(clang::ASTContext &Ctx, const clang::FunctionDecl *Primal,
                       const WrtMask &Wrt, llvm::StringRef Name,
                       PullbackSignature &Sig, std::string &Why);
 
-/// The mask with every differentiable, non-nodiff parameter set.
+/// The mask with every differentiable, non-nodiff parameter set. For a
+/// non-static member function of a class with floating data, one more
+/// trailing entry stands for `this` (adjoint `Class *d_this`, last).
 WrtMask fullMask(const clang::FunctionDecl *Primal);
+
+/// True for a non-static member function whose object carries derivatives.
+bool hasThisAdjoint(const clang::FunctionDecl *Primal);
+
+/// "f_pullback" for f, "call_pullback" for operator().
+std::string pullbackName(const clang::FunctionDecl *Primal);
 
 /// What `[[grad]]` said about a function.
 struct GradRequest {

@@ -765,6 +765,10 @@ void PullbackBuilder::backpropCall(const CallExpr *CE, Expr *Adj,
     backpropRuntime(CE, RName, Adj, Out);
     return;
   }
+  if (isa<CXXMethodDecl>(FD) && !cast<CXXMethodDecl>(FD)->isStatic()) {
+    backpropMethodCall(CE, Adj, Out);
+    return;
+  }
   if (const Rule *Ru = findRule(FD)) {
     VarDecl *V = bind(Adj, T, Out);
     unsigned N = std::min<unsigned>(CE->getNumArgs(), Ru->Arity);
@@ -812,6 +816,69 @@ void PullbackBuilder::backpropCall(const CallExpr *CE, Expr *Adj,
   Out.push_back(B.call(B.funcRef(CPB), Args));
   for (auto &[Arg, G] : Outs)
     backprop(Arg, B.ref(G), Out);
+}
+
+void PullbackBuilder::backpropMethodCall(const CallExpr *CE, Expr *Adj,
+                                         Stmts &Out) {
+  const CXXMethodDecl *MD;
+  const Expr *Obj;
+  bool Arrow;
+  SmallVector<const Expr *, 4> Args;
+  if (!methodCall(CE, MD, Obj, Arrow, Args)) {
+    unsupported(CE, constructName(CE));
+    return;
+  }
+  PullbackEntry *PE = D.calleePullback(MD, CE->getExprLoc(), Entry);
+  if (!PE) {
+    Failed = true;
+    return;
+  }
+  PullbackSignature CS;
+  std::string Why;
+  computeSignature(Ctx, MD, PE->Wrt, PE->Pullback->getName(), CS, Why);
+  SmallVector<Expr *, 8> CallArgs;
+  for (unsigned I = 0; I < MD->getNumParams(); ++I)
+    CallArgs.push_back(I < Args.size() ? val(Args[I]) : nullptr);
+  if (CS.SeedIndex >= 0)
+    CallArgs.push_back(Adj);
+  Deferred Later;
+  for (unsigned I = 0; I < MD->getNumParams(); ++I)
+    if (CS.AdjointIndex[I] >= 0)
+      CallArgs.push_back(adjointTarget(Args[I], Out, Later, false));
+  if (CS.ThisIndex >= 0) {
+    // The object's adjoint: d_this, its storage, or the element's.
+    const Expr *K = strip(Obj);
+    bool IsThis;
+    const VarDecl *Root = pathRoot(K, IsThis);
+    Expr *AdjObj;
+    if (isa<CXXThisExpr>(K))
+      AdjObj = Sig.ThisIndex >= 0 ? B.ref(PB->getParamDecl(Sig.ThisIndex))
+                                  : nullptr;
+    else if (isElementAccess(K))
+      AdjObj = B.addrOf(adjointElement(K));
+    else if (Root && Act.isActive(Root))
+      AdjObj = addressOf(adjointStorage(Root));
+    else
+      AdjObj = nullptr;
+    if (!AdjObj) {
+      QualType OT = K->getType().getNonReferenceType().getUnqualifiedType();
+      if (OT->isPointerType())
+        OT = OT->getPointeeType().getUnqualifiedType();
+      VarDecl *Z = B.var(PB, fresh("_z"), OT, nullptr);
+      Out.push_back(B.declStmt(Z));
+      AdjObj = B.addrOf(B.ref(Z));
+    }
+    CallArgs.push_back(AdjObj);
+  }
+  for (Expr *A : CallArgs)
+    if (!A) {
+      Failed = true;
+      return;
+    }
+  Out.push_back(B.memberCall(rebuildObject(Obj), PE->Pullback->getDeclName(),
+                             CallArgs, Arrow));
+  for (auto &[E, G] : Later)
+    backprop(E, B.ref(G), Out);
 }
 
 } // namespace grad

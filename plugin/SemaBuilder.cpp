@@ -321,13 +321,19 @@ Expr *SemaBuilder::subscript(Expr *Base, Expr *Idx) {
 
 Expr *SemaBuilder::memberCall(Expr *Base, StringRef Name,
                               ArrayRef<Expr *> Args, bool Arrow) {
+  return memberCall(Base, DeclarationName(&Ctx.Idents.get(Name)), Args,
+                    Arrow);
+}
+
+Expr *SemaBuilder::memberCall(Expr *Base, DeclarationName Name,
+                              ArrayRef<Expr *> Args, bool Arrow) {
   if (!Base) {
     Failed = true;
     return nullptr;
   }
   Base = wrapOperand(Base, prec::PointerToMember + 2, false);
   CXXScopeSpec SS;
-  DeclarationNameInfo NameInfo(&Ctx.Idents.get(Name), Loc);
+  DeclarationNameInfo NameInfo(Name, Loc);
   QualType BT = Base->getType();
   Expr *Member = check(S.BuildMemberReferenceExpr(
       Base, BT, Loc, Arrow, SS, SourceLocation(), nullptr, NameInfo, nullptr,
@@ -423,7 +429,7 @@ Expr *SemaBuilder::callGrad(StringRef Name, ArrayRef<Expr *> Args) {
   return callRuntime(Name, {}, Args, /*Detail=*/false);
 }
 
-Expr *SemaBuilder::member(Expr *Base, StringRef Name) {
+Expr *SemaBuilder::member(Expr *Base, StringRef Name, bool Arrow) {
   if (!Base) {
     Failed = true;
     return nullptr;
@@ -431,7 +437,7 @@ Expr *SemaBuilder::member(Expr *Base, StringRef Name) {
   Base = wrapOperand(Base, prec::PointerToMember + 2, false);
   CXXScopeSpec SS;
   DeclarationNameInfo NameInfo(&Ctx.Idents.get(Name), Loc);
-  return check(S.BuildMemberReferenceExpr(Base, Base->getType(), Loc, false,
+  return check(S.BuildMemberReferenceExpr(Base, Base->getType(), Loc, Arrow,
                                           SS, SourceLocation(), nullptr,
                                           NameInfo, nullptr, nullptr));
 }

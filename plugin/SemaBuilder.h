@@ -72,6 +72,9 @@ public:
   clang::Expr *memberCall(clang::Expr *Base, llvm::StringRef Name,
                           llvm::ArrayRef<clang::Expr *> Args,
                           bool Arrow = false);
+  clang::Expr *memberCall(clang::Expr *Base, clang::DeclarationName Name,
+                          llvm::ArrayRef<clang::Expr *> Args,
+                          bool Arrow = false);
   /// `::grad::Name<T>` instantiated and complete, or null when the runtime
   /// header does not declare it.
   clang::QualType runtimeType(llvm::StringRef Name, clang::QualType T);
@@ -90,7 +93,8 @@ public:
   /// Calls `::grad::Name(Args...)` with overload resolution.
   clang::Expr *callGrad(llvm::StringRef Name,
                         llvm::ArrayRef<clang::Expr *> Args);
-  clang::Expr *member(clang::Expr *Base, llvm::StringRef Name);
+  clang::Expr *member(clang::Expr *Base, llvm::StringRef Name,
+                      bool Arrow = false);
   clang::NamespaceDecl *gradNamespace(bool Detail);
   clang::Expr *condition(clang::Expr *E);
   clang::Stmt *forStmt(clang::Stmt *Init, clang::Expr *Cond,
