@@ -28,9 +28,20 @@ const Expr *pathBase(const Expr *E) {
   E = E->IgnoreParenImpCasts();
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
     return AS->getBase();
-  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E))
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
     if (OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2)
       return OC->getArg(0);
+    // t(i, j, ...): a multi-index element of a container of floating data.
+    if (OC->getOperator() == OO_Call && OC->getNumArgs() >= 2 &&
+        OC->isLValue() && isFloating(OC->getType())) {
+      bool Ints = true;
+      for (unsigned I = 1; I < OC->getNumArgs(); ++I)
+        Ints &= OC->getArg(I)->getType()->isIntegralOrEnumerationType();
+      QualType OT = OC->getArg(0)->getType().getNonReferenceType();
+      if (Ints && OT->isRecordType() && hasFloatingData(OT))
+        return OC->getArg(0);
+    }
+  }
   if (const auto *ME = dyn_cast<MemberExpr>(E))
     if (isa<FieldDecl>(ME->getMemberDecl()))
       return ME->getBase();

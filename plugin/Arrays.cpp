@@ -77,17 +77,27 @@ Expr *PullbackBuilder::rebuildBase(const Expr *Base, bool NeedIdx) {
   return rebuild(K, false, true);
 }
 
+Expr *PullbackBuilder::index(Expr *Base, const Expr *K,
+                             llvm::function_ref<Expr *(const Expr *)> Idx) {
+  if (const Expr *I = elementIndex(K))
+    return B.subscript(Base, Idx(I));
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(K)) {
+    SmallVector<Expr *, 4> Args;
+    for (unsigned I = 1; I < OC->getNumArgs(); ++I)
+      Args.push_back(Idx(OC->getArg(I)));
+    return B.call(Base, Args); // t(i, j, ...)
+  }
+  const auto *ME = cast<MemberExpr>(K);
+  return B.member(Base, ME->getMemberDecl()->getName(), ME->isArrow());
+}
+
 Expr *PullbackBuilder::rebuildPathImpl(const Expr *E, bool Need, bool Plain,
                                        bool NeedIdx) {
   const Expr *K = stripAll(E);
   Expr *Base = rebuildBase(pathBase(K), NeedIdx);
-  Expr *R;
-  if (const Expr *Idx = elementIndex(K)) {
-    R = B.subscript(Base, rebuild(Idx, NeedIdx, true));
-  } else {
-    const auto *ME = cast<MemberExpr>(K);
-    R = B.member(Base, ME->getMemberDecl()->getName(), ME->isArrow());
-  }
+  Expr *R = index(Base, K, [&](const Expr *I) {
+    return rebuild(I, NeedIdx, true);
+  });
   if (Need && !readOnly(K))
     return record(K, R);
   return R;
@@ -112,10 +122,7 @@ Expr *PullbackBuilder::valPath(const Expr *E) {
     Base = valPath(BaseE);
   else
     Base = plain(BaseE);
-  if (const Expr *Idx = elementIndex(K))
-    return B.subscript(Base, val(Idx));
-  const auto *ME = cast<MemberExpr>(K);
-  return B.member(Base, ME->getMemberDecl()->getName(), ME->isArrow());
+  return index(Base, K, [&](const Expr *I) { return val(I); });
 }
 
 Expr *PullbackBuilder::adjointStorage(const VarDecl *VD) {
@@ -150,10 +157,7 @@ Expr *PullbackBuilder::adjointElement(const Expr *E) {
       return unsupported(K, constructName(K));
     Base = adjointStorage(VD);
   }
-  if (const Expr *Idx = elementIndex(K))
-    return B.subscript(Base, val(Idx));
-  const auto *ME = cast<MemberExpr>(K);
-  return B.member(Base, ME->getMemberDecl()->getName(), ME->isArrow());
+  return index(Base, K, [&](const Expr *I) { return val(I); });
 }
 
 } // namespace grad

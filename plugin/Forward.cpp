@@ -143,10 +143,53 @@ VarDecl *PullbackBuilder::hoist(StringRef Base, QualType T) {
   return VD;
 }
 
+bool PullbackBuilder::recomputable(const Expr *E) const {
+  const Expr *K = strip(E);
+  if (!K)
+    return false;
+  if (isLiteral(K))
+    return !isa<StringLiteral>(K);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(K)) {
+    if (isa<EnumConstantDecl>(DRE->getDecl()))
+      return true;
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    return VD && VD->getType()->isArithmeticType() && stable(VD) &&
+           (VD->isLocalVarDeclOrParm() || VD->getType().isConstQualified());
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(K))
+    return (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus ||
+            UO->getOpcode() == UO_Not || UO->getOpcode() == UO_LNot) &&
+           recomputable(UO->getSubExpr());
+  if (const auto *BO = dyn_cast<BinaryOperator>(K))
+    return !BO->isAssignmentOp() && BO->getOpcode() != BO_Comma &&
+           K->getType()->isArithmeticType() && recomputable(BO->getLHS()) &&
+           recomputable(BO->getRHS());
+  if (const auto *EC = dyn_cast<ExplicitCastExpr>(K))
+    return EC->getTypeAsWritten()->isArithmeticType() &&
+           recomputable(EC->getSubExpr());
+  return false;
+}
+
+Expr *PullbackBuilder::recompute(const Expr *E) {
+  const Expr *K = strip(E);
+  if (const auto *UO = dyn_cast<UnaryOperator>(K))
+    return B.unop(UO->getOpcode(), val(UO->getSubExpr()));
+  if (const auto *BO = dyn_cast<BinaryOperator>(K))
+    return B.binop(BO->getOpcode(), val(BO->getLHS()), val(BO->getRHS()));
+  if (const auto *EC = dyn_cast<ExplicitCastExpr>(K))
+    return B.staticCast(EC->getTypeAsWritten(), val(EC->getSubExpr()));
+  return plain(K);
+}
+
 Expr *PullbackBuilder::record(const Expr *Key, Expr *Value) {
   if (!Value)
     return nullptr;
+  // Cheap values over unchanging inputs are recomputed, not stored.
+  if (recomputable(Key))
+    return Value;
   QualType T = Value->getType().getNonReferenceType().getUnqualifiedType();
+  if (T->isRecordType())
+    T = T.getCanonicalType().getUnqualifiedType();
   VarDecl *Tmp = hoist("_t", T);
   Cur->push_back(B.assign(B.ref(Tmp), Value));
   Values[strip(Key)] = Tmp;
@@ -182,6 +225,8 @@ Expr *PullbackBuilder::val(const Expr *E) {
     return plain(K);
   if (isElementAccess(K) && readOnly(K))
     return valPath(K);
+  if (recomputable(K) && !isa<DeclRefExpr>(K))
+    return recompute(K);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(K)) {
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
       auto RI = RevIndex.find(VD);
@@ -242,6 +287,8 @@ Expr *PullbackBuilder::rebuildConditional(const ConditionalOperator *CO,
   VarDecl *C = hoist("_c", Ctx.BoolTy);
   Cur->push_back(B.assign(B.ref(C), plain(CO->getCond())));
   Values[strip(CO->getCond())] = C;
+  if (!Loops.empty() && !Frames.empty())
+    Frames.back().Recorded.push_back(C);
   QualType T = CO->getType().getNonReferenceType().getUnqualifiedType();
   VarDecl *Res = hoist("_t", T);
   Stmts Then, Else;
@@ -255,6 +302,8 @@ Expr *PullbackBuilder::rebuildConditional(const ConditionalOperator *CO,
   Cur = Saved;
   Cur->push_back(B.ifStmt(B.ref(C), B.block(Then), B.block(Else)));
   Values[CO] = Res;
+  if (!Loops.empty() && !Frames.empty())
+    Frames.back().Recorded.push_back(Res);
   return B.ref(Res);
 }
 

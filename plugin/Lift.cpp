@@ -13,6 +13,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Sema/Sema.h"
 
@@ -187,9 +188,24 @@ public:
                                       Dual);
   }
   Expr *toDual(Expr *E) {
-    if (!E || Dual.isNull() || isDual(E) || !isFloating(E->getType()))
+    if (!E || Dual.isNull() || isDual(E) || !E->getType()->isArithmeticType())
       return E;
-    return B.staticCast(Dual, E);
+    // D{static_cast<T>(e)}: a constant dual number.
+    QualType T = cast<ClassTemplateSpecializationDecl>(
+                     Dual->getAsCXXRecordDecl())
+                     ->getTemplateArgs()[0]
+                     .getAsType();
+    Expr *V = B.staticCast(T, E);
+    if (!V)
+      return nullptr;
+    ExprResult IL = S.ActOnInitList(B.Loc, MultiExprArg(&V, 1), B.Loc);
+    if (IL.isInvalid())
+      return nullptr;
+    Expr *ILE = IL.get();
+    ExprResult R = S.BuildCXXTypeConstructExpr(
+        Ctx.getTrivialTypeSourceInfo(Dual, B.Loc), B.Loc,
+        MultiExprArg(&ILE, 1), B.Loc, /*ListInitialization=*/true);
+    return R.isInvalid() ? nullptr : R.get();
   }
 
   Expr *fail(const Stmt *St, StringRef What) {
@@ -261,6 +277,13 @@ Expr *Cloner::expr(const Expr *E) {
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
     if (OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2)
       return B.subscript(expr(OC->getArg(0)), expr(OC->getArg(1)));
+    if (OC->getOperator() == OO_Call && OC->getNumArgs() >= 1 &&
+        !isDual(expr(OC->getArg(0)))) {
+      SmallVector<Expr *, 4> Args;
+      for (unsigned I = 1; I < OC->getNumArgs(); ++I)
+        Args.push_back(expr(OC->getArg(I)));
+      return B.call(expr(OC->getArg(0)), Args); // obj(args...)
+    }
     return fail(E, "overloaded operator call");
   }
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
@@ -292,8 +315,7 @@ Expr *Cloner::expr(const Expr *E) {
       if (!R)
         return fail(E, "call to '" + FD->getNameAsString() +
                            "' in a dual-number lambda");
-      for (Expr *&A : Args)
-        A = toDual(A);
+      // dual.h takes any mix of one dual type and arithmetic scalars.
       return B.callGrad(R->Name, Args);
     }
     return B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Args);
@@ -303,7 +325,9 @@ Expr *Cloner::expr(const Expr *E) {
     Expr *Sub = expr(EC->getSubExpr());
     if (isDual(Sub) && isFloating(T))
       return Sub;
-    return B.staticCast(type(T), Sub);
+    if (!Dual.isNull() && isFloating(T))
+      return toDual(Sub);
+    return B.staticCast(T, Sub);
   }
   return fail(E, "expression of kind '" + std::string(E->getStmtClassName()) +
                      "'");
@@ -340,6 +364,8 @@ Stmt *Cloner::stmt(const Stmt *St) {
   }
   if (const auto *RS = dyn_cast<ReturnStmt>(St)) {
     Expr *V = RS->getRetValue() ? expr(RS->getRetValue()) : nullptr;
+    if (RS->getRetValue() && !V)
+      return nullptr;
     if (V && !Dual.isNull() && isFloating(Fn->getReturnType()) == false &&
         Ctx.hasSameUnqualifiedType(Fn->getReturnType(), Dual))
       V = toDual(V);
@@ -444,10 +470,19 @@ FunctionDecl *Differentiator::liftFunction(LambdaInfo &Info, unsigned Slots,
   SemaBuilder B(S, Loc);
   QualType Dual;
   if (Slots) {
-    QualType T = F->getReturnType().getUnqualifiedType();
+    // The widest floating type among the parameters and the result (the
+    // runtime seeds with the common type of the operands' elements).
+    QualType T;
+    auto Widen = [&](QualType Q) {
+      Q = Q.getNonReferenceType().getCanonicalType().getUnqualifiedType();
+      if (isFloating(Q) && (T.isNull() || Ctx.getFloatingTypeOrder(Q, T) > 0))
+        T = Q;
+    };
+    Widen(F->getReturnType());
     for (const ParmVarDecl *P : F->parameters())
-      if (isFloating(P->getType().getNonReferenceType()))
-        T = P->getType().getNonReferenceType().getUnqualifiedType();
+      Widen(P->getType());
+    if (T.isNull())
+      T = Ctx.DoubleTy;
     Dual = B.runtimeType("dual",
                          {B.typeArg(T), B.exprArg(B.intLit(Slots,
                                                           Ctx.getSizeType()))});
@@ -478,7 +513,7 @@ FunctionDecl *Differentiator::liftFunction(LambdaInfo &Info, unsigned Slots,
     Types.push_back(T);
     Names.push_back(C.Var->getName().str());
   }
-  QualType Ret = F->getReturnType();
+  QualType Ret = F->getReturnType().getCanonicalType();
   if (!Dual.isNull())
     Ret = Dual;
   FunctionProtoType::ExtProtoInfo EPI;

@@ -300,18 +300,34 @@ void PullbackBuilder::loop(const Stmt *L, Stmts &Fwd, Stmts &Rev) {
   VarDecl *IndexStart = nullptr;
   if (const auto *FS = dyn_cast<ForStmt>(L))
     Index = canonicalIndex(FS, Step);
+  // A counted loop over unchanging bounds recomputes its start and trip
+  // count in the reverse sweep: no tape for its control.
+  const BinaryOperator *Bound = nullptr;
+  if (Index && !LI->Flag && recomputable(Index->getInit()))
+    if (const auto *C = dyn_cast_or_null<BinaryOperator>(
+            Cond ? Cond->IgnoreParenImpCasts() : nullptr)) {
+      const auto *L = dyn_cast<DeclRefExpr>(C->getLHS()->IgnoreParenImpCasts());
+      BinaryOperatorKind Op = C->getOpcode();
+      bool Up = Op == BO_LT || Op == BO_LE || Op == BO_NE;
+      bool Down = Op == BO_GT || Op == BO_GE || Op == BO_NE;
+      if (L && L->getDecl() == Index && recomputable(C->getRHS()) &&
+          ((Step > 0 && Up) || (Step < 0 && Down)))
+        Bound = C;
+    }
   if (Index) {
-    // The start value, recorded; the index itself is recomputed.
     Stmts *Saved = Cur;
     Cur = &Outer;
     Expr *A = rebuild(Index->getInit(), false, true);
-    QualType IT = Index->getType().getUnqualifiedType();
-    IndexStart = hoist("_t", IT);
-    Outer.push_back(B.assign(B.ref(IndexStart), A));
-    if (!Frames.empty() && !Loops.empty())
-      Frames.back().Recorded.push_back(IndexStart);
-    VarDecl *NV = B.var(PB, Index->getName(), Index->getType(),
-                        B.ref(IndexStart));
+    if (!Bound) {
+      // The start value, recorded; the index itself is recomputed.
+      QualType IT = Index->getType().getUnqualifiedType();
+      IndexStart = hoist("_t", IT);
+      Outer.push_back(B.assign(B.ref(IndexStart), A));
+      if (!Frames.empty() && !Loops.empty())
+        Frames.back().Recorded.push_back(IndexStart);
+      A = B.ref(IndexStart);
+    }
+    VarDecl *NV = B.var(PB, Index->getName(), Index->getType(), A);
     VarMap[Index] = NV;
     ForInit = B.declStmt(NV);
     Cur = Saved;
@@ -331,8 +347,9 @@ void PullbackBuilder::loop(const Stmt *L, Stmts &Fwd, Stmts &Rev) {
   if (Index) {
     Expr *K = B.staticCast(Index->getType().getUnqualifiedType(),
                            B.ref(LI->Count));
+    Expr *Start = IndexStart ? B.ref(IndexStart) : val(Index->getInit());
     RI = B.var(PB, Index->getName(), Index->getType().getUnqualifiedType(),
-               B.binop(Step > 0 ? BO_Add : BO_Sub, B.ref(IndexStart), K));
+               B.binop(Step > 0 ? BO_Add : BO_Sub, Start, K));
     RevIndex[Index] = RI;
   }
 
@@ -350,6 +367,8 @@ void PullbackBuilder::loop(const Stmt *L, Stmts &Fwd, Stmts &Rev) {
   if (Failed)
     return;
 
+  if (Bound)
+    BodyFwd.erase(BodyFwd.begin()); // the count is recomputed
   Stmt *FBody = B.block(BodyFwd);
   if (isa<ForStmt>(L))
     Outer.push_back(B.forStmt(ForInit, FCond, FInc, FBody));
@@ -357,8 +376,10 @@ void PullbackBuilder::loop(const Stmt *L, Stmts &Fwd, Stmts &Rev) {
     Outer.push_back(B.whileStmt(FCond, FBody));
   else
     Outer.push_back(B.doStmt(FBody, FCond));
-  if (LI->Nested)
+  if (LI->Nested && !Bound)
     Outer.push_back(push(LI->Count));
+  if (Bound)
+    Outer.erase(Outer.begin() + (Outer.size() - 2)); // no `_n = 0`
   Fwd.push_back(B.block(Outer));
 
   // Reverse: as many reversed iterations as forward ones.
@@ -370,11 +391,36 @@ void PullbackBuilder::loop(const Stmt *L, Stmts &Fwd, Stmts &Rev) {
     RevBody.push_back(pop(LI->Flag));
   RevBody.insert(RevBody.end(), BodyRev.begin(), BodyRev.end());
   Stmts R;
-  if (LI->Nested)
+  if (Bound) {
+    // n = max(0, b - a) (+1 for <= and >=).
+    Expr *A = val(Index->getInit()), *Bv = val(Bound->getRHS());
+    Expr *Diff = Step > 0 ? B.binop(BO_Sub, Bv, A)
+                          : B.binop(BO_Sub, A, Bv);
+    BinaryOperatorKind Op = Bound->getOpcode();
+    bool Incl = Op == BO_LE || Op == BO_GE;
+    if (Incl)
+      Diff = B.binop(BO_Add, Diff, B.intLit(1, Diff ? Diff->getType()
+                                                    : Ctx.IntTy));
+    Expr *Pos = B.binop(BO_GT, Diff, B.intLit(0, Diff ? Diff->getType()
+                                                       : Ctx.IntTy));
+    Expr *Zero = B.intLit(0, Ctx.getSizeType());
+    R.push_back(B.assign(
+        B.ref(LI->Count),
+        B.cond(Pos, B.staticCast(Ctx.getSizeType(), recomputeAgain(Diff)),
+               Zero)));
+  } else if (LI->Nested) {
     R.push_back(pop(LI->Count));
+  }
   R.push_back(B.whileStmt(B.ref(LI->Count), B.block(RevBody)));
   R.insert(R.end(), InitRev.begin(), InitRev.end());
   Rev.push_back(B.block(R));
+}
+
+/// A second copy of a freshly built expression over recomputable values.
+Expr *PullbackBuilder::recomputeAgain(Expr *E) {
+  // The difference expression was built from val() results, which are
+  // fresh nodes; reusing it once more in the same statement is safe.
+  return E;
 }
 
 void PullbackBuilder::rangeFor(const CXXForRangeStmt *RF, Stmts &Fwd,

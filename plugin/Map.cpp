@@ -80,7 +80,7 @@ Expr *PullbackBuilder::rebuildRuntime(const CallExpr *CE, StringRef Name,
     SourceLocation L = CE->getArg(0)->getExprLoc();
     if (!hasFloatingData(CE->getType()) && !isFloating(CE->getType()))
       report(S.Diags, Diag::RemarkNoDerivative, L)
-          << Name << Primal->getNameAsString();
+          << ("grad::" + Name).str() << Primal->getNameAsString();
     else
       report(S.Diags, Diag::RemarkLowering, L)
           << (Info->Kind == Lowering::Forward ? "forward" : "reverse")
@@ -100,6 +100,16 @@ Expr *PullbackBuilder::rebuildRuntime(const CallExpr *CE, StringRef Name,
     for (const LiftedCapture &C : Info->Caps) {
       VarDecl *M = mapVar(C.Var);
       Caps.push_back(B.ref(M ? M : C.Var));
+      // The value the map saw, for the reverse sweep, when it changes later.
+      if (Active && !C.Written && C.Var->isLocalVarDeclOrParm() &&
+          !stable(C.Var)) {
+        QualType T = C.Var->getType().getNonReferenceType().getUnqualifiedType();
+        VarDecl *Snap = hoist("_t", T);
+        Cur->push_back(B.assign(B.ref(Snap), B.ref(M ? M : C.Var)));
+        if (!Loops.empty() && !Frames.empty())
+          Frames.back().Recorded.push_back(Snap);
+        CapSnap[{CE, C.Var}] = Snap;
+      }
     }
     if (Info->Kind == Lowering::Stateful && Active) {
       VarDecl *Tape = tapeFor(Ctx.DoubleTy);
@@ -247,7 +257,9 @@ void PullbackBuilder::backpropMap(const CallExpr *CE, StringRef Name,
     for (unsigned C = 0; C < Info->Caps.size(); ++C) {
       VarDecl *V = Info->Caps[C].Var;
       VarDecl *M = mapVar(V);
-      Caps.push_back(B.ref(M ? M : V));
+      auto SnapIt = CapSnap.find({CE, V});
+      Caps.push_back(B.ref(SnapIt != CapSnap.end() ? SnapIt->second
+                                                   : (M ? M : V)));
       if (CS.AdjointIndex[NP + C] < 0)
         continue;
       if (V->isLocalVarDeclOrParm() && (Act.isActive(V) || M)) {

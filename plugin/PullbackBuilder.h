@@ -26,6 +26,7 @@
 
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include <vector>
 
@@ -76,6 +77,10 @@ private:
   clang::Expr *record(const clang::Expr *Key, clang::Expr *Value);
   clang::VarDecl *hoist(llvm::StringRef Base, clang::QualType T);
   clang::Expr *val(const clang::Expr *E);
+  /// Arithmetic over literals and unchanging variables: rebuilt in the
+  /// reverse sweep instead of recorded.
+  bool recomputable(const clang::Expr *E) const;
+  clang::Expr *recompute(const clang::Expr *E);
   bool stable(const clang::VarDecl *VD) const;
   clang::VarDecl *mapVar(const clang::VarDecl *VD) const;
 
@@ -87,6 +92,7 @@ private:
   /// A local array or std::vector, with its adjoint storage.
   void storageDecl(const clang::VarDecl *VD, Stmts &Fwd, Stmts &Blocks);
   void assignment(const clang::BinaryOperator *BO, Stmts &Fwd, Stmts &Rev);
+  void fuseZeroAccumulate(Stmts &R, size_t Zero, clang::VarDecl *A);
   void ifStmt(const clang::IfStmt *IS, Stmts &Fwd, Stmts &Rev);
   void returnStmt(const clang::ReturnStmt *RS, Stmts &Fwd, Stmts &Rev);
   /// Accumulates the adjoint \p Adj (used once) of \p E into its inputs.
@@ -111,6 +117,7 @@ private:
   };
   void loop(const clang::Stmt *L, Stmts &Fwd, Stmts &Rev);
   void jump(const clang::Stmt *J, Stmts &Fwd, Stmts &Rev);
+  clang::Expr *recomputeAgain(clang::Expr *E);
   void rangeFor(const clang::CXXForRangeStmt *RF, Stmts &Fwd, Stmts &Rev);
   /// Pushes the values of frames [From, end), innermost first.
   void flush(size_t From, Stmts &Out);
@@ -137,6 +144,9 @@ private:
   /// The path re-read in the reverse sweep (storage never written).
   clang::Expr *valPath(const clang::Expr *E);
   bool readOnly(const clang::Expr *E) const;
+  /// Base[i], Base(i, j, ...) or Base.m for the access \p K.
+  clang::Expr *index(clang::Expr *Base, const clang::Expr *K,
+                     llvm::function_ref<clang::Expr *(const clang::Expr *)> Idx);
   /// The adjoint lvalue of element access \p E (d_x[i], (*d_v)[i]).
   clang::Expr *adjointElement(const clang::Expr *E);
   clang::Expr *adjointStorage(const clang::VarDecl *VD);
@@ -180,6 +190,9 @@ private:
   llvm::DenseSet<const clang::VarDecl *> Immutable;
   llvm::DenseSet<const LambdaInfo *> Remarked;
   llvm::DenseMap<const clang::CallExpr *, clang::VarDecl *> StatefulTape;
+  llvm::DenseMap<std::pair<const clang::CallExpr *, const clang::VarDecl *>,
+                 clang::VarDecl *>
+      CapSnap;
   /// The forward statement list being filled by fwd().
   Stmts *Cur = nullptr;
   Stmts Prologue;

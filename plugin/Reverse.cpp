@@ -297,11 +297,9 @@ void PullbackBuilder::declStmt(const DeclStmt *DS, Stmts &Fwd, Stmts &Rev) {
       unsupported(DS, "volatile variable '" + VD->getNameAsString() + "'");
       return;
     }
-    if (const auto *L = dyn_cast_or_null<LambdaExpr>(
-            VD->hasInit() ? strip(VD->getInit()) : nullptr)) {
-      unsupported(L, "lambda expression");
-      return;
-    }
+    if (isa_and_nonnull<LambdaExpr>(VD->hasInit() ? strip(VD->getInit())
+                                                  : nullptr))
+      continue; // A callable for map/broadcast: lifted where it is used.
     if (T->isArrayType() || T->isRecordType()) {
       storageDecl(VD, Fwd, Blocks);
       if (Failed)
@@ -346,6 +344,14 @@ void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,
   bool IsVector = !IsArray && hasFloatingData(T) && RecName == "vector";
   bool IsStdArray = !IsArray && hasFloatingData(T) && RecName == "array";
   bool IsTensor = !IsArray && hasFloatingData(T) && RecName == "tensor";
+  if (!IsArray && T->isRecordType() && !hasFloatingData(T) &&
+      VD->hasInit() && !Act.isActive(strip(VD->getInit()))) {
+    // A value without derivatives (a mask from a comparison map, ...).
+    VarDecl *NV = B.var(PB, VD->getName(), T, fwd(VD->getInit(), false));
+    VarMap[VD] = NV;
+    Fwd.push_back(B.declStmt(NV));
+    return;
+  }
   if (!IsArray && !IsVector && !IsStdArray && !IsTensor) {
     if (!Failed) {
       report(S.Diags, Diag::UnsupportedConstruct, VD->getLocation())
@@ -396,9 +402,10 @@ void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,
   }
   if (Failed)
     return;
+  QualType CT = T.getCanonicalType();
   VarDecl *NV = VarDecl::Create(Ctx, PB, B.Loc, B.Loc,
-                                &Ctx.Idents.get(VD->getName()), T,
-                                Ctx.getTrivialTypeSourceInfo(T, B.Loc),
+                                &Ctx.Idents.get(VD->getName()), CT,
+                                Ctx.getTrivialTypeSourceInfo(CT, B.Loc),
                                 SC_None);
   if (NewInit)
     S.AddInitializerToDecl(NV, NewInit, Direct);
@@ -558,8 +565,11 @@ void PullbackBuilder::assignment(const BinaryOperator *BO, Stmts &Fwd,
     Fwd.push_back(B.assign(Target, fwd(RHS, false)));
     if (RActive) {
       VarDecl *Rv = bind(Adjoint(), T, R);
+      size_t Zero = R.size();
       R.push_back(B.assign(Adjoint(), B.zero(T)));
       backprop(RHS, B.ref(Rv), R);
+      if (!Element)
+        fuseZeroAccumulate(R, Zero, adjointOf(VD));
     } else {
       R.push_back(B.assign(Adjoint(), B.zero(T)));
     }
@@ -608,6 +618,35 @@ void PullbackBuilder::assignment(const BinaryOperator *BO, Stmts &Fwd,
     Rev.push_back(B.block(R));
 }
 
+static bool mentions(const Stmt *St, const VarDecl *VD) {
+  if (!St)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(St))
+    return DRE->getDecl() == VD;
+  for (const Stmt *C : St->children())
+    if (mentions(C, VD))
+      return true;
+  return false;
+}
+
+void PullbackBuilder::fuseZeroAccumulate(Stmts &R, size_t Zero, VarDecl *A) {
+  // `a = 0; ...; a += e;` with no other use of a in between: `a = e`
+  // (x + 0.0 is not x for x = -0.0, so -O2 would keep the addition).
+  for (size_t I = Zero + 1; I < R.size(); ++I) {
+    const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(R[I]);
+    if (CA && CA->getOpcode() == BO_AddAssign) {
+      const auto *L = dyn_cast<DeclRefExpr>(CA->getLHS()->IgnoreParenImpCasts());
+      if (L && L->getDecl() == A && !mentions(CA->getRHS(), A)) {
+        R[I] = B.assign(B.ref(A), const_cast<Expr *>(CA->getRHS()));
+        R.erase(R.begin() + Zero);
+        return;
+      }
+    }
+    if (mentions(R[I], A))
+      return;
+  }
+}
+
 void PullbackBuilder::ifStmt(const IfStmt *IS, Stmts &Fwd, Stmts &Rev) {
   if (IS->isConstexpr()) {
     if (std::optional<const Stmt *> Case = IS->getNondiscardedCase(Ctx))
@@ -624,6 +663,9 @@ void PullbackBuilder::ifStmt(const IfStmt *IS, Stmts &Fwd, Stmts &Rev) {
   }
   VarDecl *C = hoist("_c", Ctx.BoolTy);
   Fwd.push_back(B.assign(B.ref(C), plain(IS->getCond())));
+  // Inside loops the decision goes on the tape with the statement.
+  if (!Loops.empty() && !Frames.empty())
+    Frames.back().Recorded.push_back(C);
   Stmts FT, RT, FE, RE;
   stmt(IS->getThen(), FT, RT);
   if (IS->getElse())

@@ -259,6 +259,9 @@ Expr *SemaBuilder::deref(Expr *E) { return unop(UO_Deref, E); }
 
 VarDecl *SemaBuilder::var(DeclContext *DC, StringRef Name, QualType T,
                           Expr *Init) {
+  // Canonical class types print the same from anywhere (no template-
+  // internal aliases such as R or detail::ElementT<...>).
+  T = T.getCanonicalType();
   VarDecl *VD = VarDecl::Create(Ctx, DC, Loc, Loc, &Ctx.Idents.get(Name), T,
                                 Ctx.getTrivialTypeSourceInfo(T, Loc),
                                 SC_None);

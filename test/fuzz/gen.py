@@ -33,8 +33,20 @@ Features (--features, comma separated; `all` and `default` are accepted):
   if         if / else blocks (the only return is the final one)
   helpers    un-annotated helpers, differentiated on demand via callers
   protos     some functions get a `[[grad]]` prototype before the definition
-  loops      (not default) counted for-loops over bounded updates
-  arrays     (not default) local double arrays indexed by constants
+  loops      (not default) counted for / while / do loops (nested up to 2
+             deep) whose bodies overwrite outer accumulators; while and do
+             loops have bounded, sometimes data-dependent, trip counts;
+             `if (c) break;` / `if (c) continue;` inside them
+  returns    (not default) early `if (c) return e;` at the top level and,
+             with loops, inside loop bodies
+  arrays     (not default) local `double a[3]` scratch arrays (no active
+             initializer) and a `const double *p` parameter of 4 elements,
+             read with computed indices (loop counters, `(i + 1) % 4`)
+
+Bounds in loops: each outer variable that a loop body writes is squashed at
+the start of every iteration (`S * tanh(v / S)`, or `v / (1 + v*v / (4 S*S))`
+without `math`), so the generator's straight-line bound tracking holds for
+any trip count.
 """
 
 import argparse
@@ -43,11 +55,14 @@ import random
 import sys
 
 ALL_FEATURES = ("expr", "locals", "overwrite", "ternary", "math", "calls",
-                "if", "helpers", "protos", "loops", "arrays")
+                "if", "helpers", "protos", "loops", "returns", "arrays")
 DEFAULT_FEATURES = ("expr", "locals", "overwrite", "ternary", "math", "calls",
                     "if", "helpers", "protos")
 
 LIMIT = 20.0     # no expression or variable may exceed this magnitude
+LOOP_LIMIT = 4.0  # loop-carried values are squashed to at most this
+PARAM_ARRAY = 4   # elements of the `const double *p` parameter
+ARRAY_CALLS = False  # pass `p` on to calls of functions with an array
 ARG_LIMIT = 2.0  # arguments of generated functions (the test box is [-2, 2])
 PARAMS = ("x", "y", "z", "w")
 
@@ -62,19 +77,23 @@ class E:
 
 
 class Var:
-    def __init__(self, name, bound, assignable=True, array=False):
+    def __init__(self, name, bound, assignable=True, array=False, is_int=False,
+                 length=3):
         self.name = name
         self.bound = float(bound)
         self.assignable = assignable
         self.array = array
+        self.is_int = is_int   # a loop counter: int, never negative
+        self.length = length   # elements, for arrays
 
 
 class Func:
-    def __init__(self, name, arity, bound, annotated):
+    def __init__(self, name, arity, bound, annotated, array_at=None):
         self.name = name
-        self.arity = arity
+        self.arity = arity          # scalar parameters
         self.bound = bound
         self.annotated = annotated
+        self.array_at = array_at    # position of `const double *p`, or None
 
 
 class Gen:
@@ -86,6 +105,8 @@ class Gen:
         self.nlocals = 0
         self.indent = 1
         self.lines = []
+        self.loops = []      # frames of the enclosing generated loops
+        self.ret_bound = 0.0  # bound of the early returns so far
 
     # --- helpers -----------------------------------------------------------
     def on(self, feature):
@@ -128,6 +149,14 @@ class Gen:
     def limit(self, e):
         return self.squash(e, LIMIT) if e.bound > LIMIT else e
 
+    def set_bound(self, v, b):
+        """Every write of a variable goes through here so that loops see the
+        largest value a body may leave behind."""
+        v.bound = b
+        for fr in self.loops:
+            if id(v) in fr["inv"]:
+                fr["mod"][id(v)] = max(fr["mod"].get(id(v), 0.0), b)
+
     # --- expressions -------------------------------------------------------
     def literal(self):
         r = self.rng.random()
@@ -146,7 +175,7 @@ class Gen:
             # Prefer locals (params are scopes[0]) so that values flow on.
             ws = [1 if v in self.scopes[0] else 3 for v in vs]
             v = self.rng.choices(vs, ws)[0]
-            return E(v.name, v.bound)
+            return E(v.name, v.bound, v.is_int)
         return self.literal()
 
     def denom(self, depth):
@@ -170,10 +199,15 @@ class Gen:
 
     def cond(self, depth):
         a, b = self.expr(depth), self.expr(depth)
+        # `i < i` on a loop counter is -Wtautological-compare.
+        if a.text == b.text and self.on("loops"):
+            b = E(f"{b.text} + 0.5", b.bound + 0.5)
         op = self.rng.choice(["<", "<=", ">", ">="])
         c = f"{a.text} {op} {b.text}"
         if self.chance(0.15):
             d, e = self.expr(0), self.expr(0)
+            if d.text == e.text and self.on("loops"):
+                e = E(f"{e.text} + 0.5", e.bound + 0.5)
             c = f"({c}) {self.rng.choice(['&&', '||'])} {d.text} < {e.text}"
         return c
 
@@ -185,7 +219,7 @@ class Gen:
             kinds += ["ternary"]
         if self.on("math"):
             kinds += ["math"] * 4
-        if self.on("calls") and self.funcs:
+        if self.on("calls") and self.callable():
             kinds += ["call"] * 2
         if self.on("arrays") and self.arrays():
             kinds += ["elem"]
@@ -218,9 +252,24 @@ class Gen:
             return self.elem()
         return self.limit(self.math(d))
 
+    def param_array(self):
+        for v in self.scopes[0] if self.scopes else []:
+            if v.array:
+                return v
+        return None
+
+    def callable(self):
+        # Passing a pointer to a differentiated call is not supported yet
+        # ("cannot differentiate argument of type 'const double *'"); with
+        # ARRAY_CALLS, a function with an array parameter gets the caller's.
+        return [f for f in self.funcs if f.array_at is None or (
+            ARRAY_CALLS and self.param_array() is not None)]
+
     def call(self, d):
-        f = self.rng.choice(self.funcs)
+        f = self.rng.choice(self.callable())
         args = [self.squash(self.expr(d), ARG_LIMIT).text for _ in range(f.arity)]
+        if f.array_at is not None:
+            args.insert(f.array_at, self.param_array().name)
         return E(f"{f.name}({', '.join(args)})", f.bound)
 
     def math(self, d):
@@ -312,13 +361,25 @@ class Gen:
                      u.bound * v.bound + w.bound)
         raise AssertionError(name)
 
-    # --- arrays (hook, not default) ----------------------------------------
+    # --- arrays -------------------------------------------------------------
     def arrays(self):
         return [v for v in self.vars() if v.array]
 
+    def index(self, n):
+        """An index in [0, n): a constant or computed from loop counters."""
+        ints = [v for v in self.vars() if v.is_int]
+        if not ints or self.chance(0.3):
+            return str(self.rng.randrange(n))
+        i = self.rng.choice(ints).name
+        j = self.rng.choice(ints).name
+        c = self.rng.randint(1, 3)
+        return self.rng.choice([
+            f"{i} % {n}", f"({i} + {c}) % {n}", f"({c} * {i} + {j}) % {n}",
+            f"{n - 1} - {i} % {n}", f"({i} * {j}) % {n}"])
+
     def elem(self):
         a = self.rng.choice(self.arrays())
-        return E(f"{a.name}[{self.rng.randrange(3)}]", a.bound)
+        return E(f"{a.name}[{self.index(a.length)}]", a.bound)
 
     # --- statements --------------------------------------------------------
     def new_local(self):
@@ -329,17 +390,25 @@ class Gen:
         kinds = []
         if self.on("locals"):
             kinds += ["decl"] * 3
-        if self.on("overwrite") and any(v.assignable for v in self.vars()):
+        if self.on("overwrite") and any(v.assignable and not v.array
+                                        for v in self.vars()):
             kinds += ["assign", "assign", "compound", "compound"]
         if self.on("if") and depth > 0:
             kinds += ["if", "if"]
         if self.on("locals") and depth > 0:
             kinds += ["block"]
         if self.on("loops") and depth > 0 and any(
-                v.assignable for v in self.vars()):
-            kinds += ["loop"]
+                v.assignable and not v.array for v in self.vars()):
+            kinds += ["loop", "loop"]
+        if self.on("loops") and self.loops:
+            kinds += ["jump"]
+        if self.on("returns") and (not self.loops or self.on("loops")):
+            kinds += ["ret"]
         if self.on("arrays") and self.on("locals"):
             kinds += ["array"]
+        if self.on("arrays") and any(
+                v.array and v.assignable for v in self.vars()):
+            kinds += ["elemwrite"]
         if not kinds:
             return
         getattr(self, "s_" + self.rng.choice(kinds))(depth)
@@ -362,7 +431,8 @@ class Gen:
         self.scopes[-1].append(Var(name, e.bound, not ty.startswith("const")))
 
     def target(self):
-        return self.rng.choice([v for v in self.vars() if v.assignable])
+        return self.rng.choice([v for v in self.vars()
+                                if v.assignable and not v.array])
 
     def s_assign(self, depth):
         v = self.target()
@@ -377,7 +447,7 @@ class Gen:
         else:
             e = self.limit(self.expr(3))
         self.emit(f"{v.name} = {e.text};")
-        v.bound = e.bound
+        self.set_bound(v, e.bound)
 
     def s_compound(self, depth):
         v = self.target()
@@ -385,7 +455,7 @@ class Gen:
         if op == "/=":
             text, lo = self.denom(1)
             self.emit(f"{v.name} /= {text};")
-            v.bound /= lo
+            self.set_bound(v, v.bound / lo)
             return
         a = self.expr(2)
         bound = v.bound * a.bound if op == "*=" else v.bound + a.bound
@@ -395,10 +465,10 @@ class Gen:
             if bound > LIMIT:   # squash the variable first
                 s = self.squash(E(v.name, v.bound), LIMIT / 2)
                 self.emit(f"{v.name} = {s.text};")
-                v.bound = s.bound
+                self.set_bound(v, s.bound)
                 bound = v.bound * a.bound if op == "*=" else v.bound + a.bound
         self.emit(f"{v.name} {op} {a.text};")
-        v.bound = bound
+        self.set_bound(v, bound)
 
     def block(self, depth, n):
         """Emits a { } body; returns the bounds of outer variables at its end."""
@@ -434,58 +504,162 @@ class Gen:
         for v, a, b in zip(outer, then, other):
             v.bound = max(a, b)
 
+    def loop_squash(self, name, to):
+        """`name` squashed into [-to, to] whatever its value."""
+        if self.on("math"):
+            return (f"{fmt(to)} * {self.fn('tanh')}({fmt(1 / to)} * {name})")
+        return f"{name} / (1 + {fmt(1 / (4 * to * to))} * {name} * {name})"
+
     def s_loop(self, depth):
-        # Hook for later: every update in the body is squashed, so the
-        # variable's bound holds for any trip count.
-        n = self.rng.randint(1, 4)
-        v = self.target()
-        self.emit(f"for (int i = 0; i < {n}; ++i) {{")
+        """A for / while / do loop whose body may overwrite outer variables,
+        break, continue and return. Outer variables the body writes are
+        squashed at the start of each iteration, so their bound at the top
+        of the body (`inv`) holds for any trip count."""
+        r = self.rng
+        self.nlocals += 1
+        k = f"i{self.nlocals}"
+        outer = [v for v in self.vars() if v.assignable and not v.array]
+        before = {id(v): v.bound for v in outer}
+        inv = {id(v): max(v.bound, LOOP_LIMIT) for v in outer}
+        kind = r.choice(["for", "for", "down", "step", "while", "whilec",
+                         "do", "doc"])
+        n = r.randint(1, 5)
+        cond = ""
+        if kind in ("whilec", "doc"):
+            for v in outer:
+                v.bound = inv[id(v)]
+            cond = f" && ({self.cond(1)})"
+        if kind == "for":
+            self.emit(f"for (int {k} = 0; {k} < {n}; ++{k}) {{")
+        elif kind == "down":
+            self.emit(f"for (int {k} = {n - 1}; {k} >= 0; {k}--) {{")
+        elif kind == "step":
+            n += 2
+            self.emit(f"for (int {k} = 0; {k} < {n}; {k} += 2) {{")
+        elif kind in ("while", "whilec"):
+            self.emit(f"int {k} = 0;")
+            self.emit(f"while ({k} < {n}{cond}) {{")
+        else:
+            self.emit(f"int {k} = 0;")
+            self.emit("do {")
         self.indent += 1
-        a = self.expr(2)
-        e = self.squash(E(f"{v.name} * {paren(a)} + i", LIMIT * 10), 2.0)
-        self.emit(f"{v.name} = {e.text};")
+        if kind in ("while", "whilec", "do", "doc"):
+            # The counter first, so that `continue` cannot skip it.
+            self.emit(f"++{k};")
+        for v in outer:
+            v.bound = inv[id(v)]
+        at = len(self.lines)
+        frame = {"inv": inv, "mod": {}}
+        self.loops.append(frame)
+        self.scopes.append([Var(k, n, False, is_int=True)])
+        # An overwritten accumulator in (nearly) every loop.
+        if self.on("overwrite") and self.chance(0.8):
+            self.s_assign(depth - 1)
+        for _ in range(r.randint(1, 3)):
+            self.stmt(depth - 1)
+        self.scopes.pop()
+        self.loops.pop()
         self.indent -= 1
-        self.emit("}")
-        v.bound = max(v.bound, 2.0)
+        if kind in ("do", "doc"):
+            self.emit(f"}} while ({k} < {n}{cond});")
+        else:
+            self.emit("}")
+        squash = [v for v in outer if id(v) in frame["mod"]]
+        pad = "  " * (self.indent + 1)
+        self.lines[at:at] = [
+            f"{pad}{v.name} = {self.loop_squash(v.name, inv[id(v)])};"
+            for v in squash]
+        for v in outer:
+            if id(v) in frame["mod"]:
+                self.set_bound(v, max(inv[id(v)], frame["mod"][id(v)]))
+            else:
+                v.bound = before[id(v)]
+
+    def s_jump(self, depth):
+        c = self.cond(1)
+        word = self.rng.choice(["break", "continue"])
+        if self.chance(0.3) and self.on("overwrite"):
+            self.emit(f"if ({c}) {{")
+            self.indent += 1
+            self.scopes.append([])
+            outer = self.vars()
+            saved = [v.bound for v in outer]
+            self.s_assign(depth)
+            self.emit(f"{word};")
+            for v, b in zip(outer, saved):
+                v.bound = b
+            self.scopes.pop()
+            self.indent -= 1
+            self.emit("}")
+        else:
+            self.emit(f"if ({c})")
+            self.emit(f"  {word};")
+
+    def s_ret(self, depth):
+        c = self.cond(1)
+        e = self.limit(self.expr(2))
+        vs = [v for v in self.vars() if not v.array and not v.is_int]
+        if vs:
+            v = self.rng.choice(vs)
+            e = self.limit(E(f"{v.name} + {paren(e)}", v.bound + e.bound))
+        self.ret_bound = max(self.ret_bound, e.bound)
+        self.emit(f"if ({c})")
+        self.emit(f"  return {e.text};")
 
     def s_array(self, depth):
-        # Hook for later: a local array indexed by constants.
+        # A local scratch array: declared without initializer, then filled.
         self.nlocals += 1
         name = f"a{self.nlocals}"
-        es = [self.limit(self.expr(2)) for _ in range(3)]
-        self.emit(f"double {name}[3] = {{{', '.join(e.text for e in es)}}};")
-        bound = max(e.bound for e in es)
-        e = self.limit(self.expr(2))
-        self.emit(f"{name}[{self.rng.randrange(3)}] = {e.text};")
-        self.scopes[-1].append(Var(name, max(bound, e.bound), False, True))
+        self.emit(f"double {name}[3];")
+        bound = 2.0
+        for j in range(3):
+            e = self.limit(self.expr(2))
+            self.emit(f"{name}[{j}] = {e.text};")
+            bound = max(bound, e.bound)
+        self.scopes[-1].append(Var(name, bound, True, True))
+
+    def s_elemwrite(self, depth):
+        # Writes keep the array's bound, so they are safe inside loops.
+        a = self.rng.choice([v for v in self.vars() if v.array and v.assignable])
+        e = self.squash(self.expr(2), a.bound)
+        self.emit(f"{a.name}[{self.index(a.length)}] = {e.text};")
 
     # --- functions ---------------------------------------------------------
     def function(self, name, annotated, protos):
         arity = self.rng.randint(1, 4)
         params = [Var(p, ARG_LIMIT, self.on("overwrite")) for p in PARAMS[:arity]]
+        array_at = None
+        if self.on("arrays") and self.chance(0.5):
+            array_at = self.rng.randint(0, arity)
+            params.insert(array_at, Var("p", ARG_LIMIT, False, True,
+                                        length=PARAM_ARRAY))
         self.scopes = [list(params), []]
         self.nlocals = 0
         self.lines = []
         self.indent = 1
+        self.loops = []
+        self.ret_bound = 0.0
         for _ in range(self.rng.randint(0, 6)):
             self.stmt(2)
         ret = self.limit(self.expr(3))
         # Return something that reads several live variables, so that most
         # statements reach the result.
         live = [v for s in self.scopes for v in s if not v.array]
+        ret = E(ret.text, max(ret.bound, self.ret_bound), ret.is_int)
         for v in self.rng.sample(live, min(len(live), self.rng.randint(1, 3))):
             op = self.rng.choice(["+", "-", "*"])
             b = v.bound * ret.bound if op == "*" else v.bound + ret.bound
             ret = self.limit(E(f"{v.name} {op} {paren(ret)}", b))
         self.emit(f"return {ret.text};")
-        sig = f"double {name}({', '.join('double ' + p.name for p in params)})"
+        sig = f"double {name}({', '.join(('const double *' if p.array else 'double ') + p.name for p in params)})"
         prefix = "[[grad]] " if annotated else self.rng.choice(
             ["static ", "inline ", ""])
         if annotated and protos is not None and self.chance(0.25):
             protos.append(f"[[grad]] {sig};")
             prefix = ""
         text = f"{prefix}{sig} {{\n" + "\n".join(self.lines) + "\n}\n"
-        self.funcs.append(Func(name, arity, ret.bound, annotated))
+        self.funcs.append(Func(name, arity, max(ret.bound, self.ret_bound),
+                               annotated, array_at))
         return text
 
 
@@ -535,8 +709,10 @@ struct Rng {
   }
 };
 
+enum { MaxArity = 8 }; // 4 scalars and a 4-element array
+
 static double fd(Fn F, const double *A, int N, int I, double Step) {
-  double X[4];
+  double X[MaxArity];
   for (int J = 0; J < N; ++J)
     X[J] = A[J];
   auto D = [&](double H) {
@@ -564,7 +740,7 @@ static int run(const Case *Cases, int N, std::uint64_t Seed) {
     Rng R{Seed * 1000003u + std::uint64_t(C)};
     int Done = 0, Bad = 0;
     for (int T = 0; T < Tries && Done < Points; ++T) {
-      double A[4], Want[4], D[4], Init[4];
+      double A[MaxArity], Want[MaxArity], D[MaxArity], Init[MaxArity];
       for (int I = 0; I < K.Arity; ++I)
         A[I] = -2 + 4 * R.next();
       double Val = K.F(A);
@@ -578,7 +754,7 @@ static int run(const Case *Cases, int N, std::uint64_t Seed) {
       // with each other, so also require F(A) to sit between its neighbours.
       bool Smooth = true;
       for (int I = 0; I < K.Arity; ++I) {
-        double X[4];
+        double X[MaxArity];
         for (int J = 0; J < K.Arity; ++J)
           X[J] = A[J];
         double H = 1e-5 * (std::fabs(A[I]) > 1 ? std::fabs(A[I]) : 1.0);
@@ -647,20 +823,28 @@ def generate(seed, n, features):
            "// Do not edit: regenerate instead.",
            "#include <algorithm>", "#include <cmath>", "#include <cstdint>",
            "#include <cstdio>", ""]
+    if "loops" in features:
+        out[-1:-1] = ["#include <grad/grad.h>"]
     if protos:
         out += protos + [""]
     out += bodies
     out.append(HARNESS)
     for f in checked:
-        args = ", ".join(f"a[{i}]" for i in range(f.arity))
-        ds = ", ".join(f"&d[{i}]" for i in range(f.arity))
+        # Scalars are a[0..arity), the array parameter the PARAM_ARRAY after.
+        args = [f"a[{i}]" for i in range(f.arity)]
+        ds = [f"&d[{i}]" for i in range(f.arity)]
+        if f.array_at is not None:
+            args.insert(f.array_at, f"a + {f.arity}")
+            ds.insert(f.array_at, f"d + {f.arity}")
+        args, ds = ", ".join(args), ", ".join(ds)
         out.append(f"static double {f.name}_w(const double *a) "
                    f"{{ return {f.name}({args}); }}")
         out.append(f"static void {f.name}_pb(const double *a, double s, double *d) "
                    f"{{ {f.name}_pullback({args}, s, {ds}); }}")
     out.append("static const fuzz::Case Cases[] = {")
     for f in checked:
-        out.append(f"    {{\"{f.name}\", {f.arity}, {f.name}_w, {f.name}_pb}},")
+        size = f.arity + (PARAM_ARRAY if f.array_at is not None else 0)
+        out.append(f"    {{\"{f.name}\", {size}, {f.name}_w, {f.name}_pb}},")
     out.append("};")
     out.append("")
     out.append(f"int main() {{ return fuzz::run(Cases, {n}, {seed}u); }}")

@@ -32,6 +32,7 @@
 #include "ops.h"
 #include "tape.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <tuple>
 #include <type_traits>
@@ -117,11 +118,22 @@ template <class... DXs> constexpr std::array<int, sizeof...(DXs)> slots() {
   return S;
 }
 
-template <class D, class X> D seedDual(const X &V, int Slot) {
-  D R{static_cast<typename D::value_type>(V)};
-  if (Slot >= 0)
-    R.der[Slot] = 1;
-  return R;
+template <class F> struct FnArgs;
+template <class R, class... A> struct FnArgs<R (*)(A...)> {
+  using type = std::tuple<std::remove_cvref_t<A>...>;
+};
+
+/// The tangent function's argument of type P: a dual number seeded in
+/// Slot (none when Slot < 0) for dual parameters, the element otherwise.
+template <class P, class X> P seedArg(const X &V, int Slot) {
+  if constexpr (IsDual<P>) {
+    P R{static_cast<typename P::value_type>(V)};
+    if (Slot >= 0)
+      R.der[Slot] = 1;
+    return R;
+  } else {
+    return static_cast<P>(V);
+  }
 }
 
 template <class DX, class V> void addAt(DX Adj, std::size_t Off, const V &G) {
@@ -134,23 +146,58 @@ template <class DX, class V> void addAt(DX Adj, std::size_t Off, const V &G) {
   }
 }
 
+template <class X> std::size_t flatSize(const X &V) {
+  if constexpr (std::is_arithmetic_v<X>)
+    return 1;
+  else
+    return V.size();
+}
+
+template <class X> bool sameShapeAs(const X &V, std::size_t N,
+                                    const Shape *TShape) {
+  if constexpr (std::is_arithmetic_v<X>)
+    return true;
+  else if constexpr (IsTensor<X>)
+    return V.size() == N && (!TShape || V.shape() == *TShape);
+  else
+    return V.size() == N && (!TShape || TShape->size() == 1);
+}
+
+template <class X> const Shape *tensorShape(const X &V, const Shape *Prev) {
+  if constexpr (IsTensor<X>)
+    return Prev ? Prev : &V.shape();
+  else
+    return Prev;
+}
+
+/// True, with N the element count, when no operand is expanded: every
+/// operand is a scalar or has the same shape (map, and most broadcasts).
+template <class... Xs> bool isFlat(std::size_t &N, const Xs &...X) {
+  N = 0;
+  ((N = std::is_arithmetic_v<Xs> ? N : std::max(N, flatSize(X))), ...);
+  const Shape *TS = nullptr;
+  ((TS = tensorShape(X, TS)), ...);
+  if (((std::is_arithmetic_v<Xs>)&&...))
+    N = 1;
+  return (sameShapeAs(X, N, TS) && ...);
+}
+
 /// Visits the elements of the broadcast of Xs: F(flat, offsets). Same-shaped
-/// operands (and scalars) take a flat loop.
+/// operands (and scalars) take a flat loop without any allocation.
 template <class F, class... Xs>
 void forEachElement(const char *Fn, F &&Body, const Xs &...X) {
-  Shape Out;
-  ((Out = broadcastShapes(Fn, Out, shapeOf(X))), ...);
   constexpr std::size_t N = sizeof...(Xs);
-  if (((std::is_arithmetic_v<Xs> || shapeOf(X) == Out) && ...)) {
-    std::array<std::size_t, N> Off{};
-    const std::array<bool, N> Scalar = {std::is_arithmetic_v<Xs>...};
-    for (std::size_t I = 0, E = shape_size(Out); I < E; ++I) {
-      for (std::size_t J = 0; J < N; ++J)
-        Off[J] = Scalar[J] ? 0 : I;
+  std::size_t Count;
+  if (isFlat(Count, X...)) {
+    for (std::size_t I = 0; I < Count; ++I) {
+      const std::array<std::size_t, N> Off = {
+          (std::is_arithmetic_v<Xs> ? std::size_t(0) : I)...};
       Body(I, Off);
     }
     return;
   }
+  Shape Out;
+  ((Out = broadcastShapes(Fn, Out, shapeOf(X))), ...);
   const std::array<Shape, N> Strides = {broadcastStrides(shapeOf(X), Out)...};
   forEachBroadcast(Out, Strides, Body);
 }
@@ -160,12 +207,10 @@ template <auto Tan, std::size_t K, class Y, class... Xs, class... DXs,
 void tangentImpl(const Y &Dy, const std::tuple<const Xs &...> &X,
                  const std::tuple<DXs...> &DX, std::index_sequence<Is...>) {
   constexpr std::array<int, sizeof...(Xs)> Slot = slots<DXs...>();
-  using T = std::common_type_t<ElementT<std::conditional_t<
-      std::is_arithmetic_v<Xs>, std::vector<Xs>, Xs>>...>;
-  using D = dual<T, K>;
+  using Args = typename FnArgs<decltype(Tan)>::type;
   auto Body = [&](std::size_t Flat, const auto &Off) {
-    const auto R = Tan(seedDual<D>(elementAt(std::get<Is>(X), Off[Is]),
-                                   Slot[Is])...);
+    const auto R = Tan(seedArg<std::tuple_element_t<Is, Args>>(
+        elementAt(std::get<Is>(X), Off[Is]), Slot[Is])...);
     const auto G = seedAt(Dy, Flat);
     ((Slot[Is] >= 0 ? addAt(std::get<Is>(DX), Off[Is], G * R.der[Slot[Is]])
                     : void()),
@@ -201,13 +246,13 @@ void popAll(tape<T> &Tp, S &First, Ss &...Rest) {
 }
 
 template <auto Pb, class Y, class... Xs, class... DXs, class CapsT,
-          class... DCs, std::size_t... Is, std::size_t... Cj,
+          class DCapsT, std::size_t... Is, std::size_t... Cj,
           std::size_t... Dj>
 void callElementPullback(const Y &Dy, std::size_t E,
                          const std::array<std::size_t, sizeof...(Xs)> &Off,
                          const std::tuple<const Xs &...> &X,
                          const std::tuple<DXs...> &DX, CapsT &Caps,
-                         const std::tuple<DCs...> &DCaps,
+                         const DCapsT &DCaps,
                          std::index_sequence<Is...>,
                          std::index_sequence<Cj...>,
                          std::index_sequence<Dj...>) {
@@ -220,6 +265,24 @@ void callElementPullback(const Y &Dy, std::size_t E,
      std::get<Dj>(DCaps)...);
 }
 
+/// A capture's adjoint during the loop: scalars accumulate in a local
+/// (a register), stored once at the end; others pass through.
+template <class DC> struct LocalAdjoint {
+  DC Target;
+  explicit LocalAdjoint(DC P) : Target(P) {}
+  DC get() { return Target; }
+  void flush() {}
+};
+template <class T>
+  requires std::is_arithmetic_v<T>
+struct LocalAdjoint<T *> {
+  T *Target;
+  T Acc;
+  explicit LocalAdjoint(T *P) : Target(P), Acc(*P) {}
+  T *get() { return &Acc; }
+  void flush() { *Target = Acc; }
+};
+
 /// Reverse lowering: see the file comment. Caps are the captured values
 /// (by reference); DCaps their adjoints. With a tape, the floating captures
 /// each element saw are popped from it (recorded by bind_record).
@@ -230,34 +293,58 @@ void reverse_pullback(const Y &Dy, const std::tuple<const Xs &...> &X,
                       const std::tuple<DCs...> &DCaps,
                       tape<T> *Recorded = nullptr) {
   constexpr std::size_t N = sizeof...(Xs);
-  // Offsets of every element, visited backwards.
-  std::vector<std::array<std::size_t, N>> Offs;
-  std::apply(
-      [&](const auto &...V) {
-        forEachElement(
-            "broadcast",
-            [&](std::size_t, const auto &Off) { Offs.push_back(Off); }, V...);
+  std::tuple<LocalAdjoint<DCs>...> Local = std::apply(
+      [](DCs... D) {
+        return std::tuple<LocalAdjoint<DCs>...>{LocalAdjoint<DCs>(D)...};
       },
-      X);
+      DCaps);
+  auto LocalPtrs = [&] {
+    return std::apply([](auto &...L) { return std::make_tuple(L.get()...); },
+                      Local);
+  };
+  const auto DL = LocalPtrs();
   auto XI = std::index_sequence_for<Xs...>();
   auto CI = std::index_sequence_for<Cs...>();
   auto DI = std::index_sequence_for<DCs...>();
-  if (!Recorded) {
-    for (std::size_t E = Offs.size(); E-- > 0;)
-      callElementPullback<Pb>(Dy, E, Offs[E], X, DX, Caps, DCaps, XI, CI, DI);
-    return;
-  }
-  // Stateful: the state each element saw, popped in reverse push order.
   std::tuple<std::remove_cvref_t<Cs>...> State;
-  for (std::size_t E = Offs.size(); E-- > 0;) {
+  auto Visit = [&](std::size_t E, const std::array<std::size_t, N> &Off) {
+    if (!Recorded) {
+      callElementPullback<Pb>(Dy, E, Off, X, DX, Caps, DL, XI, CI, DI);
+      return;
+    }
+    // Stateful: the state each element saw, popped in reverse push order.
     std::apply(
         [&](auto &...S) {
           std::apply([&](Cs &...C) { ((S = C), ...); }, Caps);
           popAll(*Recorded, S...);
         },
         State);
-    callElementPullback<Pb>(Dy, E, Offs[E], X, DX, State, DCaps, XI, CI, DI);
+    callElementPullback<Pb>(Dy, E, Off, X, DX, State, DL, XI, CI, DI);
+  };
+  std::size_t Count;
+  bool Flat = std::apply(
+      [&](const auto &...V) { return isFlat(Count, V...); }, X);
+  if (Flat) {
+    for (std::size_t E = Count; E-- > 0;) {
+      const std::array<std::size_t, N> Off = {
+          (std::is_arithmetic_v<Xs> ? std::size_t(0) : E)...};
+      Visit(E, Off);
+    }
+  } else {
+    // Offsets of every element, visited backwards.
+    std::vector<std::array<std::size_t, N>> Offs;
+    std::apply(
+        [&](const auto &...V) {
+          forEachElement(
+              "broadcast",
+              [&](std::size_t, const auto &Off) { Offs.push_back(Off); },
+              V...);
+        },
+        X);
+    for (std::size_t E = Offs.size(); E-- > 0;)
+      Visit(E, Offs[E]);
   }
+  std::apply([](auto &...L) { (L.flush(), ...); }, Local);
 }
 
 } // namespace grad::detail
