@@ -337,8 +337,9 @@ Expr *PullbackBuilder::rebuildCall(const CallExpr *CE, bool Need, bool Plain) {
       return rebuildMethodCall(CE, Need);
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE)) {
     if (OC->getNumArgs() > 0)
-      if (const auto *L = dyn_cast<LambdaExpr>(strip(OC->getArg(0))))
-        return unsupported(L, "lambda expression");
+      if (const LambdaExpr *L = findLambda(OC->getArg(0)))
+        return unsupported(L, "call of a lambda expression (pass it to "
+                              "grad::map or grad::broadcast)");
     return unsupported(CE, constructName(CE));
   }
   if (FD->isVariadic() && !Plain)

@@ -397,10 +397,24 @@ PullbackEntry *declarePullback(Sema &S, FunctionDecl *Primal,
       Ours |= St.Generated.count(Re) != 0;
     if (!Ours)
       return St.add(Primal, FD, Wrt, /*User=*/true);
+    bool Collision = false;
     for (auto &E : St.Entries)
       if (E->Pullback == FD && E->Wrt.size() == Wrt.size() &&
-          std::equal(Wrt.begin(), Wrt.end(), E->Wrt.begin()))
+          std::equal(Wrt.begin(), Wrt.end(), E->Wrt.begin())) {
+        // Template specializations can share a signature (chain<2> and
+        // chain<3>): only a redeclaration of the same primal may reuse it.
+        if ((E->Primal->isTemplateInstantiation() ||
+             Primal->isTemplateInstantiation()) &&
+            E->Primal->getCanonicalDecl() != Primal->getCanonicalDecl()) {
+          Collision = true;
+          continue;
+        }
         return E.get();
+      }
+    if (Collision) {
+      Name = "_grad_" + Name + "_" + std::to_string(St.Entries.size());
+      return declarePullback(S, Primal, Wrt, Sc, Loc, Name);
+    }
   }
 
   DeclContext *DC = Primal->getDeclContext();

@@ -3,11 +3,11 @@
 
 struct Poly {
   int Degree;
-  double eval(double x) const { return Degree * x; }
+  double eval(double x) { return Degree * x; } // not const
 };
 
-// CHECK: member-call.cpp:[[@LINE+3]]:10: error: grad: cannot differentiate call to member function 'eval' in 'f'
+// CHECK: member-call.cpp:[[@LINE+3]]:10: error: grad: cannot differentiate call to non-const member function 'eval' in 'f'
 // CHECK: member-call.cpp:[[@LINE+1]]:3: note: while differentiating 'f' requested here
-[[grad]] double f(const Poly &p, double x) {
+[[grad]] double f(Poly &p, double x) {
   return p.eval(x) * x;
 }
