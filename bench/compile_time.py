@@ -60,8 +60,7 @@ struct Layer {
     x = L[i](x);
   return x;
 }
-double use(const std::vector<Layer> &L, std::vector<Layer> &dL, double x) {
-  double d = 0; net_pullback(L, x, 1.0, &dL, &d); return d; }
+double use(const std::vector<Layer> &L, std::vector<Layer> &dL, double x) { double d = 0; net_pullback(L, x, 1.0, &dL, &d); return d; }
 """
 
 

@@ -30,6 +30,8 @@ static const Expr *strip(const Expr *E) {
     const Expr *Next = E->IgnoreImplicit()->IgnoreParens();
     if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(Next))
       Next = DA->getExpr();
+    if (const auto *NT = dyn_cast<SubstNonTypeTemplateParmExpr>(Next))
+      Next = NT->getReplacement();
     if (Next == E)
       return E;
     E = Next;

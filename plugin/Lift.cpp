@@ -232,6 +232,8 @@ Expr *Cloner::expr(const Expr *E) {
   E = E->IgnoreImplicit()->IgnoreParens();
   if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(E))
     return expr(DA->getExpr());
+  if (const auto *NT = dyn_cast<SubstNonTypeTemplateParmExpr>(E))
+    return expr(NT->getReplacement());
   B.Loc = E->getExprLoc();
   if (const auto *FL = dyn_cast<FloatingLiteral>(E))
     return FloatingLiteral::Create(Ctx, FL->getValue(), FL->isExact(),
