@@ -29,6 +29,10 @@ void Differentiator::handleDecl(Decl *D) {
   if (!FD || !FD->doesThisDeclarationHaveABody() || FD->isDependentContext() ||
       FD->isInvalidDecl() || FD->isDeleted() || FD->isDefaulted())
     return;
+  // After an ordinary C++ error the program does not compile anyway: do not
+  // pile follow-on errors about recovered expressions on top of it.
+  if (S.Diags.hasUncompilableErrorOccurred())
+    return;
   State &St = State::get(S.Context);
   if (const GradRequest *R = St.requestFor(FD)) {
     if (!St.find(FD, R->Wrt))

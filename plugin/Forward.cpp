@@ -378,8 +378,17 @@ Expr *PullbackBuilder::rebuildCall(const CallExpr *CE, bool Need, bool Plain) {
     return nullptr;
   }
   for (unsigned I = 0; I < FD->getNumParams(); ++I) {
-    ParamKind K = classifyParam(Ctx, FD->getParamDecl(I)->getType()).Kind;
-    if (K != ParamKind::None && K != ParamKind::Scalar)
+    QualType PT = FD->getParamDecl(I)->getType();
+    ParamKind K = classifyParam(Ctx, PT).Kind;
+    // Read-only arrays and containers pass their adjoint storage on.
+    bool ReadOnlyData =
+        (K == ParamKind::Pointer && PT->getPointeeType().isConstQualified()) ||
+        (K == ParamKind::Class && PT->isReferenceType() &&
+         PT.getNonReferenceType().isConstQualified()) ||
+        (K == ParamKind::Class && !PT->isReferenceType());
+    bool Plainish = ReadOnlyData && I < CE->getNumArgs() &&
+                    isa<DeclRefExpr>(strip(CE->getArg(I)));
+    if (K != ParamKind::None && K != ParamKind::Scalar && !Plainish)
       return unsupported(CE->getArg(I),
                          "argument of type '" +
                              FD->getParamDecl(I)->getType().getAsString() +

@@ -851,6 +851,35 @@ void PullbackBuilder::backpropCall(const CallExpr *CE, Expr *Adj,
   for (unsigned I = 0; I < FD->getNumParams(); ++I) {
     if (CS.AdjointIndex[I] < 0)
       continue;
+    ParamKind K = classifyParam(Ctx, FD->getParamDecl(I)->getType()).Kind;
+    if (K == ParamKind::Pointer || K == ParamKind::Class) {
+      // The argument is a variable (checked in the forward sweep): its
+      // adjoint storage accumulates directly.
+      const auto *DRE = dyn_cast<DeclRefExpr>(strip(CE->getArg(I)));
+      const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+      if (VD && Act.isActive(VD)) {
+        Expr *St = adjointStorage(VD);
+        Args.push_back(K == ParamKind::Pointer ? St : addressOf(St));
+        continue;
+      }
+      QualType AT = CS.ParamTypes[CS.AdjointIndex[I]]->getPointeeType();
+      if (K == ParamKind::Pointer) {
+        Args.push_back(B.staticCast(Ctx.getPointerType(AT),
+                                    new (Ctx) CXXNullPtrLiteralExpr(
+                                        Ctx.NullPtrTy, B.Loc)));
+        // An inactive array: nobody reads its adjoint, but the ABI needs a
+        // pointer; give it scratch of the same extent below.
+        Args.pop_back();
+        unsupported(CE->getArg(I), "inactive array argument of '" +
+                                       FD->getNameAsString() + "'");
+        return;
+      }
+      VarDecl *Z = B.var(PB, fresh("_z"), AT,
+                         B.callGrad("zeros_like", {val(CE->getArg(I))}));
+      Out.push_back(B.declStmt(Z));
+      Args.push_back(B.addrOf(B.ref(Z)));
+      continue;
+    }
     QualType AT = CS.ParamTypes[CS.AdjointIndex[I]]->getPointeeType();
     VarDecl *G = B.var(PB, fresh("_g"), AT, B.zero(AT));
     Out.push_back(B.declStmt(G));
