@@ -470,7 +470,13 @@ Expr *PullbackBuilder::rebuildMethodCall(const CallExpr *CE, bool Need) {
       break;
     NArgs.push_back(rebuild(A, true, false));
   }
-  Expr *R = B.memberCall(rebuildObject(Obj), MD->getDeclName(), NArgs, Arrow);
+  // The forward sweep names the object as the primal does (val() and
+  // rebuildObject() are for the reverse sweep, where loop indices differ).
+  const Expr *OK = strip(Obj);
+  Expr *FwdObj = isa<CXXThisExpr>(OK)
+                     ? S.BuildCXXThisExpr(B.Loc, OK->getType(), false)
+                     : rebuild(OK, false, true);
+  Expr *R = B.memberCall(FwdObj, MD->getDeclName(), NArgs, Arrow);
   return Need ? record(CE, R) : R;
 }
 
