@@ -63,6 +63,35 @@ struct JumpFinder : RecursiveASTVisitor<JumpFinder> {
   }
 };
 
+/// Finds a `break` that leaves the enclosing statement (not one of a
+/// nested loop or switch).
+struct BreakFinder : RecursiveASTVisitor<BreakFinder> {
+  bool Found = false;
+  unsigned Depth = 0;
+  bool TraverseForStmt(ForStmt *S) { return nest(S); }
+  bool TraverseWhileStmt(WhileStmt *S) { return nest(S); }
+  bool TraverseDoStmt(DoStmt *S) { return nest(S); }
+  bool TraverseCXXForRangeStmt(CXXForRangeStmt *S) { return nest(S); }
+  bool TraverseSwitchStmt(SwitchStmt *S) { return nest(S); }
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  template <class T> bool nest(T *S) {
+    ++Depth;
+    RecursiveASTVisitor::TraverseStmt(S->getBody());
+    --Depth;
+    return true;
+  }
+  bool VisitBreakStmt(BreakStmt *) {
+    Found |= Depth == 0;
+    return true;
+  }
+};
+
+bool hasBreak(const Stmt *St) {
+  BreakFinder F;
+  F.TraverseStmt(const_cast<Stmt *>(St));
+  return F.Found;
+}
+
 bool hasJumps(const Stmt *Body) {
   JumpFinder F;
   F.TraverseStmt(const_cast<Stmt *>(Body));
@@ -509,6 +538,148 @@ void PullbackBuilder::rangeFor(const CXXForRangeStmt *RF, Stmts &Fwd,
     R.push_back(pop(LI->Count));
   R.push_back(B.whileStmt(B.ref(LI->Count), B.block(RevBody)));
   Rev.push_back(B.block(R));
+}
+
+/// `switch` on an integer, lowered to an if-chain on the recorded value:
+/// each case group ends with `break` (or returns); fallthrough between
+/// non-empty groups and `break` elsewhere in a group are errors.
+void PullbackBuilder::switchStmt(const SwitchStmt *SS, Stmts &Fwd,
+                                 Stmts &Rev) {
+  if (SS->getInit() || SS->getConditionVariable()) {
+    unsupported(SS, "'switch' with an initializer or a condition variable");
+    return;
+  }
+  const auto *Body = dyn_cast<CompoundStmt>(SS->getBody());
+  if (!Body) {
+    unsupported(SS, "'switch' statement without a block");
+    return;
+  }
+  struct Group {
+    SmallVector<const Expr *, 4> Values;
+    bool Default = false;
+    SmallVector<const Stmt *, 8> Body;
+    bool Closed = false;
+  };
+  std::vector<Group> Groups;
+  for (const Stmt *St : Body->body()) {
+    // Peel the labels off this statement.
+    bool Labeled = false;
+    while (true) {
+      if (const auto *CS = dyn_cast<CaseStmt>(St)) {
+        if (CS->getRHS()) {
+          unsupported(CS, "'case' range");
+          return;
+        }
+        if (!Labeled && (Groups.empty() || !Groups.back().Body.empty() ||
+                         Groups.back().Closed)) {
+          if (!Groups.empty() && !Groups.back().Closed &&
+              !Groups.back().Body.empty()) {
+            unsupported(CS, "fallthrough between 'case' labels");
+            return;
+          }
+          Groups.emplace_back();
+        }
+        Labeled = true;
+        Groups.back().Values.push_back(CS->getLHS());
+        St = CS->getSubStmt();
+        continue;
+      }
+      if (const auto *DS = dyn_cast<DefaultStmt>(St)) {
+        if (!Labeled && (Groups.empty() || !Groups.back().Body.empty() ||
+                         Groups.back().Closed)) {
+          if (!Groups.empty() && !Groups.back().Closed &&
+              !Groups.back().Body.empty()) {
+            unsupported(DS, "fallthrough between 'case' labels");
+            return;
+          }
+          Groups.emplace_back();
+        }
+        Labeled = true;
+        Groups.back().Default = true;
+        St = DS->getSubStmt();
+        continue;
+      }
+      break;
+    }
+    if (Groups.empty()) {
+      unsupported(St, "statement before the first 'case'");
+      return;
+    }
+    if (Groups.back().Closed) {
+      if (!isa<NullStmt>(St)) {
+        unsupported(St, "unreachable statement in a 'switch'");
+        return;
+      }
+      continue;
+    }
+    if (isa<BreakStmt>(St)) {
+      Groups.back().Closed = true;
+      continue;
+    }
+    if (hasBreak(St)) {
+      unsupported(St, "'break' out of a 'switch' from a nested statement");
+      return;
+    }
+    Groups.back().Body.push_back(St);
+    if (isa<ReturnStmt>(St))
+      Groups.back().Closed = true;
+  }
+  if (!Groups.empty() && !Groups.back().Closed)
+    Groups.back().Closed = true; // the last group may fall off the end
+
+  // The value, recorded like a branch decision.
+  QualType CT = SS->getCond()->IgnoreParenImpCasts()->getType();
+  if (!CT->isIntegralOrEnumerationType())
+    CT = Ctx.IntTy;
+  VarDecl *C = hoist("_s", CT.getUnqualifiedType());
+  Fwd.push_back(B.assign(B.ref(C), plain(SS->getCond())));
+  if (!Loops.empty() && !Frames.empty())
+    Frames.back().Recorded.push_back(C);
+
+  // if (c == v1 || c == v2) {...} else if ... else {default}
+  Stmt *FwdChain = nullptr, *RevChain = nullptr;
+  const Group *Default = nullptr;
+  for (const Group &G : Groups)
+    if (G.Default)
+      Default = &G;
+  auto Build = [&](const Group &G, Stmts &F, Stmts &R) {
+    sequence(G.Body, F, R);
+  };
+  Stmts DF, DR;
+  if (Default)
+    Build(*Default, DF, DR);
+  FwdChain = Default ? B.block(DF) : nullptr;
+  RevChain = Default && !DR.empty() ? B.block(DR) : nullptr;
+  for (auto It = Groups.rbegin(); It != Groups.rend(); ++It) {
+    if (&*It == Default && It->Values.empty())
+      continue;
+    Expr *Test = nullptr;
+    for (const Expr *V : It->Values) {
+      Expr *Eq = B.binop(BO_EQ, B.ref(C), plain(V));
+      Test = Test ? B.binop(BO_LOr, Test, Eq) : Eq;
+    }
+    if (&*It == Default) {
+      // `case v: default:` share a body: the default branch covers it.
+      continue;
+    }
+    Stmts F, R;
+    Build(*It, F, R);
+    if (Failed)
+      return;
+    Expr *Test2 = nullptr;
+    for (const Expr *V : It->Values) {
+      Expr *Eq = B.binop(BO_EQ, B.ref(C), plain(V));
+      Test2 = Test2 ? B.binop(BO_LOr, Test2, Eq) : Eq;
+    }
+    FwdChain = B.ifStmt(Test, B.block(F), FwdChain);
+    RevChain = (!R.empty() || RevChain)
+                   ? B.ifStmt(Test2, B.block(R), RevChain)
+                   : RevChain;
+  }
+  if (FwdChain)
+    Fwd.push_back(FwdChain);
+  if (RevChain)
+    Rev.push_back(RevChain);
 }
 
 } // namespace grad

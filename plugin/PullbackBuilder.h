@@ -119,6 +119,7 @@ private:
   void jump(const clang::Stmt *J, Stmts &Fwd, Stmts &Rev);
   clang::Expr *recomputeAgain(clang::Expr *E);
   void rangeFor(const clang::CXXForRangeStmt *RF, Stmts &Fwd, Stmts &Rev);
+  void switchStmt(const clang::SwitchStmt *SS, Stmts &Fwd, Stmts &Rev);
   /// Pushes the values of frames [From, end), innermost first.
   void flush(size_t From, Stmts &Out);
   clang::Stmt *push(clang::VarDecl *V);

@@ -248,6 +248,8 @@ void PullbackBuilder::stmt(const Stmt *St, Stmts &Fwd, Stmts &Rev) {
     loop(St, Fwd, Local);
   else if (const auto *RF = dyn_cast<CXXForRangeStmt>(St))
     rangeFor(RF, Fwd, Local);
+  else if (const auto *SW = dyn_cast<SwitchStmt>(St))
+    switchStmt(SW, Fwd, Local);
   else if (const auto *IS = dyn_cast<IfStmt>(St))
     ifStmt(IS, Fwd, Local);
   else if (const auto *AS = dyn_cast<AttributedStmt>(St))

@@ -1,0 +1,78 @@
+// switch on integers: case groups (also several labels on one group),
+// default, inside a loop (the value goes on the tape), values against
+// finite differences; fallthrough between non-empty groups is an error.
+// RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
+// RUN: not %gradxx -fsyntax-only -DFALLTHROUGH %s 2>&1 | FileCheck %s --check-prefix=ERR
+#include "gradcheck.h"
+#include <cmath>
+#include <grad/grad.h>
+
+[[grad]] double sw(double x, int k) {
+  double y = x;
+  switch (k) {
+  case 0:
+    y = x * x;
+    break;
+  case 1:
+  case 2:
+    y = std::sin(x) * y;
+    break;
+  default:
+    y = 3 * x;
+  }
+  return y * x;
+}
+
+[[grad]] double swloop(double x, int n) {
+  double s = 0;
+  for (int i = 0; i < n; ++i) {
+    switch (i % 3) {
+    case 0:
+      s += x * x;
+      break;
+    case 1:
+      s = s * x;
+      break;
+    default:
+      s -= std::exp(x);
+      break;
+    }
+  }
+  return s;
+}
+
+#ifdef FALLTHROUGH
+// ERR: switch.cpp:[[@LINE+6]]:3: error: grad: cannot differentiate fallthrough between 'case' labels in 'fall'
+[[grad]] double fall(double x, int k) {
+  double y = x;
+  switch (k) {
+  case 0:
+    y = y * x;
+  case 1:
+    y = y * x;
+    break;
+  }
+  return y;
+}
+#endif
+
+int main() {
+  for (int k = 0; k < 4; ++k)
+    gradcheck::check_grad("sw" + std::to_string(k),
+                          [k](double x) { return sw(x, k); },
+                          [k](double x, double s, double *d) {
+                            sw_pullback(x, k, s, d);
+                          },
+                          0.7);
+  // CHECK: ok sw0.d0
+  // CHECK: ok sw1.d0
+  // CHECK: ok sw2.d0
+  // CHECK: ok sw3.d0
+  gradcheck::check_grad("swloop", [](double x) { return swloop(x, 8); },
+                        [](double x, double s, double *d) {
+                          swloop_pullback(x, 8, s, d);
+                        },
+                        0.9);
+  // CHECK: ok swloop.d0
+  return gradcheck::failures();
+}
