@@ -13,7 +13,8 @@ cd "$repo_root"
 
 packages=(
   clang-19 libclang-19-dev llvm-19-dev llvm-19-tools
-  ninja-build cmake libopenblas-dev libgtest-dev libbenchmark-dev python3
+  libclang-rt-19-dev ninja-build cmake libopenblas-dev libgtest-dev
+  libbenchmark-dev python3
 )
 
 log() { printf '==> %s\n' "$*"; }
