@@ -68,8 +68,13 @@ bool PullbackBuilder::build() {
 
   const auto *Body = dyn_cast_or_null<CompoundStmt>(Primal->getBody());
   if (!Body) {
-    report(S.Diags, Diag::UnsupportedConstruct, Primal->getLocation())
-        << (Primal->getBody() ? "function-try-block" : "function without a body")
+    const Stmt *Raw = Primal->getBody();
+    report(S.Diags, Diag::UnsupportedConstruct,
+           Raw ? Raw->getBeginLoc() : Primal->getLocation())
+        << (!Raw                             ? "function without a body"
+            : isa<CoroutineBodyStmt>(Raw)    ? "coroutine"
+            : isa<CXXTryStmt>(Raw)           ? "function-try-block"
+                                             : constructName(Raw))
         << Primal->getNameAsString();
     D.noteRequest(Entry);
     return false;
