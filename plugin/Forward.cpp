@@ -444,6 +444,10 @@ Expr *PullbackBuilder::rebuildMethodCall(const CallExpr *CE, bool Need) {
   SmallVector<const Expr *, 4> Args;
   if (!methodCall(CE, MD, Obj, Arrow, Args))
     return unsupported(CE, constructName(CE));
+  // The dynamic type decides which body runs: differentiating the static
+  // callee's body could be silently wrong.
+  if (MD->isVirtual())
+    return unsupported(CE, "virtual call to '" + MD->getNameAsString() + "'");
   if (!MD->isConst())
     return unsupported(CE, "call to non-const member function '" +
                                MD->getNameAsString() + "'");
