@@ -25,7 +25,7 @@ using namespace clang;
 namespace grad {
 
 /// Strips the nodes Sema re-creates when an expression is rebuilt.
-static const Expr *strip(const Expr *E) {
+const Expr *stripExpr(const Expr *E) {
   while (E) {
     const Expr *Next = E->IgnoreImplicit()->IgnoreParens();
     if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(Next))
@@ -38,6 +38,8 @@ static const Expr *strip(const Expr *E) {
   }
   return E;
 }
+
+static const Expr *strip(const Expr *E) { return stripExpr(E); }
 
 static bool isLiteral(const Expr *E) {
   return isa<FloatingLiteral>(E) || isa<IntegerLiteral>(E) ||

@@ -211,6 +211,11 @@ private:
   llvm::DenseMap<const clang::VarDecl *, clang::VarDecl *> RevIndex;
 };
 
+/// Strips the nodes Sema re-creates when an expression is rebuilt
+/// (implicit casts, parentheses, default arguments, substituted template
+/// arguments): the key of recorded values.
+const clang::Expr *stripExpr(const clang::Expr *E);
+
 /// Spelled name of a statement or expression class for diagnostics.
 std::string constructName(const clang::Stmt *S);
 

@@ -1,0 +1,288 @@
+//===- Backprop.cpp - Adjoint propagation through expressions ---*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// backprop(E, Adj): accumulates the adjoint of expression E into its
+/// inputs, one rule per node kind; calls go to the derivative rules, the
+/// runtime primitives, or the callee's (or method's) pullback.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Consumer.h"
+#include "Diagnostics.h"
+#include "PullbackBuilder.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Sema/Sema.h"
+
+using namespace clang;
+
+namespace grad {
+
+static const Expr *strip(const Expr *E) { return stripExpr(E); }
+
+//===----------------------------------------------------------------------===//
+// Adjoint propagation
+//===----------------------------------------------------------------------===//
+
+void PullbackBuilder::backprop(const Expr *E, Expr *Adj, Stmts &Out) {
+  if (Failed || !Adj)
+    return;
+  const Expr *K = strip(E);
+  if (!Act.isActive(K))
+    return;
+  QualType T = K->getType().getNonReferenceType().getUnqualifiedType();
+  if (isElementAccess(K)) {
+    Out.push_back(B.addAssign(adjointElement(K), Adj));
+    return;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(K)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD)
+      return;
+    if (VD->getType().getNonReferenceType()->isRecordType()) {
+      Out.push_back(
+          B.callRuntime("accumulate", {}, {adjointStorage(VD), Adj}));
+      return;
+    }
+    Out.push_back(B.addAssign(B.ref(adjointOf(VD)), Adj));
+    return;
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(K)) {
+    if (UO->getOpcode() == UO_Minus)
+      backprop(UO->getSubExpr(), B.unop(UO_Minus, Adj), Out);
+    else if (UO->getOpcode() == UO_Plus)
+      backprop(UO->getSubExpr(), Adj, Out);
+    else
+      unsupported(UO, constructName(UO));
+    return;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(K)) {
+    const Expr *L = BO->getLHS(), *R = BO->getRHS();
+    bool LA = Act.isActive(strip(L)), RA = Act.isActive(strip(R));
+    auto Share = [&]() -> std::function<Expr *()> {
+      if (LA && RA) {
+        VarDecl *V = bind(Adj, T, Out);
+        return [this, V] { return B.ref(V); };
+      }
+      return [Adj] { return Adj; };
+    }();
+    switch (BO->getOpcode()) {
+    case BO_Add:
+      backprop(L, Share(), Out);
+      backprop(R, Share(), Out);
+      return;
+    case BO_Sub:
+      backprop(L, Share(), Out);
+      if (RA)
+        backprop(R, B.unop(UO_Minus, Share()), Out);
+      return;
+    case BO_Mul:
+      if (LA)
+        backprop(L, B.binop(BO_Mul, Share(), val(R)), Out);
+      if (RA)
+        backprop(R, B.binop(BO_Mul, val(L), Share()), Out);
+      return;
+    case BO_Div:
+      if (LA)
+        backprop(L, B.binop(BO_Div, Share(), val(R)), Out);
+      if (RA)
+        backprop(R,
+                 B.unop(UO_Minus,
+                        B.binop(BO_Div, B.binop(BO_Mul, Share(), val(L)),
+                                B.binop(BO_Mul, val(R), val(R)))),
+                 Out);
+      return;
+    case BO_Comma:
+      backprop(R, Adj, Out);
+      return;
+    default:
+      unsupported(BO, "'" + BO->getOpcodeStr().str() + "' operator");
+      return;
+    }
+  }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(K)) {
+    auto It = Values.find(strip(CO->getCond()));
+    if (It == Values.end()) {
+      unsupported(CO, "conditional operator (internal error)");
+      return;
+    }
+    VarDecl *V = bind(Adj, T, Out);
+    Stmts TB, FB;
+    backprop(CO->getTrueExpr(), B.ref(V), TB);
+    backprop(CO->getFalseExpr(), B.ref(V), FB);
+    if (!TB.empty() || !FB.empty())
+      Out.push_back(B.ifStmt(B.ref(It->second), B.block(TB),
+                             FB.empty() ? nullptr : B.block(FB)));
+    return;
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(K)) {
+    backpropCall(CE, Adj, Out);
+    return;
+  }
+  if (const auto *EC = dyn_cast<ExplicitCastExpr>(K)) {
+    backprop(EC->getSubExpr(), Adj, Out);
+    return;
+  }
+  unsupported(K, constructName(K));
+}
+
+void PullbackBuilder::backpropCall(const CallExpr *CE, Expr *Adj,
+                                   Stmts &Out) {
+  const FunctionDecl *FD = CE->getDirectCallee();
+  QualType T = CE->getType().getNonReferenceType().getUnqualifiedType();
+  StringRef RName = runtimeName(CE);
+  if (!RName.empty()) {
+    backpropRuntime(CE, RName, Adj, Out);
+    return;
+  }
+  if (isa<CXXMethodDecl>(FD) && !cast<CXXMethodDecl>(FD)->isStatic()) {
+    backpropMethodCall(CE, Adj, Out);
+    return;
+  }
+  if (const Rule *Ru = findRule(FD)) {
+    VarDecl *V = bind(Adj, T, Out);
+    unsigned N = std::min<unsigned>(CE->getNumArgs(), Ru->Arity);
+    for (unsigned I = 0; I < N; ++I) {
+      const Expr *Arg = CE->getArg(I);
+      if (!Act.isActive(strip(Arg)))
+        continue;
+      SmallVector<Expr *, 3> Vals;
+      for (unsigned J = 0; J < N; ++J)
+        Vals.push_back((Ru->Uses[I] >> J) & 1 ? val(CE->getArg(J)) : nullptr);
+      Expr *Y = (Ru->Uses[I] & UsesResult) ? val(CE) : nullptr;
+      Expr *Partial = buildPartial(B, *Ru, I, Vals, Y, T);
+      if (!Partial) {
+        Failed = true;
+        return;
+      }
+      backprop(Arg, B.binop(BO_Mul, B.ref(V), Partial), Out);
+    }
+    return;
+  }
+  PullbackEntry *PE = D.calleePullback(FD, CE->getExprLoc(), Entry);
+  if (!PE) {
+    Failed = true;
+    return;
+  }
+  FunctionDecl *CPB = PE->Pullback;
+  PullbackSignature CS;
+  std::string Why;
+  computeSignature(Ctx, FD, PE->Wrt, CPB->getName(), CS, Why);
+  SmallVector<Expr *, 8> Args;
+  SmallVector<std::pair<const Expr *, VarDecl *>, 4> Outs;
+  for (unsigned I = 0; I < FD->getNumParams(); ++I)
+    Args.push_back(I < CE->getNumArgs() ? val(CE->getArg(I)) : nullptr);
+  if (CS.SeedIndex >= 0)
+    Args.push_back(Adj);
+  for (unsigned I = 0; I < FD->getNumParams(); ++I) {
+    if (CS.AdjointIndex[I] < 0)
+      continue;
+    ParamKind K = classifyParam(Ctx, FD->getParamDecl(I)->getType()).Kind;
+    if (K == ParamKind::Pointer || K == ParamKind::Class) {
+      // The argument is a variable (checked in the forward sweep): its
+      // adjoint storage accumulates directly.
+      const auto *DRE = dyn_cast<DeclRefExpr>(strip(CE->getArg(I)));
+      const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+      if (VD && Act.isActive(VD)) {
+        Expr *St = adjointStorage(VD);
+        Args.push_back(K == ParamKind::Pointer ? St : addressOf(St));
+        continue;
+      }
+      QualType AT = CS.ParamTypes[CS.AdjointIndex[I]]->getPointeeType();
+      if (K == ParamKind::Pointer) {
+        Args.push_back(B.staticCast(Ctx.getPointerType(AT),
+                                    new (Ctx) CXXNullPtrLiteralExpr(
+                                        Ctx.NullPtrTy, B.Loc)));
+        // An inactive array: nobody reads its adjoint, but the ABI needs a
+        // pointer; give it scratch of the same extent below.
+        Args.pop_back();
+        unsupported(CE->getArg(I), "inactive array argument of '" +
+                                       FD->getNameAsString() + "'");
+        return;
+      }
+      VarDecl *Z = B.var(PB, fresh("_z"), AT,
+                         B.callGrad("zeros_like", {val(CE->getArg(I))}));
+      Out.push_back(B.declStmt(Z));
+      Args.push_back(B.addrOf(B.ref(Z)));
+      continue;
+    }
+    QualType AT = CS.ParamTypes[CS.AdjointIndex[I]]->getPointeeType();
+    VarDecl *G = B.var(PB, fresh("_g"), AT, B.zero(AT));
+    Out.push_back(B.declStmt(G));
+    Args.push_back(B.addrOf(B.ref(G)));
+    Outs.push_back({CE->getArg(I), G});
+  }
+  Out.push_back(B.call(B.funcRef(CPB), Args));
+  for (auto &[Arg, G] : Outs)
+    backprop(Arg, B.ref(G), Out);
+}
+
+void PullbackBuilder::backpropMethodCall(const CallExpr *CE, Expr *Adj,
+                                         Stmts &Out) {
+  const CXXMethodDecl *MD;
+  const Expr *Obj;
+  bool Arrow;
+  SmallVector<const Expr *, 4> Args;
+  if (!methodCall(CE, MD, Obj, Arrow, Args)) {
+    unsupported(CE, constructName(CE));
+    return;
+  }
+  PullbackEntry *PE = D.calleePullback(MD, CE->getExprLoc(), Entry);
+  if (!PE) {
+    Failed = true;
+    return;
+  }
+  PullbackSignature CS;
+  std::string Why;
+  computeSignature(Ctx, MD, PE->Wrt, PE->Pullback->getName(), CS, Why);
+  SmallVector<Expr *, 8> CallArgs;
+  for (unsigned I = 0; I < MD->getNumParams(); ++I)
+    CallArgs.push_back(I < Args.size() ? val(Args[I]) : nullptr);
+  if (CS.SeedIndex >= 0)
+    CallArgs.push_back(Adj);
+  Deferred Later;
+  for (unsigned I = 0; I < MD->getNumParams(); ++I)
+    if (CS.AdjointIndex[I] >= 0)
+      CallArgs.push_back(adjointTarget(Args[I], Out, Later, false));
+  if (CS.ThisIndex >= 0) {
+    // The object's adjoint: d_this, its storage, or the element's.
+    const Expr *K = strip(Obj);
+    bool IsThis;
+    const VarDecl *Root = pathRoot(K, IsThis);
+    Expr *AdjObj;
+    if (isa<CXXThisExpr>(K))
+      AdjObj = Sig.ThisIndex >= 0 ? B.ref(PB->getParamDecl(Sig.ThisIndex))
+                                  : nullptr;
+    else if (isElementAccess(K))
+      AdjObj = B.addrOf(adjointElement(K));
+    else if (Root && Act.isActive(Root))
+      AdjObj = addressOf(adjointStorage(Root));
+    else
+      AdjObj = nullptr;
+    if (!AdjObj) {
+      QualType OT = K->getType().getNonReferenceType().getUnqualifiedType();
+      if (OT->isPointerType())
+        OT = OT->getPointeeType().getUnqualifiedType();
+      VarDecl *Z = B.var(PB, fresh("_z"), OT, nullptr);
+      Out.push_back(B.declStmt(Z));
+      AdjObj = B.addrOf(B.ref(Z));
+    }
+    CallArgs.push_back(AdjObj);
+  }
+  for (Expr *A : CallArgs)
+    if (!A) {
+      Failed = true;
+      return;
+    }
+  Out.push_back(B.memberCall(rebuildObject(Obj), PE->Pullback->getDeclName(),
+                             CallArgs, Arrow));
+  for (auto &[E, G] : Later)
+    backprop(E, B.ref(G), Out);
+}
+
+} // namespace grad
