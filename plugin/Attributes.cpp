@@ -17,6 +17,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/Expr.h"
 #include "clang/Sema/Lookup.h"
 #include "clang/Sema/ParsedAttr.h"
@@ -39,6 +40,12 @@ bool isInTemplate(Sema &S, const FunctionDecl *FD) {
   return false;
 }
 
+/// A function template at namespace scope: `template <...> [[grad]] T f(...)`.
+bool isTemplatePattern(const FunctionDecl *FD) {
+  return FD->getDescribedFunctionTemplate() &&
+         !FD->getDeclContext()->isDependentContext();
+}
+
 /// Why \p FD cannot carry [[grad]] yet, or null.
 const char *unsupportedKind(Sema &S, const FunctionDecl *FD) {
   if (isa<CXXConstructorDecl>(FD) || isa<CXXDestructorDecl>(FD) ||
@@ -47,8 +54,19 @@ const char *unsupportedKind(Sema &S, const FunctionDecl *FD) {
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
     if (MD->isVirtual())
       return "virtual member function";
-  if (isInTemplate(S, FD))
-    return "function template";
+  if (isTemplatePattern(FD)) {
+    if (isa<CXXMethodDecl>(FD))
+      return "member function template";
+    for (const ParmVarDecl *P : FD->parameters())
+      if (P->isParameterPack())
+        return "function template with a parameter pack";
+  } else if (isInTemplate(S, FD)) {
+    return FD->isFunctionTemplateSpecialization() ||
+                   FD->getTemplateSpecializationKind() ==
+                       TSK_ExplicitSpecialization
+               ? "explicit specialization"
+               : "member of a class template";
+  }
   if (!FD->getDeclName().isIdentifier() &&
       FD->getOverloadedOperator() != OO_Call)
     return "operator";
@@ -164,6 +182,9 @@ struct GradAttrInfo : public ParsedAttrInfo {
                      Sema::LookupOrdinaryName);
       S.LookupQualifiedName(R, FD->getDeclContext()->getRedeclContext());
       for (NamedDecl *ND : R) {
+        if (const auto *FTD = dyn_cast<FunctionTemplateDecl>(ND))
+          if (St.Generated.count(FTD->getTemplatedDecl()))
+            continue; // the pullback template of a [[grad]] template
         auto *Other = dyn_cast<FunctionDecl>(ND->getUnderlyingDecl());
         if (Other && (State::get(S.Context).Generated.count(
                           Other->getCanonicalDecl()) ||
@@ -174,7 +195,10 @@ struct GradAttrInfo : public ParsedAttrInfo {
         return AttributeNotApplied;
       }
     }
-    declarePullback(S, FD, Mask, S.getCurScope(), Loc);
+    if (isTemplatePattern(FD))
+      declarePullbackTemplate(S, FD, Mask, S.getCurScope(), Loc);
+    else
+      declarePullback(S, FD, Mask, S.getCurScope(), Loc);
     return AttributeApplied;
   }
 };

@@ -34,6 +34,9 @@ void Differentiator::handleDecl(Decl *D) {
   if (S.Diags.hasUncompilableErrorOccurred())
     return;
   State &St = State::get(S.Context);
+  // Calls of pullback templates in this definition: defined now, so that
+  // they are not left undefined at the end of the translation unit.
+  queueTemplateRequests();
   if (const GradRequest *R = St.requestFor(FD)) {
     if (!St.find(FD, R->Wrt))
       declarePullback(S, FD, R->Wrt, nullptr, R->AttrLoc);
@@ -186,24 +189,78 @@ void Differentiator::noteRequest(const PullbackEntry &E) {
   }
 }
 
+void Differentiator::queueTemplateRequests() {
+  State &St = State::get(S.Context);
+  // Specializations of pullback templates that the code called: each is
+  // defined from the matching primal specialization, instantiated here if
+  // nothing else needed it. Only the ones new since the last look.
+  for (size_t T = 0; T < St.Templates.size(); ++T) {
+    auto Specs = St.Templates[T].Pullback->specializations();
+    unsigned Count = std::distance(Specs.begin(), Specs.end());
+    if (Count == St.Templates[T].SeenSpecs)
+      continue;
+    SmallVector<FunctionDecl *, 8> New(
+        std::next(Specs.begin(), St.Templates[T].SeenSpecs), Specs.end());
+    St.Templates[T].SeenSpecs = Count;
+    for (FunctionDecl *Spec : New) {
+      if (St.Generated.count(Spec))
+        continue;
+      SourceLocation Loc = Spec->getPointOfInstantiation();
+      if (Loc.isInvalid())
+        Loc = St.Templates[T].AttrLoc;
+      St.Generated.insert(Spec);
+      FunctionDecl *PS =
+          primalSpecialization(S, St.Templates[T], Spec, Loc);
+      PullbackEntry *E =
+          PS ? declarePullback(S, PS, St.Templates[T].Wrt, nullptr, Loc)
+             : nullptr;
+      if (!E) {
+        Spec->setInvalidDecl();
+        continue;
+      }
+      if (!E->Defined && !E->UserProvided && PS->getDefinition()) {
+        E->Defined = true;
+        Work.push_back(E);
+      }
+    }
+  }
+}
+
 void Differentiator::finish() {
   State &St = State::get(S.Context);
+  // Defining pullbacks can need template instantiations, whose pullbacks
+  // need more: iterate until nothing new is requested.
+  for (;;) {
+    queueTemplateRequests();
+    for (size_t I = 0; I < St.Entries.size(); ++I) {
+      PullbackEntry *E = St.Entries[I].get();
+      if (E->UserProvided || E->Defined || E->Failed)
+        continue;
+      if (!E->Primal->isDefined() && E->Primal->isImplicitlyInstantiable())
+        S.InstantiateFunctionDefinition(E->RequestLoc, E->Primal,
+                                        /*Recursive=*/false,
+                                        /*DefinitionRequired=*/false,
+                                        /*AtEndOfTU=*/true);
+      if (E->Primal->getDefinition()) {
+        E->Defined = true;
+        Work.push_back(E);
+      }
+    }
+    if (Work.empty())
+      break;
+    drain();
+    S.PerformPendingInstantiations();
+  }
   for (size_t I = 0; I < St.Entries.size(); ++I) {
     PullbackEntry *E = St.Entries[I].get();
     if (E->UserProvided || E->Defined || E->Failed)
       continue;
-    if (E->Primal->getDefinition()) {
-      E->Defined = true;
-      Work.push_back(E);
-      continue;
-    }
     // [[grad]] declarations are defined by the TU that defines the primal.
     if (St.requestFor(E->Primal))
       continue;
     E->Failed = true;
-    const char *Caller = "";
     std::string CallerName =
-        E->Requester ? E->Requester->getNameAsString() : std::string(Caller);
+        E->Requester ? E->Requester->getNameAsString() : std::string();
     report(S.Diags, Diag::NoBody, E->RequestLoc)
         << E->Primal->getNameAsString() << CallerName;
     PullbackSignature Sig;
@@ -216,7 +273,6 @@ void Differentiator::finish() {
       noteRequest(*E->RequesterEntry);
     E->Pullback->setInvalidDecl();
   }
-  drain();
   S.PerformPendingInstantiations();
 }
 

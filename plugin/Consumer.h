@@ -67,6 +67,9 @@ public:
 private:
   void define(PullbackEntry *E, const clang::FunctionDecl *Def);
   void drain();
+  /// Declares the pullbacks for specializations of pullback templates the
+  /// code called.
+  void queueTemplateRequests();
 
   clang::Sema &S;
   const Options &Opts;

@@ -8,6 +8,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/PrettyPrinter.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -15,8 +16,7 @@ using namespace clang;
 
 namespace grad {
 
-static void print(const FunctionDecl *FD, llvm::raw_ostream &OS,
-                  bool Prototype) {
+static void print(const Decl *FD, llvm::raw_ostream &OS, bool Prototype) {
   SmallVector<const Decl *, 4> Chain;
   for (const DeclContext *DC = FD->getDeclContext(); DC && !DC->isTranslationUnit();
        DC = DC->getParent())
@@ -49,6 +49,11 @@ void printDefinition(const FunctionDecl *FD, llvm::raw_ostream &OS) {
 
 void printPrototype(const FunctionDecl *FD, llvm::raw_ostream &OS) {
   print(FD, OS, true);
+}
+
+void printTemplatePrototype(const FunctionDecl *Spec, llvm::raw_ostream &OS) {
+  if (const FunctionTemplateDecl *FTD = Spec->getPrimaryTemplate())
+    print(FTD, OS, true);
 }
 
 } // namespace grad

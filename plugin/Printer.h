@@ -17,6 +17,10 @@ namespace grad {
 void printDefinition(const clang::FunctionDecl *FD, llvm::raw_ostream &OS);
 /// Prints only the prototype, likewise wrapped.
 void printPrototype(const clang::FunctionDecl *FD, llvm::raw_ostream &OS);
+/// Prints the primary template declaration of \p Spec, a specialization
+/// of a pullback template, likewise wrapped.
+void printTemplatePrototype(const clang::FunctionDecl *Spec,
+                            llvm::raw_ostream &OS);
 
 } // namespace grad
 

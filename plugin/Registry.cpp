@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Registry.h"
+#include "Diagnostics.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -61,6 +62,18 @@ ParamClass classifyParam(ASTContext &Ctx, QualType T) {
   QualType NR = T.getNonReferenceType();
   bool IsMutableRef = T->isReferenceType() && !NR.isConstQualified();
   if (isFloating(NR)) {
+    C.Kind = IsMutableRef ? ParamKind::ScalarRef : ParamKind::Scalar;
+    C.AdjointPointee = NR.getUnqualifiedType();
+    return C;
+  }
+  if (NR->isDependentType()) {
+    // In a [[grad]] function template: T, const T&, std::vector<T> get an
+    // adjoint; each instantiation checks that its type has a derivative.
+    if (const auto *PT = NR->getAs<PointerType>()) {
+      C.Kind = ParamKind::Pointer;
+      C.AdjointPointee = PT->getPointeeType().getUnqualifiedType();
+      return C;
+    }
     C.Kind = IsMutableRef ? ParamKind::ScalarRef : ParamKind::Scalar;
     C.AdjointPointee = NR.getUnqualifiedType();
     return C;
@@ -153,6 +166,14 @@ bool computeSignature(ASTContext &Ctx, const FunctionDecl *Primal,
     QualType Seed;
     if (isFloating(R) && !R->isReferenceType())
       Seed = R.getUnqualifiedType();
+    else if (R->isDependentType() && !R->isReferenceType() &&
+             !R->getContainedAutoType())
+      // A template's T is seeded by value, std::vector<T> by const&, as
+      // their instantiations with a floating T are.
+      Seed = R->getAs<TemplateSpecializationType>()
+                 ? Ctx.getLValueReferenceType(
+                       R.getUnqualifiedType().withConst())
+                 : R.getUnqualifiedType();
     else if (R->isRecordType() && hasFloatingData(R))
       Seed = Ctx.getLValueReferenceType(R.getUnqualifiedType().withConst());
     else {
@@ -277,6 +298,14 @@ PullbackEntry *State::find(const FunctionDecl *Primal, const WrtMask &Wrt) {
   return nullptr;
 }
 
+PullbackTemplate *State::templateOf(const FunctionDecl *Primal) {
+  const FunctionTemplateDecl *PT = Primal->getPrimaryTemplate();
+  if (!PT)
+    return nullptr;
+  auto It = TemplateIndex.find(PT->getCanonicalDecl());
+  return It == TemplateIndex.end() ? nullptr : &Templates[It->second];
+}
+
 PullbackEntry *State::add(FunctionDecl *Primal, FunctionDecl *PB,
                           const WrtMask &Wrt, bool User) {
   Entries.push_back(std::make_unique<PullbackEntry>());
@@ -366,6 +395,140 @@ static Scope *scopeFor(Sema &S, Scope *Sc, DeclContext *Target) {
   return nullptr;
 }
 
+/// Gives \p PB the parameters of \p Sig, also in its type's TypeLoc.
+static void setParams(ASTContext &Ctx, FunctionDecl *PB, TypeSourceInfo *TSI,
+                      const PullbackSignature &Sig) {
+  SourceLocation PLoc = PB->getLocation();
+  SmallVector<ParmVarDecl *, 8> Params;
+  auto FTL = TSI->getTypeLoc().getAs<FunctionProtoTypeLoc>();
+  for (unsigned I = 0; I < Sig.ParamTypes.size(); ++I) {
+    QualType T = Sig.ParamTypes[I];
+    ParmVarDecl *P = ParmVarDecl::Create(
+        Ctx, PB, PLoc, PLoc, &Ctx.Idents.get(Sig.ParamNames[I]), T,
+        Ctx.getTrivialTypeSourceInfo(T, PLoc), SC_None, nullptr);
+    P->setScopeInfo(0, I);
+    Params.push_back(P);
+    if (FTL)
+      FTL.setParam(I, P);
+  }
+  PB->setParams(Params);
+}
+
+bool declarePullbackTemplate(Sema &S, FunctionDecl *Pattern,
+                             const WrtMask &Wrt, Scope *Sc,
+                             SourceLocation Loc) {
+  ASTContext &Ctx = S.Context;
+  State &St = State::get(Ctx);
+  FunctionTemplateDecl *PT = Pattern->getDescribedFunctionTemplate();
+  if (!PT)
+    return false;
+  if (St.TemplateIndex.count(PT->getCanonicalDecl()))
+    return true;
+  PullbackSignature Sig;
+  std::string Why;
+  if (!computeSignature(Ctx, Pattern, Wrt, pullbackName(Pattern), Sig, Why))
+    return false;
+  DeclContext *DC = Pattern->getDeclContext();
+  SourceLocation PLoc = Pattern->getLocation();
+  TypeSourceInfo *TSI = Ctx.getTrivialTypeSourceInfo(Sig.Type, PLoc);
+  StorageClass SC =
+      Pattern->getStorageClass() == SC_Static ? SC_Static : SC_None;
+  DeclarationName Name(&Ctx.Idents.get(Sig.Name));
+  // Inline: its explicit specializations, as grad-dump prints them, may
+  // then appear in several translation units.
+  FunctionDecl *PB =
+      FunctionDecl::Create(Ctx, DC, PLoc, PLoc, Name, Sig.Type, TSI, SC,
+                           /*UsesFPIntrin=*/false, /*isInlineSpecified=*/true,
+                           /*hasWrittenPrototype=*/true);
+  setParams(Ctx, PB, TSI, Sig);
+  // The pullback template shares the primal's template parameters, so the
+  // same template arguments name matching specializations.
+  auto *FTD = FunctionTemplateDecl::Create(Ctx, DC, PLoc, Name,
+                                           PT->getTemplateParameters(), PB);
+  PB->setDescribedFunctionTemplate(FTD);
+  PB->setLexicalDeclContext(Pattern->getLexicalDeclContext());
+  FTD->setLexicalDeclContext(Pattern->getLexicalDeclContext());
+  DC->addDecl(FTD);
+  if (Sc)
+    if (Scope *Target = scopeFor(S, Sc, lookupContext(Pattern)))
+      S.PushOnScopeChains(FTD, Target, /*AddToContext=*/false);
+  St.TemplateIndex[PT->getCanonicalDecl()] = St.Templates.size();
+  St.Templates.push_back({PT, FTD, Wrt, Loc, 0});
+  St.Generated.insert(PB);
+  return true;
+}
+
+static std::string nameWithArgs(const FunctionDecl *FD) {
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  PrintingPolicy Policy(FD->getASTContext().getLangOpts());
+  Policy.SuppressTagKeyword = true;
+  FD->getNameForDiagnostic(OS, Policy, /*Qualified=*/false);
+  return Out;
+}
+
+/// The specialization of \p T's pullback template for \p Primal, a
+/// specialization of its primal template; null after reporting why the
+/// instantiation has no derivative.
+static PullbackEntry *declareSpecialization(Sema &S, PullbackTemplate &T,
+                                            FunctionDecl *Primal,
+                                            const WrtMask &Wrt,
+                                            SourceLocation Loc) {
+  ASTContext &Ctx = S.Context;
+  State &St = State::get(Ctx);
+  if (St.BadSpecializations.count(Primal->getCanonicalDecl()))
+    return nullptr;
+  PullbackSignature Sig;
+  std::string Why;
+  bool OK = computeSignature(Ctx, Primal, Wrt,
+                             T.Pullback->getName(), Sig, Why);
+  for (unsigned I = 0; OK && I < Primal->getNumParams(); ++I) {
+    const ParmVarDecl *P = Primal->getParamDecl(I);
+    if (I < Wrt.size() && Wrt[I] &&
+        classifyParam(Ctx, P->getType()).Kind == ParamKind::None) {
+      Why = "parameter '" + P->getNameAsString() + "' has type '" +
+            P->getType().getAsString() +
+            "', which has no derivative (mark it [[grad::nodiff]])";
+      OK = false;
+    }
+  }
+  FunctionDecl *Spec = nullptr;
+  if (OK) {
+    Spec = S.InstantiateFunctionDeclaration(
+        T.Pullback, Primal->getTemplateSpecializationArgs(), Loc);
+    OK = Spec && Ctx.hasSameType(Spec->getType(), Sig.Type);
+    if (!OK)
+      Why = "its pullback would not be '" + Sig.str(Ctx) + "'";
+  }
+  if (!OK) {
+    St.BadSpecializations.insert(Primal->getCanonicalDecl());
+    report(S.Diags, Diag::TemplateSpecNotDifferentiable, Loc)
+        << nameWithArgs(Primal) << T.Primal->getNameAsString() << Why;
+    report(S.Diags, Diag::GradSiteNote, T.AttrLoc)
+        << T.Primal->getNameAsString();
+    return nullptr;
+  }
+  PullbackEntry *E = St.add(Primal, Spec, Wrt, /*User=*/false);
+  E->RequestLoc = Loc;
+  return E;
+}
+
+FunctionDecl *primalSpecialization(Sema &S, const PullbackTemplate &T,
+                                   FunctionDecl *Spec, SourceLocation Loc) {
+  const TemplateArgumentList *Args = Spec->getTemplateSpecializationArgs();
+  if (!Args)
+    return nullptr;
+  void *Pos = nullptr;
+  FunctionDecl *PS = T.Primal->findSpecialization(Args->asArray(), Pos);
+  if (!PS)
+    PS = S.InstantiateFunctionDeclaration(T.Primal, Args, Loc);
+  if (PS && !PS->isDefined() && PS->isImplicitlyInstantiable())
+    S.InstantiateFunctionDefinition(Loc, PS, /*Recursive=*/false,
+                                    /*DefinitionRequired=*/false,
+                                    /*AtEndOfTU=*/true);
+  return PS;
+}
+
 PullbackEntry *declarePullback(Sema &S, FunctionDecl *Primal,
                                const WrtMask &Wrt, Scope *Sc,
                                SourceLocation Loc, StringRef NameOverride) {
@@ -373,6 +536,9 @@ PullbackEntry *declarePullback(Sema &S, FunctionDecl *Primal,
   State &St = State::get(Ctx);
   if (PullbackEntry *E = St.find(Primal, Wrt))
     return E;
+  if (PullbackTemplate *T = St.templateOf(Primal))
+    if (NameOverride.empty() && sameMask(T->Wrt, Wrt))
+      return declareSpecialization(S, *T, Primal, Wrt, Loc);
 
   std::string Name =
       NameOverride.empty() ? pullbackName(Primal) : NameOverride.str();
@@ -442,19 +608,7 @@ PullbackEntry *declarePullback(Sema &S, FunctionDecl *Primal,
                               TSI, SC, /*UsesFPIntrin=*/false, Inline,
                               /*hasWrittenPrototype=*/true);
   }
-  SmallVector<ParmVarDecl *, 8> Params;
-  auto FTL = TSI->getTypeLoc().getAs<FunctionProtoTypeLoc>();
-  for (unsigned I = 0; I < Sig.ParamTypes.size(); ++I) {
-    QualType T = Sig.ParamTypes[I];
-    ParmVarDecl *P = ParmVarDecl::Create(
-        Ctx, PB, PLoc, PLoc, &Ctx.Idents.get(Sig.ParamNames[I]), T,
-        Ctx.getTrivialTypeSourceInfo(T, PLoc), SC_None, nullptr);
-    P->setScopeInfo(0, I);
-    Params.push_back(P);
-    if (FTL)
-      FTL.setParam(I, P);
-  }
-  PB->setParams(Params);
+  setParams(Ctx, PB, TSI, Sig);
   PB->setLexicalDeclContext(Primal->getLexicalDeclContext());
   if (Primal->isInExternCContext() || Primal->isExternC())
     ; // The pullback inherits the context's language linkage.

@@ -106,6 +106,18 @@ struct PullbackEntry {
   const PullbackEntry *RequesterEntry = nullptr;
 };
 
+/// The pullback template of a `[[grad]]` function template: declared at the
+/// attribute, with the primal's template parameters; each specialization
+/// is defined from the matching primal specialization.
+struct PullbackTemplate {
+  clang::FunctionTemplateDecl *Primal = nullptr;
+  clang::FunctionTemplateDecl *Pullback = nullptr;
+  WrtMask Wrt;
+  clang::SourceLocation AttrLoc;
+  /// How many of the pullback template's specializations were handled.
+  unsigned SeenSpecs = 0;
+};
+
 /// Per-translation-unit state, keyed by ASTContext.
 class State {
 public:
@@ -120,6 +132,11 @@ public:
       Pullbacks;
   std::vector<std::unique_ptr<PullbackEntry>> Entries;
   llvm::DenseSet<const clang::FunctionDecl *> Generated;
+  /// Pullback templates by canonical primal template, in declaration order.
+  llvm::DenseMap<const clang::FunctionTemplateDecl *, unsigned> TemplateIndex;
+  std::vector<PullbackTemplate> Templates;
+  /// Primal specializations already reported as not differentiable.
+  llvm::DenseSet<const clang::FunctionDecl *> BadSpecializations;
   /// The Sema of this translation unit (for instantiating adjoint types).
   clang::Sema *S = nullptr;
 
@@ -129,6 +146,8 @@ public:
   PullbackEntry *find(const clang::FunctionDecl *Primal, const WrtMask &Wrt);
   PullbackEntry *add(clang::FunctionDecl *Primal, clang::FunctionDecl *PB,
                      const WrtMask &Wrt, bool User);
+  /// The pullback template of \p Primal's primary template, or null.
+  PullbackTemplate *templateOf(const clang::FunctionDecl *Primal);
 };
 
 /// Finds a user-declared (not generated) function named \p Sig.Name in the
@@ -150,6 +169,21 @@ PullbackEntry *declarePullback(clang::Sema &S, clang::FunctionDecl *Primal,
                                const WrtMask &Wrt, clang::Scope *Sc,
                                clang::SourceLocation Loc,
                                llvm::StringRef NameOverride = {});
+
+/// Declares NAME_pullback as a function template for the `[[grad]]`
+/// function template \p Pattern (its templated declaration); false after
+/// reporting why not.
+bool declarePullbackTemplate(clang::Sema &S, clang::FunctionDecl *Pattern,
+                             const WrtMask &Wrt, clang::Scope *Sc,
+                             clang::SourceLocation Loc);
+
+/// The primal specialization matching \p Spec, a specialization of the
+/// pullback template \p T, instantiated (declaration and definition) when
+/// needed; null if it cannot be.
+clang::FunctionDecl *primalSpecialization(clang::Sema &S,
+                                          const PullbackTemplate &T,
+                                          clang::FunctionDecl *Spec,
+                                          clang::SourceLocation Loc);
 
 } // namespace grad
 

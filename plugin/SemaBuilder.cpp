@@ -67,8 +67,36 @@ Expr *SemaBuilder::funcRef(FunctionDecl *FD) {
   CXXScopeSpec SS;
   buildScope(S, Ctx, FD->getDeclContext(), SS, Loc);
   DeclarationNameInfo NameInfo(FD->getDeclName(), Loc);
-  return S.BuildDeclRefExpr(FD, FD->getType(), VK_LValue, NameInfo,
-                            SS.isSet() ? &SS : nullptr);
+  // A specialization is named with its template arguments (printed code
+  // cannot deduce `block_pullback<3>` from the call's arguments).
+  TemplateArgumentListInfo Explicit(Loc, Loc);
+  const TemplateArgumentList *Args = FD->getTemplateSpecializationArgs();
+  for (const TemplateArgument &A :
+       Args ? Args->asArray() : ArrayRef<TemplateArgument>()) {
+    switch (A.getKind()) {
+    case TemplateArgument::Type:
+      Explicit.addArgument(TemplateArgumentLoc(
+          A, Ctx.getTrivialTypeSourceInfo(A.getAsType(), Loc)));
+      break;
+    case TemplateArgument::Integral: {
+      Expr *E = A.getIntegralType()->isBooleanType()
+                    ? static_cast<Expr *>(new (Ctx) CXXBoolLiteralExpr(
+                          A.getAsIntegral().getBoolValue(), Ctx.BoolTy, Loc))
+                    : IntegerLiteral::Create(Ctx, A.getAsIntegral(),
+                                             A.getIntegralType(), Loc);
+      Explicit.addArgument(TemplateArgumentLoc(A, E));
+      break;
+    }
+    default:
+      Explicit.addArgument(TemplateArgumentLoc(A, TemplateArgumentLocInfo()));
+      break;
+    }
+  }
+  return S.BuildDeclRefExpr(
+      FD, FD->getType(), VK_LValue, NameInfo,
+      SS.isSet() ? SS.getWithLocInContext(Ctx) : NestedNameSpecifierLoc(),
+      /*FoundD=*/nullptr, /*TemplateKWLoc=*/SourceLocation(),
+      Args ? &Explicit : nullptr);
 }
 
 static int precedenceOf(const Expr *E) {
