@@ -22,10 +22,27 @@ static const VarDecl *refVar(const Expr *E) {
   return nullptr;
 }
 
+const CallExpr *stdGet(const Expr *E) {
+  const auto *CE = dyn_cast_or_null<CallExpr>(E ? E->IgnoreParenImpCasts()
+                                                : nullptr);
+  if (!CE || isa<CXXOperatorCallExpr>(CE) || isa<CXXMemberCallExpr>(CE) ||
+      CE->getNumArgs() != 1 || !CE->isLValue())
+    return nullptr;
+  const FunctionDecl *FD = CE->getDirectCallee();
+  if (!FD || !FD->isInStdNamespace() || !FD->getIdentifier() ||
+      FD->getName() != "get" || !FD->getTemplateSpecializationArgs() ||
+      !CE->getArg(0)->isLValue())
+    return nullptr;
+  return CE;
+}
+
 const Expr *pathBase(const Expr *E) {
   if (!E)
     return nullptr;
   E = E->IgnoreParenImpCasts();
+  // std::get<I>(t) on a tuple, pair or array: an element like t[I].
+  if (const CallExpr *Get = stdGet(E))
+    return Get->getArg(0);
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
     return AS->getBase();
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {

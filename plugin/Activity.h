@@ -32,6 +32,8 @@ namespace grad {
 /// a plain variable reference is not a path then.
 const clang::VarDecl *pathRoot(const clang::Expr *E, bool &IsThis,
                                bool Strict = false);
+/// `std::get<I>(t)` on an lvalue tuple, pair or array, or null.
+const clang::CallExpr *stdGet(const clang::Expr *E);
 /// The base of a member or element access, or null.
 const clang::Expr *pathBase(const clang::Expr *E);
 

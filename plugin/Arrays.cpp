@@ -87,6 +87,11 @@ Expr *PullbackBuilder::index(Expr *Base, const Expr *K,
       Args.push_back(Idx(OC->getArg(I)));
     return B.call(Base, Args); // t(i, j, ...)
   }
+  if (const CallExpr *Get = stdGet(K)) // std::get<I>(Base)
+    return B.callStd(
+        "get", {Base},
+        {B.argLoc(Get->getDirectCallee()->getTemplateSpecializationArgs()
+                      ->get(0))});
   const auto *ME = cast<MemberExpr>(K);
   return B.member(Base, ME->getMemberDecl()->getName(), ME->isArrow());
 }

@@ -47,6 +47,26 @@ static bool isLiteral(const Expr *E) {
          isa<StringLiteral>(E) || isa<CXXNullPtrLiteralExpr>(E);
 }
 
+/// True if \p E names no local variable, parameter, `this` or lambda: a
+/// constant the pullback can evaluate as written
+/// (`std::make_index_sequence<4>{}`).
+static bool isClosed(const Stmt *E) {
+  if (!E)
+    return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (VD && VD->isLocalVarDeclOrParm())
+      return false;
+  }
+  if (isa<CXXThisExpr>(E) || isa<LambdaExpr>(E) || isa<StmtExpr>(E) ||
+      isa<CallExpr>(E))
+    return false;
+  for (const Stmt *Child : E->children())
+    if (!isClosed(Child))
+      return false;
+  return true;
+}
+
 std::string constructName(const Stmt *S) {
   switch (S->getStmtClass()) {
   case Stmt::GotoStmtClass:
@@ -227,6 +247,9 @@ Expr *PullbackBuilder::val(const Expr *E) {
     return B.ref(It->second);
   if (isLiteral(K))
     return plain(K);
+  if (K->getType()->isRecordType() && !hasFloatingData(K->getType()) &&
+      isClosed(K))
+    return plain(K);
   if (isElementAccess(K) && readOnly(K))
     return valPath(K);
   if (recomputable(K) && !isa<DeclRefExpr>(K))
@@ -279,6 +302,9 @@ Expr *PullbackBuilder::rebuildDeclRef(const DeclRefExpr *DRE, bool Need,
 Expr *PullbackBuilder::rebuildCast(const ExplicitCastExpr *CE, bool Need,
                                    bool Plain) {
   QualType T = CE->getTypeAsWritten();
+  // A tag object without floating data, built from constants: as written.
+  if (T->isRecordType() && !hasFloatingData(T) && isClosed(CE))
+    return const_cast<ExplicitCastExpr *>(CE);
   if (!T->isArithmeticType() && !T->isVoidType())
     return unsupported(CE, "cast to '" + T.getAsString() + "'");
   Expr *Sub = rebuild(CE->getSubExpr(), false, Plain);

@@ -39,10 +39,16 @@ static bool hasFloatingDataImpl(QualType T, unsigned Depth) {
   if (!RD)
     return false;
   if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD)) {
-    for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray())
+    for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray()) {
       if (Arg.getKind() == TemplateArgument::Type &&
           hasFloatingDataImpl(Arg.getAsType(), Depth + 1))
         return true;
+      if (Arg.getKind() == TemplateArgument::Pack) // std::tuple<A, B, C>
+        for (const TemplateArgument &P : Arg.pack_elements())
+          if (P.getKind() == TemplateArgument::Type &&
+              hasFloatingDataImpl(P.getAsType(), Depth + 1))
+            return true;
+    }
   }
   if (!RD->hasDefinition())
     return false;

@@ -63,6 +63,24 @@ static void buildScope(Sema &S, ASTContext &Ctx, const DeclContext *DC,
     SS.Extend(Ctx, const_cast<NamespaceDecl *>(*It), Loc, Loc);
 }
 
+TemplateArgumentLoc SemaBuilder::argLoc(const TemplateArgument &A) {
+  switch (A.getKind()) {
+  case TemplateArgument::Type:
+    return TemplateArgumentLoc(
+        A, Ctx.getTrivialTypeSourceInfo(A.getAsType(), Loc));
+  case TemplateArgument::Integral: {
+    Expr *E = A.getIntegralType()->isBooleanType()
+                  ? static_cast<Expr *>(new (Ctx) CXXBoolLiteralExpr(
+                        A.getAsIntegral().getBoolValue(), Ctx.BoolTy, Loc))
+                  : IntegerLiteral::Create(Ctx, A.getAsIntegral(),
+                                           A.getIntegralType(), Loc);
+    return TemplateArgumentLoc(A, E);
+  }
+  default:
+    return TemplateArgumentLoc(A, TemplateArgumentLocInfo());
+  }
+}
+
 Expr *SemaBuilder::funcRef(FunctionDecl *FD) {
   CXXScopeSpec SS;
   buildScope(S, Ctx, FD->getDeclContext(), SS, Loc);
@@ -72,26 +90,8 @@ Expr *SemaBuilder::funcRef(FunctionDecl *FD) {
   TemplateArgumentListInfo Explicit(Loc, Loc);
   const TemplateArgumentList *Args = FD->getTemplateSpecializationArgs();
   for (const TemplateArgument &A :
-       Args ? Args->asArray() : ArrayRef<TemplateArgument>()) {
-    switch (A.getKind()) {
-    case TemplateArgument::Type:
-      Explicit.addArgument(TemplateArgumentLoc(
-          A, Ctx.getTrivialTypeSourceInfo(A.getAsType(), Loc)));
-      break;
-    case TemplateArgument::Integral: {
-      Expr *E = A.getIntegralType()->isBooleanType()
-                    ? static_cast<Expr *>(new (Ctx) CXXBoolLiteralExpr(
-                          A.getAsIntegral().getBoolValue(), Ctx.BoolTy, Loc))
-                    : IntegerLiteral::Create(Ctx, A.getAsIntegral(),
-                                             A.getIntegralType(), Loc);
-      Explicit.addArgument(TemplateArgumentLoc(A, E));
-      break;
-    }
-    default:
-      Explicit.addArgument(TemplateArgumentLoc(A, TemplateArgumentLocInfo()));
-      break;
-    }
-  }
+       Args ? Args->asArray() : ArrayRef<TemplateArgument>())
+    Explicit.addArgument(argLoc(A));
   return S.BuildDeclRefExpr(
       FD, FD->getType(), VK_LValue, NameInfo,
       SS.isSet() ? SS.getWithLocInContext(Ctx) : NestedNameSpecifierLoc(),
@@ -250,7 +250,8 @@ Expr *SemaBuilder::call(Expr *Fn, ArrayRef<Expr *> Args) {
   return check(S.BuildCallExpr(nullptr, Fn, Loc, Copy, Loc));
 }
 
-Expr *SemaBuilder::callStd(StringRef Name, ArrayRef<Expr *> Args) {
+Expr *SemaBuilder::callStd(StringRef Name, ArrayRef<Expr *> Args,
+                           ArrayRef<TemplateArgumentLoc> TArgs) {
   DeclarationNameInfo NameInfo(&Ctx.Idents.get(Name), Loc);
   LookupResult R(S, NameInfo, Sema::LookupOrdinaryName);
   CXXScopeSpec SS;
@@ -267,7 +268,16 @@ Expr *SemaBuilder::callStd(StringRef Name, ArrayRef<Expr *> Args) {
     Failed = true;
     return nullptr;
   }
-  Expr *Fn = check(S.BuildDeclarationNameExpr(SS, R, /*NeedsADL=*/false));
+  Expr *Fn;
+  if (TArgs.empty()) {
+    Fn = check(S.BuildDeclarationNameExpr(SS, R, /*NeedsADL=*/false));
+  } else {
+    TemplateArgumentListInfo TAL(Loc, Loc);
+    for (const TemplateArgumentLoc &A : TArgs)
+      TAL.addArgument(A);
+    Fn = check(S.BuildTemplateIdExpr(SS, SourceLocation(), R,
+                                     /*RequiresADL=*/false, &TAL));
+  }
   return call(Fn, Args);
 }
 

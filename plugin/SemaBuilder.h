@@ -53,7 +53,10 @@ public:
   clang::Expr *call(clang::Expr *Fn, llvm::ArrayRef<clang::Expr *> Args);
   /// Calls `std::Name` (falling back to `::Name`) with overload resolution.
   clang::Expr *callStd(llvm::StringRef Name,
-                       llvm::ArrayRef<clang::Expr *> Args);
+                       llvm::ArrayRef<clang::Expr *> Args,
+                       llvm::ArrayRef<clang::TemplateArgumentLoc> TArgs = {});
+  /// \p A as written in source (a literal for a value, a type for a type).
+  clang::TemplateArgumentLoc argLoc(const clang::TemplateArgument &A);
   clang::Expr *staticCast(clang::QualType T, clang::Expr *E);
   clang::Expr *addrOf(clang::Expr *E);
   clang::Expr *deref(clang::Expr *E);
