@@ -137,6 +137,12 @@ Expr *PullbackBuilder::adjointStorage(const VarDecl *VD) {
         P->getDeclContext() == Primal) {
       ParmVarDecl *DP = PB->getParamDecl(Sig.AdjointIndex[I]);
       ParamKind K = classifyParam(Ctx, P->getType()).Kind;
+      // The caller's *d_x is the adjoint of a scalar's initial value only:
+      // an overwritten one (x = layer(x)) or an in/out one accumulates
+      // locally and is stored once at the end.
+      if ((K == ParamKind::Scalar && Act.isWritten(P)) ||
+          K == ParamKind::ScalarRef)
+        return B.ref(adjointOf(VD));
       if (K == ParamKind::Pointer)
         return B.ref(DP);
       return B.paren(B.deref(B.ref(DP)));

@@ -159,15 +159,8 @@ Expr *PullbackBuilder::adjointTarget(const Expr *Arg, Stmts &Out,
   }
   if (const auto *DRE = dyn_cast<DeclRefExpr>(K))
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-      if (VD->isLocalVarDeclOrParm()) {
-        // An overwritten scalar's adjoint is the local one: the caller's
-        // *d_x is the adjoint of the parameter's initial value only
-        // (x = layer(x)).
-        if (isFloating(VD->getType().getNonReferenceType()) &&
-            Act.isWritten(VD))
-          return B.addrOf(B.ref(adjointOf(VD)));
+      if (VD->isLocalVarDeclOrParm())
         return addressOf(adjointStorage(VD));
-      }
   Expr *Init = T->isRecordType() ? B.callGrad("zeros_like", {val(K)})
                                  : B.zero(T);
   VarDecl *G = B.var(PB, fresh("_g"), T, Init);
