@@ -12,8 +12,10 @@ Prints the median of --repeat runs, the ratio plugin/plain, and the growth
 from N to 4N.
 
   bench/compile_time.py --plugin build/lib/ClangGrad.so --include runtime/include
+  bench/compile_time.py ... --profile   # frontend / backend / plugin split
 """
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -67,6 +69,25 @@ double use(const std::vector<Layer> &L, std::vector<Layer> &dL, double x) { doub
 SHAPES = {"distinct": distinct, "template": template, "vector": vector}
 
 
+def phases(cxx, flags, src, tmp):
+    """Frontend, backend (optimizer + codegen) and plugin seconds of one
+    compile, from -ftime-trace."""
+    trace = os.path.join(tmp, "trace.json")
+    r = subprocess.run([cxx] + flags + ["-c", src, "-o", os.devnull,
+                                        "-ftime-trace=" + trace,
+                                        "-ftime-trace-granularity=0"],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"compile failed for {src}:\n{r.stderr[:2000]}")
+    with open(trace) as f:
+        events = json.load(f)["traceEvents"]
+    total = {e["name"][len("Total "):]: e["dur"] / 1e6 for e in events
+             if e.get("name", "").startswith("Total ")}
+    return (total.get("Frontend", 0.0), total.get("Backend", 0.0),
+            total.get("grad: pullback", 0.0) +
+            total.get("grad: end of translation unit", 0.0))
+
+
 def compile_time(cxx, flags, src, repeat):
     times = []
     for _ in range(repeat):
@@ -86,11 +107,18 @@ def main():
     ap.add_argument("--include", required=True)
     ap.add_argument("--depths", default="10,100,400,1000")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--profile", action="store_true",
+                    help="instead of wall times, print where the time goes "
+                         "(-ftime-trace): frontend, LLVM backend, and the "
+                         "plugin's own time")
     args = ap.parse_args()
     depths = [int(d) for d in args.depths.split(",")]
     base = ["-std=c++20", "-O1", "-ftemplate-depth=4096", "-I" + args.include,
             "-Wno-unknown-attributes"]
     with tempfile.TemporaryDirectory() as tmp:
+        if args.profile:
+            profile(args, depths, base, tmp)
+            return
         print("| shape | N | plain (s) | plugin (s) | plugin/plain | growth N->4N (plugin) |")
         print("|---|---:|---:|---:|---:|---:|")
         for shape, gen in SHAPES.items():
@@ -113,6 +141,26 @@ def main():
                     growth = f"{plug / results[n // 4]:.2f}"
                 print(f"| {shape} | {n} | {plain:.3f} | {plug:.3f} | "
                       f"{plug / plain:.2f} | {growth} |", flush=True)
+
+
+def profile(args, depths, base, tmp):
+    print("| shape | N | frontend plain / plugin (s) | of which the plugin (s) "
+          "| backend plain / plugin (s) | plugin per block (ms) |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for shape, gen in SHAPES.items():
+        for n in depths:
+            src = os.path.join(tmp, f"{shape}{n}.cpp")
+            with open(src, "w") as f:
+                f.write(gen(n))
+            plain_src = os.path.join(tmp, f"{shape}{n}_plain.cpp")
+            with open(plain_src, "w") as f:
+                f.write("\n".join(l for l in gen(n).splitlines()
+                                  if "_pullback" not in l) + "\n")
+            pf, pb, _ = phases(args.cxx, base, plain_src, tmp)
+            gf, gb, own = phases(args.cxx, base + ["-fplugin=" + args.plugin],
+                                 src, tmp)
+            print(f"| {shape} | {n} | {pf:.3f} / {gf:.3f} | {own:.3f} | "
+                  f"{pb:.3f} / {gb:.3f} | {1000 * own / n:.3f} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/Sema/Sema.h"
+#include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace clang;
@@ -77,6 +78,10 @@ void Differentiator::drain() {
 }
 
 void Differentiator::define(PullbackEntry *E, const FunctionDecl *Def) {
+  // -ftime-trace reports the plugin's own time as "Total grad: pullback".
+  llvm::TimeTraceScope Scope("grad: pullback", [&] {
+    return Def->getQualifiedNameAsString();
+  });
   if (Def->isInvalidDecl()) {
     E->Failed = true;
     return;
@@ -227,6 +232,7 @@ void Differentiator::queueTemplateRequests() {
 }
 
 void Differentiator::finish() {
+  llvm::TimeTraceScope Scope("grad: end of translation unit");
   State &St = State::get(S.Context);
   // Defining pullbacks can need template instantiations, whose pullbacks
   // need more: iterate until nothing new is requested.

@@ -26,6 +26,7 @@
 
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include <vector>
@@ -198,7 +199,10 @@ private:
   Stmts *Cur = nullptr;
   Stmts Prologue;
   llvm::StringSet<> Names;
-  const clang::Stmt *FinalReturn = nullptr;
+  /// Returns that end the function on their path (last statement, or
+  /// last in both branches of a final `if`): no jump needed.
+  llvm::SmallPtrSet<const clang::Stmt *, 4> TailReturns;
+  void tailReturns(const clang::Stmt *St);
   std::vector<Frame> Frames;
   std::vector<LoopInfo *> Loops;
   std::vector<std::unique_ptr<LoopInfo>> LoopStore;

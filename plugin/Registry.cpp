@@ -321,6 +321,7 @@ PullbackEntry *State::add(FunctionDecl *Primal, FunctionDecl *PB,
   E->Wrt = Wrt;
   E->UserProvided = User;
   Pullbacks[Primal].push_back(E);
+  ByPullback[PB].push_back(E);
   if (!User)
     Generated.insert(PB);
   return E;
@@ -570,19 +571,22 @@ PullbackEntry *declarePullback(Sema &S, FunctionDecl *Primal,
     if (!Ours)
       return St.add(Primal, FD, Wrt, /*User=*/true);
     bool Collision = false;
-    for (auto &E : St.Entries)
-      if (E->Pullback == FD && E->Wrt.size() == Wrt.size() &&
-          std::equal(Wrt.begin(), Wrt.end(), E->Wrt.begin())) {
-        // Template specializations can share a signature (chain<2> and
-        // chain<3>): only a redeclaration of the same primal may reuse it.
-        if ((E->Primal->isTemplateInstantiation() ||
-             Primal->isTemplateInstantiation()) &&
-            E->Primal->getCanonicalDecl() != Primal->getCanonicalDecl()) {
-          Collision = true;
-          continue;
-        }
-        return E.get();
+    auto Sharing = St.ByPullback.find(FD);
+    for (PullbackEntry *E : Sharing == St.ByPullback.end()
+                                ? ArrayRef<PullbackEntry *>()
+                                : ArrayRef<PullbackEntry *>(Sharing->second)) {
+      if (!sameMask(E->Wrt, Wrt))
+        continue;
+      // Template specializations can share a signature (chain<2> and
+      // chain<3>): only a redeclaration of the same primal may reuse it.
+      if ((E->Primal->isTemplateInstantiation() ||
+           Primal->isTemplateInstantiation()) &&
+          E->Primal->getCanonicalDecl() != Primal->getCanonicalDecl()) {
+        Collision = true;
+        continue;
       }
+      return E;
+    }
     if (Collision) {
       Name = "_grad_" + Name + "_" + std::to_string(St.Entries.size());
       return declarePullback(S, Primal, Wrt, Sc, Loc, Name);

@@ -131,6 +131,11 @@ public:
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<PullbackEntry *>>
       Pullbacks;
   std::vector<std::unique_ptr<PullbackEntry>> Entries;
+  /// The entries of each pullback function (several primals can share one
+  /// only as redeclarations).
+  llvm::DenseMap<const clang::FunctionDecl *,
+                 llvm::SmallVector<PullbackEntry *, 1>>
+      ByPullback;
   llvm::DenseSet<const clang::FunctionDecl *> Generated;
   /// Pullback templates by canonical primal template, in declaration order.
   llvm::DenseMap<const clang::FunctionTemplateDecl *, unsigned> TemplateIndex;

@@ -75,21 +75,19 @@ bool PullbackBuilder::build() {
   Sema::SynthesizedFunctionScope Scope(S, PB);
   Stmts Fwd, Rev;
   Cur = &Fwd;
-  if (!Body->body_empty())
-    if (const auto *RS = dyn_cast<ReturnStmt>(Body->body_back()))
-      FinalReturn = RS;
+  tailReturns(Body);
   {
     // Any other return jumps to the end of the forward sweep.
     struct Finder : RecursiveASTVisitor<Finder> {
-      const Stmt *Final;
+      const llvm::SmallPtrSetImpl<const Stmt *> *Tail;
       bool Found = false;
       bool VisitReturnStmt(ReturnStmt *RS) {
-        Found |= RS != Final;
+        Found |= !Tail->count(RS);
         return true;
       }
       bool TraverseLambdaExpr(LambdaExpr *) { return true; }
     } F;
-    F.Final = FinalReturn;
+    F.Tail = &TailReturns;
     F.TraverseStmt(const_cast<CompoundStmt *>(Body));
     EarlyReturn = F.Found;
   }
@@ -674,9 +672,31 @@ void PullbackBuilder::ifStmt(const IfStmt *IS, Stmts &Fwd, Stmts &Rev) {
                            RE.empty() ? nullptr : B.block(RE)));
 }
 
+void PullbackBuilder::tailReturns(const Stmt *St) {
+  if (!St)
+    return;
+  if (const auto *RS = dyn_cast<ReturnStmt>(St)) {
+    TailReturns.insert(RS);
+  } else if (const auto *CS = dyn_cast<CompoundStmt>(St)) {
+    if (!CS->body_empty())
+      tailReturns(CS->body_back());
+  } else if (const auto *IS = dyn_cast<IfStmt>(St)) {
+    // Both branches end the function: each return is last on its path
+    // and the reverse of the `if` replays the branch taken.
+    if (IS->isConstexpr()) {
+      if (std::optional<const Stmt *> Case = IS->getNondiscardedCase(Ctx))
+        tailReturns(*Case);
+    } else if (IS->getElse() && !IS->getInit() &&
+               !IS->getConditionVariable() && !IS->isConsteval()) {
+      tailReturns(IS->getThen());
+      tailReturns(IS->getElse());
+    }
+  }
+}
+
 void PullbackBuilder::returnStmt(const ReturnStmt *RS, Stmts &Fwd,
                                  Stmts &Rev) {
-  if (RS != FinalReturn) {
+  if (!TailReturns.count(RS)) {
     unsupported(RS, "early 'return'");
     return;
   }
