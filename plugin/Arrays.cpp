@@ -135,7 +135,7 @@ Expr *PullbackBuilder::adjointStorage(const VarDecl *VD) {
     unsigned I = P->getFunctionScopeIndex();
     if (I < Sig.AdjointIndex.size() && Sig.AdjointIndex[I] >= 0 &&
         P->getDeclContext() == Primal) {
-      ParmVarDecl *DP = PB->getParamDecl(Sig.AdjointIndex[I]);
+      ParmVarDecl *DP = param(Sig.AdjointIndex[I]);
       ParamKind K = classifyParam(Ctx, P->getType()).Kind;
       // The caller's *d_x is the adjoint of a scalar's initial value only:
       // an overwritten one (x = layer(x)) or an in/out one accumulates
@@ -158,7 +158,7 @@ Expr *PullbackBuilder::adjointElement(const Expr *E) {
   if (isa<CXXThisExpr>(BaseE)) {
     if (Sig.ThisIndex < 0)
       return unsupported(K, "member access without an adjoint for 'this'");
-    Base = B.ref(PB->getParamDecl(Sig.ThisIndex)); // a pointer, like this
+    Base = B.ref(param(Sig.ThisIndex)); // a pointer, like this
   } else if (isElementAccess(BaseE)) {
     Base = adjointElement(BaseE);
   } else {

@@ -164,7 +164,9 @@ void PullbackBuilder::backpropCall(const CallExpr *CE, Expr *Adj,
     }
     return;
   }
-  PullbackEntry *PE = D.calleePullback(FD, CE->getExprLoc(), Entry);
+  auto Split = SplitPos.find(strip(CE));
+  PullbackEntry *PE = D.calleePullback(FD, CE->getExprLoc(), Entry,
+                                       /*Queue=*/Split == SplitPos.end());
   if (!PE) {
     Failed = true;
     return;
@@ -217,7 +219,13 @@ void PullbackBuilder::backpropCall(const CallExpr *CE, Expr *Adj,
     Args.push_back(B.addrOf(B.ref(G)));
     Outs.push_back({CE->getArg(I), G});
   }
-  Out.push_back(B.call(B.funcRef(CPB), Args));
+  if (Split != SplitPos.end()) {
+    // The reverse half reads the frame its forward half left.
+    Args.push_back(B.ref(Split->second));
+    Out.push_back(B.call(B.funcRef(PE->Rev), Args));
+  } else {
+    Out.push_back(B.call(B.funcRef(CPB), Args));
+  }
   for (auto &[Arg, G] : Outs)
     backprop(Arg, B.ref(G), Out);
 }
@@ -256,7 +264,7 @@ void PullbackBuilder::backpropMethodCall(const CallExpr *CE, Expr *Adj,
     const VarDecl *Root = pathRoot(K, IsThis);
     Expr *AdjObj;
     if (isa<CXXThisExpr>(K))
-      AdjObj = Sig.ThisIndex >= 0 ? B.ref(PB->getParamDecl(Sig.ThisIndex))
+      AdjObj = Sig.ThisIndex >= 0 ? B.ref(param(Sig.ThisIndex))
                                   : nullptr;
     else if (isElementAccess(K))
       AdjObj = B.addrOf(adjointElement(K));

@@ -49,7 +49,7 @@ void Differentiator::handleDecl(Decl *D) {
     if (It == St.Pullbacks.end())
       continue;
     for (PullbackEntry *E : It->second)
-      if (!E->Defined && !E->UserProvided) {
+      if (!E->Defined && !E->UserProvided && E->Wanted) {
         E->Defined = true;
         Work.push_back(E);
       }
@@ -64,8 +64,13 @@ void Differentiator::drain() {
     return;
   Draining = true;
   // Breadth-first and iterative: a chain of N calls needs no recursion.
-  for (size_t I = 0; I < Work.size(); ++I) {
-    PullbackEntry *E = Work[I];
+  size_t I = 0, J = 0;
+  while (I < Work.size() || J < SplitWork.size()) {
+    if (J < SplitWork.size()) {
+      defineSplit(SplitWork[J++]);
+      continue;
+    }
+    PullbackEntry *E = Work[I++];
     const FunctionDecl *Def = E->Primal->getDefinition();
     if (!Def) {
       E->Defined = false; // Defined later in the TU, or reported at the end.
@@ -74,6 +79,7 @@ void Differentiator::drain() {
     define(E, Def);
   }
   Work.clear();
+  SplitWork.clear();
   Draining = false;
 }
 
@@ -105,8 +111,10 @@ void Differentiator::define(PullbackEntry *E, const FunctionDecl *Def) {
   if ((Def->isInlined() || Def->isTemplateInstantiation()) &&
       !E->Pullback->isInlined())
     E->Pullback->setImplicitlyInline();
+  // A function differentiated in two halves: its pullback runs both.
+  bool Split = useSplit(*E, Def->getLocation());
   PullbackBuilder PBB(*this, *E, Def);
-  if (!PBB.build()) {
+  if (Split ? !defineWrapper(E) : !PBB.build()) {
     E->Failed = true;
     E->Pullback->setInvalidDecl();
     return;
@@ -121,14 +129,26 @@ void Differentiator::define(PullbackEntry *E, const FunctionDecl *Def) {
   Emit(PB);
 }
 
+void Differentiator::queue(PullbackEntry *E) {
+  E->Wanted = true;
+  if (!E->UserProvided && !E->Defined && E->Primal->getDefinition()) {
+    E->Defined = true;
+    Work.push_back(E);
+  }
+}
+
 PullbackEntry *Differentiator::calleePullback(const FunctionDecl *Callee,
                                               SourceLocation Loc,
-                                              const PullbackEntry &Caller) {
+                                              const PullbackEntry &Caller,
+                                              bool Queue) {
   State &St = State::get(S.Context);
   auto *FD = const_cast<FunctionDecl *>(Callee);
   WrtMask Mask = fullMask(FD);
-  if (PullbackEntry *E = St.find(FD, Mask))
+  if (PullbackEntry *E = St.find(FD, Mask)) {
+    if (Queue && !E->Wanted)
+      queue(E);
     return E;
+  }
 
   PullbackSignature Sig;
   std::string Why;
@@ -164,10 +184,10 @@ PullbackEntry *Differentiator::calleePullback(const FunctionDecl *Callee,
     E->RequesterEntry = &Caller;
     E->RequestLoc = Loc;
   }
-  if (!E->UserProvided && !E->Defined && FD->getDefinition()) {
-    E->Defined = true;
-    Work.push_back(E);
-  }
+  if (Queue)
+    queue(E);
+  else if (!E->Defined && !St.requestFor(FD))
+    E->Wanted = false; // until a caller needs the pullback itself
   return E;
 }
 
@@ -223,10 +243,7 @@ void Differentiator::queueTemplateRequests() {
         Spec->setInvalidDecl();
         continue;
       }
-      if (!E->Defined && !E->UserProvided && PS->getDefinition()) {
-        E->Defined = true;
-        Work.push_back(E);
-      }
+      queue(E);
     }
   }
 }
@@ -240,7 +257,7 @@ void Differentiator::finish() {
     queueTemplateRequests();
     for (size_t I = 0; I < St.Entries.size(); ++I) {
       PullbackEntry *E = St.Entries[I].get();
-      if (E->UserProvided || E->Defined || E->Failed)
+      if (E->UserProvided || E->Defined || E->Failed || !E->Wanted)
         continue;
       if (!E->Primal->isDefined() && E->Primal->isImplicitlyInstantiable())
         S.InstantiateFunctionDefinition(E->RequestLoc, E->Primal,
@@ -252,14 +269,14 @@ void Differentiator::finish() {
         Work.push_back(E);
       }
     }
-    if (Work.empty())
+    if (Work.empty() && SplitWork.empty())
       break;
     drain();
     S.PerformPendingInstantiations();
   }
   for (size_t I = 0; I < St.Entries.size(); ++I) {
     PullbackEntry *E = St.Entries[I].get();
-    if (E->UserProvided || E->Defined || E->Failed)
+    if (E->UserProvided || E->Defined || E->Failed || !E->Wanted)
       continue;
     // [[grad]] declarations are defined by the TU that defines the primal.
     if (St.requestFor(E->Primal))

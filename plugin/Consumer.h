@@ -47,7 +47,13 @@ public:
   /// \p Caller); null after reporting why there is none.
   PullbackEntry *calleePullback(const clang::FunctionDecl *Callee,
                                 clang::SourceLocation Loc,
-                                const PullbackEntry &Caller);
+                                const PullbackEntry &Caller,
+                                bool Queue = true);
+  /// Queues the definition of \p E's pullback.
+  void queue(PullbackEntry *E);
+  /// True if calls of \p E's function use its split derivative (declared
+  /// and queued here); Split.cpp.
+  bool useSplit(PullbackEntry &E, clang::SourceLocation Loc);
   /// End of the translation unit: reports callees that never got a body.
   void finish();
   /// The "requested here" note for a failing pullback.
@@ -66,7 +72,18 @@ public:
 
 private:
   void define(PullbackEntry *E, const clang::FunctionDecl *Def);
+  void defineSplit(PullbackEntry *E);
+  /// The pullback of a split function: both halves, one after the other.
+  bool defineWrapper(PullbackEntry *E);
   void drain();
+  /// Does \p FD call a function differentiated through its own derivative.
+  bool callsFunctions(const clang::FunctionDecl *FD,
+                      clang::SourceLocation Loc);
+  /// Is the runtime's frame store declared.
+  bool hasFrames();
+  std::vector<PullbackEntry *> SplitWork;
+  llvm::DenseMap<const clang::FunctionDecl *, bool> CallsFunctions;
+  bool FramesChecked = false, HasFrames = false;
   /// Declares the pullbacks for specializations of pullback templates the
   /// code called.
   void queueTemplateRequests();

@@ -162,8 +162,14 @@ std::string PullbackBuilder::fresh(StringRef Base) {
 }
 
 VarDecl *PullbackBuilder::hoist(StringRef Base, QualType T) {
-  VarDecl *VD = B.var(PB, fresh(Base), T, nullptr);
+  // A split derivative's frame copies every temporary, also those a
+  // branch not taken leaves alone: they start as zero there.
+  VarDecl *VD = B.var(PB, fresh(Base), T,
+                      Half == SplitHalf::Forward && T->isArithmeticType()
+                          ? B.zero(T)
+                          : nullptr);
   Prologue.push_back(B.declStmt(VD));
+  Hoisted.push_back(VD);
   return VD;
 }
 
@@ -400,11 +406,26 @@ Expr *PullbackBuilder::rebuildCall(const CallExpr *CE, bool Need, bool Plain) {
       return record(CE, R);
     return R;
   }
-  PullbackEntry *PE = D.calleePullback(FD, CE->getExprLoc(), Entry);
+  PullbackEntry *PE =
+      D.calleePullback(FD, CE->getExprLoc(), Entry, /*Queue=*/false);
   if (!PE) {
     Failed = true;
     return nullptr;
   }
+  if (D.useSplit(*PE, CE->getExprLoc())) {
+    // The callee's forward half: its value, and where its frame went for
+    // the reverse half (backpropCall) to read.
+    Collect([](unsigned) { return true; }, false);
+    VarDecl *Pos = hoist("_frame", Ctx.getSizeType());
+    if (!Loops.empty() && !Frames.empty())
+      Frames.back().Recorded.push_back(Pos);
+    Args.push_back(B.addrOf(B.ref(Pos)));
+    SplitPos[strip(CE)] = Pos;
+    // Always recorded: the forward half must run even when the reverse
+    // sweep does not read the value.
+    return record(CE, B.call(B.funcRef(PE->Fwd), Args));
+  }
+  D.queue(PE);
   for (unsigned I = 0; I < FD->getNumParams(); ++I) {
     QualType PT = FD->getParamDecl(I)->getType();
     ParamKind K = classifyParam(Ctx, PT).Kind;

@@ -246,7 +246,7 @@ void PullbackBuilder::jump(const Stmt *J, Stmts &Fwd, Stmts &Rev) {
     const Expr *RV = RS->getRetValue();
     if (RV && Sig.SeedIndex >= 0 && Act.isActive(RV->IgnoreParenImpCasts())) {
       fwd(RV, false);
-      backprop(RV, B.ref(PB->getParamDecl(Sig.SeedIndex)), Rev);
+      backprop(RV, B.ref(param(Sig.SeedIndex)), Rev);
     }
   } else if (Loops.empty()) {
     unsupported(J, constructName(J));

@@ -42,10 +42,20 @@ namespace grad {
 class Differentiator;
 using Stmts = std::vector<clang::Stmt *>;
 
+/// Which function a PullbackBuilder builds: the pullback, or one half of a
+/// split derivative (Split.cpp).
+enum class SplitHalf { None, Forward, Reverse };
+
+/// The returns of \p St that end the function on their path (the last
+/// statement, or last in both branches of a final `if`).
+void collectTailReturns(const clang::Stmt *St, clang::ASTContext &Ctx,
+                        llvm::SmallPtrSetImpl<const clang::Stmt *> &Out);
+
 class PullbackBuilder {
 public:
   PullbackBuilder(Differentiator &D, PullbackEntry &Entry,
-                  const clang::FunctionDecl *Def);
+                  const clang::FunctionDecl *Def,
+                  SplitHalf Half = SplitHalf::None);
   /// Builds and attaches the body; false after reporting an error.
   bool build();
   const Activity &activity() const { return Act; }
@@ -202,7 +212,20 @@ private:
   /// Returns that end the function on their path (last statement, or
   /// last in both branches of a final `if`): no jump needed.
   llvm::SmallPtrSet<const clang::Stmt *, 4> TailReturns;
-  void tailReturns(const clang::Stmt *St);
+  /// The pullback's parameters by ABI index; in the forward half of a
+  /// split derivative, the seed and adjoints are placeholders that only
+  /// the (discarded) reverse sweep mentions.
+  llvm::SmallVector<clang::ParmVarDecl *, 8> Params;
+  clang::ParmVarDecl *param(int I) const { return Params[I]; }
+  SplitHalf Half;
+  /// Temporaries in creation order: a split derivative's frame.
+  std::vector<clang::VarDecl *> Hoisted;
+  /// The primal's value, in the forward half.
+  clang::VarDecl *RetVal = nullptr;
+  /// Calls differentiated in two halves: where each one's frame is.
+  llvm::DenseMap<const clang::Expr *, clang::VarDecl *> SplitPos;
+  /// Assembles the body of a split half.
+  bool finishSplit(Stmts &Fwd, Stmts &Rev, Stmts &Epilogue);
   std::vector<Frame> Frames;
   std::vector<LoopInfo *> Loops;
   std::vector<std::unique_ptr<LoopInfo>> LoopStore;

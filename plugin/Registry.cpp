@@ -421,6 +421,61 @@ static void setParams(ASTContext &Ctx, FunctionDecl *PB, TypeSourceInfo *TSI,
   PB->setParams(Params);
 }
 
+void declareSplit(Sema &S, PullbackEntry &E) {
+  if (E.Fwd)
+    return;
+  ASTContext &Ctx = S.Context;
+  State &St = State::get(Ctx);
+  const FunctionDecl *Primal = E.Primal;
+  PullbackSignature Sig;
+  std::string Why;
+  computeSignature(Ctx, Primal, E.Wrt, "", Sig, Why);
+  // Same-signature instantiations (block<2>, block<3>) need distinct names.
+  std::string Base = "_grad_" + Primal->getNameAsString();
+  std::string Suffix =
+      Primal->isTemplateInstantiation()
+          ? "_" + std::to_string(St.SplitCount++)
+          : std::string();
+  QualType SizeT = Ctx.getSizeType();
+  SourceLocation PLoc = Primal->getLocation();
+  bool Inline = E.Pullback->isInlined() || Primal->isInlined() ||
+                Primal->isTemplateInstantiation();
+  StorageClass SC =
+      Primal->getStorageClass() == SC_Static ? SC_Static : SC_None;
+  auto Make = [&](StringRef Name, QualType Ret,
+                  PullbackSignature &FSig) -> FunctionDecl * {
+    FSig.Type = Ctx.getFunctionType(Ret, FSig.ParamTypes,
+                                    FunctionProtoType::ExtProtoInfo());
+    TypeSourceInfo *TSI = Ctx.getTrivialTypeSourceInfo(FSig.Type, PLoc);
+    auto *DC = const_cast<DeclContext *>(Primal->getDeclContext());
+    FunctionDecl *FD = FunctionDecl::Create(
+        Ctx, DC, PLoc, PLoc,
+        DeclarationName(&Ctx.Idents.get(Name)), FSig.Type, TSI, SC,
+        /*UsesFPIntrin=*/false, Inline, /*hasWrittenPrototype=*/true);
+    setParams(Ctx, FD, TSI, FSig);
+    FD->setLexicalDeclContext(
+        const_cast<DeclContext *>(Primal->getLexicalDeclContext()));
+    DC->addDecl(FD);
+    St.Generated.insert(FD);
+    return FD;
+  };
+  // Forward: the primal's parameters, then where the frame went.
+  PullbackSignature FS;
+  for (unsigned I = 0; I < Primal->getNumParams(); ++I) {
+    FS.ParamNames.push_back(Sig.ParamNames[I]);
+    FS.ParamTypes.push_back(Sig.ParamTypes[I]);
+  }
+  FS.ParamNames.push_back("_pos");
+  FS.ParamTypes.push_back(Ctx.getPointerType(SizeT));
+  E.Fwd = Make(Base + "_fwd" + Suffix,
+               Primal->getReturnType().getUnqualifiedType(), FS);
+  // Reverse: the pullback's parameters, then the frame's position.
+  PullbackSignature RS = Sig;
+  RS.ParamNames.push_back("_pos");
+  RS.ParamTypes.push_back(SizeT);
+  E.Rev = Make(Base + "_rev" + Suffix, Ctx.VoidTy, RS);
+}
+
 bool declarePullbackTemplate(Sema &S, FunctionDecl *Pattern,
                              const WrtMask &Wrt, Scope *Sc,
                              SourceLocation Loc) {

@@ -104,6 +104,16 @@ struct PullbackEntry {
   clang::SourceLocation RequestLoc; ///< first [[grad]] or call site
   const clang::FunctionDecl *Requester = nullptr;
   const PullbackEntry *RequesterEntry = nullptr;
+  /// The split derivative (runtime frames.h): `R _grad_f_fwd(args...,
+  /// size_t *pos)` computes the value and saves a frame, `void
+  /// _grad_f_rev(pullback args..., size_t pos)` reads it back. Declared
+  /// when a caller first uses it.
+  clang::FunctionDecl *Fwd = nullptr, *Rev = nullptr;
+  /// Whether callers use the split derivative: -1 not decided yet.
+  int Split = -1;
+  /// The pullback itself is needed (false for a callee only ever called
+  /// through its split derivative).
+  bool Wanted = true;
 };
 
 /// The pullback template of a `[[grad]]` function template: declared at the
@@ -140,6 +150,7 @@ public:
   /// Pullback templates by canonical primal template, in declaration order.
   llvm::DenseMap<const clang::FunctionTemplateDecl *, unsigned> TemplateIndex;
   std::vector<PullbackTemplate> Templates;
+  unsigned SplitCount = 0;
   /// Primal specializations already reported as not differentiable.
   llvm::DenseSet<const clang::FunctionDecl *> BadSpecializations;
   /// The Sema of this translation unit (for instantiating adjoint types).
@@ -174,6 +185,9 @@ PullbackEntry *declarePullback(clang::Sema &S, clang::FunctionDecl *Primal,
                                const WrtMask &Wrt, clang::Scope *Sc,
                                clang::SourceLocation Loc,
                                llvm::StringRef NameOverride = {});
+
+/// Declares the forward and reverse halves of \p E's split derivative.
+void declareSplit(clang::Sema &S, PullbackEntry &E);
 
 /// Declares NAME_pullback as a function template for the `[[grad]]`
 /// function template \p Pattern (its templated declaration); false after

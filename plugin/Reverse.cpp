@@ -29,9 +29,12 @@ namespace grad {
 static const Expr *strip(const Expr *E) { return stripExpr(E); }
 
 PullbackBuilder::PullbackBuilder(Differentiator &D, PullbackEntry &Entry,
-                                 const FunctionDecl *Def)
+                                 const FunctionDecl *Def, SplitHalf Half)
     : D(D), Entry(Entry), S(D.sema()), Ctx(S.Context), Primal(Def),
-      PB(Entry.Pullback), B(S, Def->getLocation()), Act(State::get(Ctx)) {}
+      PB(Half == SplitHalf::Forward   ? Entry.Fwd
+         : Half == SplitHalf::Reverse ? Entry.Rev
+                                      : Entry.Pullback),
+      B(S, Def->getLocation()), Act(State::get(Ctx)), Half(Half) {}
 
 namespace {
 struct NameCollector : RecursiveASTVisitor<NameCollector> {
@@ -49,7 +52,21 @@ bool PullbackBuilder::build() {
   std::string Why;
   if (!computeSignature(Ctx, Primal, Entry.Wrt, PB->getName(), Sig, Why))
     return false;
+  Params.assign(PB->param_begin(), PB->param_end());
+  if (Half == SplitHalf::Forward) {
+    // Placeholders for the seed and adjoints, after the primal's
+    // parameters (the forward half's own last parameter is _pos).
+    Params.pop_back();
+    for (unsigned I = Primal->getNumParams(); I < Sig.ParamTypes.size(); ++I)
+      Params.push_back(ParmVarDecl::Create(
+          Ctx, PB, B.Loc, B.Loc, &Ctx.Idents.get(Sig.ParamNames[I]),
+          Sig.ParamTypes[I],
+          Ctx.getTrivialTypeSourceInfo(Sig.ParamTypes[I], B.Loc), SC_None,
+          nullptr));
+  }
   for (ParmVarDecl *P : PB->parameters())
+    Names.insert(P->getName());
+  for (ParmVarDecl *P : Params)
     Names.insert(P->getName());
   NameCollector NC(Names);
   NC.TraverseStmt(Primal->getBody());
@@ -75,7 +92,7 @@ bool PullbackBuilder::build() {
   Sema::SynthesizedFunctionScope Scope(S, PB);
   Stmts Fwd, Rev;
   Cur = &Fwd;
-  tailReturns(Body);
+  collectTailReturns(Body, Ctx, TailReturns);
   {
     // Any other return jumps to the end of the forward sweep.
     struct Finder : RecursiveASTVisitor<Finder> {
@@ -101,7 +118,7 @@ bool PullbackBuilder::build() {
   // local copy so that the pullback never writes its inputs.
   for (unsigned I = 0; I < Primal->getNumParams(); ++I) {
     const ParmVarDecl *P = Primal->getParamDecl(I);
-    ParmVarDecl *NP = PB->getParamDecl(I);
+    ParmVarDecl *NP = param(I);
     if (P->getType()->isReferenceType() &&
         !P->getType().getNonReferenceType().isConstQualified() &&
         isFloating(P->getType().getNonReferenceType())) {
@@ -124,7 +141,8 @@ bool PullbackBuilder::build() {
   }
   // Locals of the outermost block stay in scope for the reverse sweep
   // unless the forward sweep is a block that returns jump out of.
-  if (!EarlyReturn)
+  // (Not in a split derivative: its reverse half has no forward sweep.)
+  if (!EarlyReturn && Half == SplitHalf::None)
     for (const Stmt *Child : Body->body())
       if (const auto *DS = dyn_cast<DeclStmt>(Child))
         for (const Decl *Dc : DS->decls())
@@ -153,7 +171,7 @@ bool PullbackBuilder::build() {
     ParamKind PK = classifyParam(Ctx, Primal->getParamDecl(I)->getType()).Kind;
     if (PK != ParamKind::Scalar && PK != ParamKind::ScalarRef)
       continue;
-    Expr *Target = B.deref(B.ref(PB->getParamDecl(Idx)));
+    Expr *Target = B.deref(B.ref(param(Idx)));
     if (classifyParam(Ctx, Primal->getParamDecl(I)->getType()).Kind ==
         ParamKind::ScalarRef)
       Epilogue.push_back(B.assign(Target, B.ref(It->second)));
@@ -161,6 +179,17 @@ bool PullbackBuilder::build() {
       Epilogue.push_back(B.addAssign(Target, B.ref(It->second)));
   }
 
+  if (Half != SplitHalf::None)
+    return finishSplit(Fwd, Rev, Epilogue);
+  if (!SplitPos.empty()) {
+    // This pullback starts a chain of split derivatives: their frames go
+    // once it is done.
+    VarDecl *Base = B.var(PB, fresh("_frames"), Ctx.getSizeType(),
+                          B.callRuntime("frame_top", {}, {}, true));
+    Prologue.insert(Prologue.begin(), B.declStmt(Base));
+    Epilogue.push_back(
+        B.callRuntime("frame_reset", {}, {B.ref(Base)}, true));
+  }
   Stmts All;
   All.insert(All.end(), Prologue.begin(), Prologue.end());
   All.insert(All.end(), Fwd.begin(), Fwd.end());
@@ -191,7 +220,7 @@ VarDecl *PullbackBuilder::adjointOf(const VarDecl *VD) {
     unsigned I = P->getFunctionScopeIndex();
     if (I < Sig.AdjointIndex.size() && Sig.AdjointIndex[I] >= 0 &&
         classifyParam(Ctx, P->getType()).Kind == ParamKind::ScalarRef)
-      Init = B.deref(B.ref(PB->getParamDecl(Sig.AdjointIndex[I])));
+      Init = B.deref(B.ref(param(Sig.AdjointIndex[I])));
   }
   VarDecl *A = B.var(PB, fresh("_d_" + VD->getName().str() + "_"), T, Init);
   Prologue.push_back(B.declStmt(A));
@@ -204,7 +233,7 @@ VarDecl *PullbackBuilder::bind(Expr *Adj, QualType T, Stmts &Out) {
   if (auto *DRE = dyn_cast_or_null<DeclRefExpr>(Adj))
     if (auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
       if (Immutable.count(VD) ||
-          (Sig.SeedIndex >= 0 && VD == PB->getParamDecl(Sig.SeedIndex)))
+          (Sig.SeedIndex >= 0 && VD == param(Sig.SeedIndex)))
         return VD;
   T = T.getNonReferenceType().getUnqualifiedType();
   VarDecl *V = B.var(PB, fresh("_r"), T, Adj);
@@ -672,28 +701,6 @@ void PullbackBuilder::ifStmt(const IfStmt *IS, Stmts &Fwd, Stmts &Rev) {
                            RE.empty() ? nullptr : B.block(RE)));
 }
 
-void PullbackBuilder::tailReturns(const Stmt *St) {
-  if (!St)
-    return;
-  if (const auto *RS = dyn_cast<ReturnStmt>(St)) {
-    TailReturns.insert(RS);
-  } else if (const auto *CS = dyn_cast<CompoundStmt>(St)) {
-    if (!CS->body_empty())
-      tailReturns(CS->body_back());
-  } else if (const auto *IS = dyn_cast<IfStmt>(St)) {
-    // Both branches end the function: each return is last on its path
-    // and the reverse of the `if` replays the branch taken.
-    if (IS->isConstexpr()) {
-      if (std::optional<const Stmt *> Case = IS->getNondiscardedCase(Ctx))
-        tailReturns(*Case);
-    } else if (IS->getElse() && !IS->getInit() &&
-               !IS->getConditionVariable() && !IS->isConsteval()) {
-      tailReturns(IS->getThen());
-      tailReturns(IS->getElse());
-    }
-  }
-}
-
 void PullbackBuilder::returnStmt(const ReturnStmt *RS, Stmts &Fwd,
                                  Stmts &Rev) {
   if (!TailReturns.count(RS)) {
@@ -701,12 +708,67 @@ void PullbackBuilder::returnStmt(const ReturnStmt *RS, Stmts &Fwd,
     return;
   }
   const Expr *RV = RS->getRetValue();
-  if (!RV || Sig.SeedIndex < 0 || !Act.isActive(strip(RV)))
+  if (Half != SplitHalf::None && RV) {
+    // The forward half returns the value; both halves hoist it alike.
+    if (!RetVal) {
+      QualType T = Primal->getReturnType().getUnqualifiedType();
+      RetVal = B.var(PB, fresh("_value"), T, B.zero(T));
+    }
+    Fwd.push_back(B.assign(B.ref(RetVal), fwd(RV, false)));
+    if (!Act.isActive(strip(RV)))
+      return;
+  } else if (!RV || Sig.SeedIndex < 0 || !Act.isActive(strip(RV))) {
     return;
-  fwd(RV, false); // Only the temporaries the reverse sweep reads remain.
+  } else {
+    fwd(RV, false); // Only the temporaries the reverse sweep reads remain.
+  }
   Stmts R;
-  backprop(RV, B.ref(PB->getParamDecl(Sig.SeedIndex)), R);
+  backprop(RV, B.ref(param(Sig.SeedIndex)), R);
   Rev.insert(Rev.end(), R.begin(), R.end());
+}
+
+bool PullbackBuilder::finishSplit(Stmts &Fwd, Stmts &Rev, Stmts &Epilogue) {
+  if (Failed || B.Failed) {
+    if (!Failed) {
+      report(S.Diags, Diag::UnsupportedConstruct, Primal->getLocation())
+          << "this function (building its split derivative failed)"
+          << Primal->getNameAsString();
+      D.noteRequest(Entry);
+    }
+    return false;
+  }
+  ParmVarDecl *Pos = PB->getParamDecl(PB->getNumParams() - 1);
+  SmallVector<Expr *, 16> Frame;
+  for (VarDecl *V : Hoisted)
+    Frame.push_back(B.ref(V));
+  Stmts All;
+  if (Half == SplitHalf::Forward) {
+    // The temporaries, the forward sweep, the frame, the value.
+    llvm::DenseSet<const Decl *> Keep(Hoisted.begin(), Hoisted.end());
+    for (Stmt *St : Prologue)
+      if (const auto *DS = dyn_cast<DeclStmt>(St))
+        if (DS->isSingleDecl() && Keep.count(DS->getSingleDecl()))
+          All.push_back(St);
+    if (!RetVal)
+      return false;
+    All.push_back(B.declStmt(RetVal));
+    All.insert(All.end(), Fwd.begin(), Fwd.end());
+    All.push_back(B.assign(B.deref(B.ref(Pos)),
+                           B.callRuntime("push_frame", {}, Frame, true)));
+    All.push_back(B.returnStmt(B.ref(RetVal)));
+  } else {
+    // The frame back into the same temporaries, then the reverse sweep.
+    All.insert(All.end(), Prologue.begin(), Prologue.end());
+    SmallVector<Expr *, 16> Args{B.ref(Pos)};
+    Args.append(Frame.begin(), Frame.end());
+    All.push_back(B.callRuntime("read_frame", {}, Args, true));
+    All.insert(All.end(), Rev.begin(), Rev.end());
+    All.insert(All.end(), Epilogue.begin(), Epilogue.end());
+  }
+  if (B.Failed)
+    return false;
+  PB->setBody(B.block(All));
+  return true;
 }
 
 } // namespace grad

@@ -222,7 +222,22 @@ Expr *SemaBuilder::boolLit(bool Value) {
 Expr *SemaBuilder::zero(QualType T) {
   if (T->isRealFloatingType())
     return floatLit(0.0, T);
+  if (T->isBooleanType())
+    return boolLit(false);
   return intLit(0, T);
+}
+
+Stmt *SemaBuilder::returnStmt(Expr *E) {
+  if (!E) {
+    Failed = true;
+    return nullptr;
+  }
+  StmtResult R = S.BuildReturnStmt(Loc, E);
+  if (R.isInvalid()) {
+    Failed = true;
+    return nullptr;
+  }
+  return R.get();
 }
 
 Expr *SemaBuilder::cond(Expr *C, Expr *T, Expr *F) {

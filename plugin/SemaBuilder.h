@@ -65,6 +65,8 @@ public:
   clang::VarDecl *var(clang::DeclContext *DC, llvm::StringRef Name,
                       clang::QualType T, clang::Expr *Init);
   clang::Stmt *declStmt(clang::VarDecl *VD);
+  /// `return E;` in the function being built.
+  clang::Stmt *returnStmt(clang::Expr *E);
   clang::Stmt *assign(clang::Expr *L, clang::Expr *R);
   clang::Stmt *addAssign(clang::Expr *L, clang::Expr *R);
   clang::Stmt *block(llvm::ArrayRef<clang::Stmt *> Stmts);

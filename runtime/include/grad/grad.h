@@ -22,6 +22,7 @@
 #define GRAD_GRAD_H
 
 #include "dual.h"
+#include "frames.h"
 #include "lowering.h"
 #include "matmul.h"
 #include "ops.h"

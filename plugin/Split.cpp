@@ -1,0 +1,259 @@
+//===- Split.cpp - Split derivatives for nested calls -----------*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Which callees are differentiated in two halves. A pullback recomputes a
+/// callee's value in its forward sweep and calls the callee's pullback in
+/// its reverse sweep, which recomputes the callee's own forward sweep: fine
+/// for a helper that only calls math functions, quadratic for a chain of N
+/// nested calls. A callee that calls functions which call functions (call
+/// depth >= 2) gets `_grad_f_fwd` (value, and a frame of what its reverse
+/// sweep reads, in the runtime's frame store) and `_grad_f_rev` (reads the
+/// frame back): every level of a chain then runs its forward sweep once.
+///
+/// Only straight-line scalar code is split (no loops, containers, members
+/// or early returns): its frame is the list of values its pullback would
+/// record, and the two halves are two builds of the same pullback.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Consumer.h"
+#include "PullbackBuilder.h"
+#include "Rules.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Sema/Lookup.h"
+#include "clang/Sema/Sema.h"
+
+using namespace clang;
+
+namespace grad {
+
+void collectTailReturns(const Stmt *St, ASTContext &Ctx,
+                        llvm::SmallPtrSetImpl<const Stmt *> &Out) {
+  if (!St)
+    return;
+  if (const auto *RS = dyn_cast<ReturnStmt>(St)) {
+    Out.insert(RS);
+  } else if (const auto *CS = dyn_cast<CompoundStmt>(St)) {
+    if (!CS->body_empty())
+      collectTailReturns(CS->body_back(), Ctx, Out);
+  } else if (const auto *IS = dyn_cast<IfStmt>(St)) {
+    // Both branches end the function: each return is last on its path
+    // and the reverse of the `if` replays the branch taken.
+    if (IS->isConstexpr()) {
+      if (std::optional<const Stmt *> Case = IS->getNondiscardedCase(Ctx))
+        collectTailReturns(*Case, Ctx, Out);
+    } else if (IS->getElse() && !IS->getInit() &&
+               !IS->getConditionVariable() && !IS->isConsteval()) {
+      collectTailReturns(IS->getThen(), Ctx, Out);
+      collectTailReturns(IS->getElse(), Ctx, Out);
+    }
+  }
+}
+
+namespace {
+
+/// Checks that a body is straight-line scalar code and finds the functions
+/// it calls that are differentiated through their own derivative.
+struct Shape : RecursiveASTVisitor<Shape> {
+  const State &St;
+  llvm::SmallPtrSet<const Stmt *, 4> Tail;
+  llvm::SmallVector<const FunctionDecl *, 4> Callees;
+  bool OK = true;
+  Shape(const State &St) : St(St) {}
+
+  bool fail() {
+    OK = false;
+    return false;
+  }
+  bool VisitStmt(Stmt *S) {
+    if (isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) ||
+        isa<CXXForRangeStmt>(S) || isa<SwitchStmt>(S) || isa<GotoStmt>(S) ||
+        isa<IndirectGotoStmt>(S) || isa<LabelStmt>(S) || isa<CXXTryStmt>(S) ||
+        isa<LambdaExpr>(S) || isa<CXXThisExpr>(S) || isa<MemberExpr>(S) ||
+        isa<ArraySubscriptExpr>(S) || isa<CXXOperatorCallExpr>(S) ||
+        isa<CXXMemberCallExpr>(S) || isa<CXXConstructExpr>(S) ||
+        isa<StmtExpr>(S) || isa<CoroutineBodyStmt>(S))
+      return fail();
+    if (const auto *RS = dyn_cast<ReturnStmt>(S))
+      if (!Tail.count(RS))
+        return fail();
+    if (const auto *UO = dyn_cast<UnaryOperator>(S))
+      if (UO->getOpcode() == UO_AddrOf || UO->getOpcode() == UO_Deref)
+        return fail();
+    return true;
+  }
+  bool VisitVarDecl(VarDecl *VD) {
+    if (!VD->getType()->isArithmeticType() || VD->isStaticLocal())
+      return fail();
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    // Globals may change between the two halves.
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (!VD->isLocalVarDeclOrParm() && !VD->getType().isConstQualified())
+        return fail();
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *CE) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    if (!FD || isa<CXXMethodDecl>(FD))
+      return fail();
+    if (findRule(FD) || St.isNodiff(FD))
+      return true;
+    if (FD->isInStdNamespace() || FD->isVariadic())
+      return fail();
+    Callees.push_back(FD);
+    return true;
+  }
+};
+
+} // namespace
+
+/// The definition of \p FD, instantiated now if it is a template
+/// instantiation not instantiated yet; null if there is none.
+static const FunctionDecl *definitionOf(Sema &S, const FunctionDecl *FD,
+                                        SourceLocation Loc) {
+  if (const FunctionDecl *Def = FD->getDefinition())
+    return Def;
+  auto *F = const_cast<FunctionDecl *>(FD);
+  if (F->isImplicitlyInstantiable())
+    S.InstantiateFunctionDefinition(Loc, F, /*Recursive=*/false,
+                                    /*DefinitionRequired=*/false,
+                                    /*AtEndOfTU=*/false);
+  return FD->getDefinition();
+}
+
+bool Differentiator::callsFunctions(const FunctionDecl *FD,
+                                    SourceLocation Loc) {
+  auto It = CallsFunctions.find(FD);
+  if (It != CallsFunctions.end())
+    return It->second;
+  CallsFunctions[FD] = false;
+  const FunctionDecl *Def = definitionOf(S, FD, Loc);
+  bool Calls = false;
+  if (Def && Def->getBody()) {
+    struct Finder : RecursiveASTVisitor<Finder> {
+      const State &St;
+      bool Found = false;
+      Finder(const State &St) : St(St) {}
+      bool VisitCallExpr(CallExpr *CE) {
+        const FunctionDecl *F = CE->getDirectCallee();
+        if (F && !findRule(F) && !St.isNodiff(F) && !F->isInStdNamespace() &&
+            (F->hasBody() || F->isImplicitlyInstantiable()))
+          Found = true;
+        return !Found;
+      }
+    } Fi(State::get(S.Context));
+    Fi.TraverseStmt(Def->getBody());
+    Calls = Fi.Found;
+  }
+  return CallsFunctions[FD] = Calls;
+}
+
+bool Differentiator::hasFrames() {
+  if (FramesChecked)
+    return HasFrames;
+  FramesChecked = true;
+  SemaBuilder B(S, SourceLocation());
+  NamespaceDecl *NS = B.gradNamespace(/*Detail=*/true);
+  if (!NS)
+    return HasFrames = false;
+  LookupResult R(S, &S.Context.Idents.get("push_frame"), SourceLocation(),
+                 Sema::LookupOrdinaryName);
+  S.LookupQualifiedName(R, NS);
+  return HasFrames = !R.empty();
+}
+
+bool Differentiator::useSplit(PullbackEntry &E, SourceLocation Loc) {
+  if (E.Split < 0) {
+    E.Split = 0;
+    const FunctionDecl *FD = E.Primal;
+    QualType R = FD->getReturnType();
+    bool Scalars = isFloating(R) && !R->isReferenceType() &&
+                   !isa<CXXMethodDecl>(FD) && !FD->isVariadic();
+    for (const ParmVarDecl *P : FD->parameters()) {
+      ParamKind K = classifyParam(S.Context, P->getType()).Kind;
+      Scalars &= (K == ParamKind::Scalar || K == ParamKind::None) &&
+                 !(P->getType()->isReferenceType() &&
+                   !P->getType().getNonReferenceType().isConstQualified()) &&
+                 P->getType().getNonReferenceType()->isArithmeticType();
+    }
+    const FunctionDecl *Def =
+        Scalars && !E.UserProvided && hasFrames() ? definitionOf(S, FD, Loc)
+                                                  : nullptr;
+    if (Def && Def->getBody()) {
+      Shape Sh(State::get(S.Context));
+      collectTailReturns(Def->getBody(), S.Context, Sh.Tail);
+      Sh.TraverseStmt(Def->getBody());
+      bool Deep = false;
+      for (const FunctionDecl *C : Sh.Callees)
+        Deep = Deep || callsFunctions(C, Loc);
+      E.Split = Sh.OK && Deep;
+    }
+  }
+  if (E.Split != 1)
+    return false;
+  if (!E.Fwd) {
+    declareSplit(S, E);
+    SplitWork.push_back(&E);
+  }
+  return true;
+}
+
+bool Differentiator::defineWrapper(PullbackEntry *E) {
+  FunctionDecl *PB = E->Pullback;
+  Sema::SynthesizedFunctionScope Scope(S, PB);
+  SemaBuilder B(S, E->Primal->getLocation());
+  QualType SizeT = S.Context.getSizeType();
+  VarDecl *Base = B.var(PB, "_frames", SizeT,
+                        B.callRuntime("frame_top", {}, {}, true));
+  VarDecl *Pos = B.var(PB, "_frame", SizeT, nullptr);
+  SmallVector<Expr *, 8> FwdArgs, RevArgs;
+  for (unsigned I = 0; I < PB->getNumParams(); ++I) {
+    if (I < E->Primal->getNumParams())
+      FwdArgs.push_back(B.ref(PB->getParamDecl(I)));
+    RevArgs.push_back(B.ref(PB->getParamDecl(I)));
+  }
+  FwdArgs.push_back(B.addrOf(B.ref(Pos)));
+  RevArgs.push_back(B.ref(Pos));
+  Stmts Body{B.declStmt(Base), B.declStmt(Pos),
+             B.staticCast(S.Context.VoidTy,
+                          B.call(B.funcRef(E->Fwd), FwdArgs)),
+             B.call(B.funcRef(E->Rev), RevArgs),
+             B.callRuntime("frame_reset", {}, {B.ref(Base)}, true)};
+  for (Stmt *St : Body)
+    if (!St)
+      return false;
+  PB->setBody(B.block(Body));
+  return !B.Failed;
+}
+
+void Differentiator::defineSplit(PullbackEntry *E) {
+  const FunctionDecl *Def = E->Primal->getDefinition();
+  if (!Def || E->Failed)
+    return;
+  for (SplitHalf Half : {SplitHalf::Forward, SplitHalf::Reverse}) {
+    PullbackBuilder PBB(*this, *E, Def, Half);
+    FunctionDecl *FD = Half == SplitHalf::Forward ? E->Fwd : E->Rev;
+    if (Def->isInlined() || Def->isTemplateInstantiation())
+      FD->setImplicitlyInline();
+    if (!PBB.build()) {
+      E->Failed = true;
+      FD->setInvalidDecl();
+      return;
+    }
+    Done.push_back(FD);
+    Emit(FD);
+  }
+}
+
+} // namespace grad
