@@ -24,8 +24,14 @@ import tempfile
 import time
 
 
+# With --runtime every shape includes <grad/grad.h>: nested calls then get
+# split derivatives (linear run time, more code to compile).
+RUNTIME = ""
+
+
 def distinct(n):
-    out = ["#include <cmath>", "[[grad]] double f0(double x) { return x; }"]
+    out = ["#include <cmath>" + RUNTIME,
+           "[[grad]] double f0(double x) { return x; }"]
     for i in range(1, n + 1):
         out.append(
             f"[[grad]] double f{i}(double x) {{ double h = f{i - 1}(x); "
@@ -35,7 +41,7 @@ def distinct(n):
 
 
 def template(n):
-    return f"""#include <cmath>
+    return f"""#include <cmath>{RUNTIME}
 template <int N> double block(double x) {{
   if constexpr (N == 0)
     return x;
@@ -107,12 +113,17 @@ def main():
     ap.add_argument("--include", required=True)
     ap.add_argument("--depths", default="10,100,400,1000")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--runtime", action="store_true",
+                    help="include <grad/grad.h> in every shape")
     ap.add_argument("--profile", action="store_true",
                     help="instead of wall times, print where the time goes "
                          "(-ftime-trace): frontend, LLVM backend, and the "
                          "plugin's own time")
     args = ap.parse_args()
     depths = [int(d) for d in args.depths.split(",")]
+    global RUNTIME
+    if args.runtime:
+        RUNTIME = "\n#include <grad/grad.h>"
     base = ["-std=c++20", "-O1", "-ftemplate-depth=4096", "-I" + args.include,
             "-Wno-unknown-attributes"]
     with tempfile.TemporaryDirectory() as tmp:

@@ -7,6 +7,7 @@
 #include "SemaBuilder.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
@@ -225,6 +226,16 @@ Expr *SemaBuilder::zero(QualType T) {
   if (T->isBooleanType())
     return boolLit(false);
   return intLit(0, T);
+}
+
+Stmt *SemaBuilder::noInline(Stmt *St) {
+  if (!St) {
+    Failed = true;
+    return nullptr;
+  }
+  const Attr *A = NoInlineAttr::CreateImplicit(
+      Ctx, Loc, NoInlineAttr::CXX11_clang_noinline);
+  return AttributedStmt::Create(Ctx, Loc, {A}, St);
 }
 
 Stmt *SemaBuilder::returnStmt(Expr *E) {

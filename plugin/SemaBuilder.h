@@ -65,6 +65,8 @@ public:
   clang::VarDecl *var(clang::DeclContext *DC, llvm::StringRef Name,
                       clang::QualType T, clang::Expr *Init);
   clang::Stmt *declStmt(clang::VarDecl *VD);
+  /// `[[clang::noinline]] St`: calls in \p St are not inlined.
+  clang::Stmt *noInline(clang::Stmt *St);
   /// `return E;` in the function being built.
   clang::Stmt *returnStmt(clang::Expr *E);
   clang::Stmt *assign(clang::Expr *L, clang::Expr *R);

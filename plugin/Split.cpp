@@ -25,6 +25,7 @@
 #include "Rules.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -225,10 +226,12 @@ bool Differentiator::defineWrapper(PullbackEntry *E) {
   }
   FwdArgs.push_back(B.addrOf(B.ref(Pos)));
   RevArgs.push_back(B.ref(Pos));
+  // The halves are called, not inlined: the callers' halves already
+  // hold their code.
   Stmts Body{B.declStmt(Base), B.declStmt(Pos),
-             B.staticCast(S.Context.VoidTy,
-                          B.call(B.funcRef(E->Fwd), FwdArgs)),
-             B.call(B.funcRef(E->Rev), RevArgs),
+             B.noInline(B.staticCast(S.Context.VoidTy,
+                                     B.call(B.funcRef(E->Fwd), FwdArgs))),
+             B.noInline(B.call(B.funcRef(E->Rev), RevArgs)),
              B.callRuntime("frame_reset", {}, {B.ref(Base)}, true)};
   for (Stmt *St : Body)
     if (!St)

@@ -14,8 +14,8 @@
 // DUMP-LABEL: void unused_pullback(double x, double d_ret, double *d_x) {
 // DUMP-NEXT: unsigned long _frames = ::grad::detail::frame_top();
 // DUMP-NEXT: unsigned long _frame;
-// DUMP-NEXT: static_cast<void>(::_grad_unused_fwd(x, &_frame));
-// DUMP-NEXT: ::_grad_unused_rev(x, d_ret, d_x, _frame);
+// DUMP-NEXT: {{\[\[}}clang::noinline]] static_cast<void>(::_grad_unused_fwd(x, &_frame));
+// DUMP-NEXT: {{\[\[}}clang::noinline]] ::_grad_unused_rev(x, d_ret, d_x, _frame);
 // DUMP-NEXT: ::grad::detail::frame_reset(_frames);
 // DUMP-NEXT: }
 // DUMP-LABEL: double _grad_unused_fwd(double x, unsigned long *_pos) {

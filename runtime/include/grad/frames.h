@@ -27,8 +27,8 @@
 
 #include <cstddef>
 #include <cstring>
+#include <memory>
 #include <type_traits>
-#include <vector>
 
 namespace grad::detail {
 
@@ -42,22 +42,32 @@ public:
                   "frames hold scalars");
     const std::size_t Start = Size;
     const std::size_t Bytes = (sizeof(T) + ... + 0);
-    if (Buffer.size() < Size + Bytes)
-      Buffer.resize(2 * (Size + Bytes) + 256);
-    unsigned char *At = Buffer.data() + Size;
+    if (Capacity - Size < Bytes) [[unlikely]]
+      grow(Bytes);
+    unsigned char *At = Data.get() + Size;
     ((std::memcpy(At, &Values, sizeof(T)), At += sizeof(T)), ...);
     Size += Bytes;
     return Start;
   }
 
   template <class... T> void read(std::size_t Start, T &...Values) const {
-    const unsigned char *At = Buffer.data() + Start;
+    const unsigned char *At = Data.get() + Start;
     ((std::memcpy(&Values, At, sizeof(T)), At += sizeof(T)), ...);
   }
 
 private:
-  std::vector<unsigned char> Buffer;
-  std::size_t Size = 0;
+  /// Out of line: the generated code only inlines the fast path.
+  [[gnu::noinline]] void grow(std::size_t Bytes) {
+    std::size_t NewCapacity = 2 * (Size + Bytes) + 256;
+    std::unique_ptr<unsigned char[]> NewData(new unsigned char[NewCapacity]);
+    if (Size)
+      std::memcpy(NewData.get(), Data.get(), Size);
+    Data = std::move(NewData);
+    Capacity = NewCapacity;
+  }
+
+  std::unique_ptr<unsigned char[]> Data;
+  std::size_t Size = 0, Capacity = 0;
 };
 
 inline frame_store &frames() {
