@@ -75,6 +75,19 @@ double use(const std::vector<Layer> &L, std::vector<Layer> &dL, double x) { doub
 SHAPES = {"distinct": distinct, "template": template, "vector": vector}
 
 
+def sources(tmp, shape, gen, n):
+    """Writes the source with the plugin and the plain one (without the
+    plugin the pullback calls do not exist); returns both paths."""
+    src = os.path.join(tmp, f"{shape}{n}.cpp")
+    with open(src, "w") as f:
+        f.write(gen(n))
+    plain_src = os.path.join(tmp, f"{shape}{n}_plain.cpp")
+    with open(plain_src, "w") as f:
+        f.write("\n".join(l for l in gen(n).splitlines()
+                          if "_pullback" not in l) + "\n")
+    return src, plain_src
+
+
 def phases(cxx, flags, src, tmp):
     """Frontend, backend (optimizer + codegen) and plugin seconds of one
     compile, from -ftime-trace."""
@@ -135,14 +148,7 @@ def main():
         for shape, gen in SHAPES.items():
             results = {}
             for n in depths:
-                src = os.path.join(tmp, f"{shape}{n}.cpp")
-                with open(src, "w") as f:
-                    f.write(gen(n))
-                # Without the plugin the pullback calls do not exist.
-                plain_src = os.path.join(tmp, f"{shape}{n}_plain.cpp")
-                with open(plain_src, "w") as f:
-                    f.write("\n".join(l for l in gen(n).splitlines()
-                                      if "_pullback" not in l) + "\n")
+                src, plain_src = sources(tmp, shape, gen, n)
                 plain = compile_time(args.cxx, base, plain_src, args.repeat)
                 plug = compile_time(args.cxx, base + ["-fplugin=" + args.plugin],
                                     src, args.repeat)
@@ -160,13 +166,7 @@ def profile(args, depths, base, tmp):
     print("|---|---:|---:|---:|---:|---:|")
     for shape, gen in SHAPES.items():
         for n in depths:
-            src = os.path.join(tmp, f"{shape}{n}.cpp")
-            with open(src, "w") as f:
-                f.write(gen(n))
-            plain_src = os.path.join(tmp, f"{shape}{n}_plain.cpp")
-            with open(plain_src, "w") as f:
-                f.write("\n".join(l for l in gen(n).splitlines()
-                                  if "_pullback" not in l) + "\n")
+            src, plain_src = sources(tmp, shape, gen, n)
             pf, pb, _ = phases(args.cxx, base, plain_src, tmp)
             gf, gb, own = phases(args.cxx, base + ["-fplugin=" + args.plugin],
                                  src, tmp)

@@ -433,9 +433,11 @@ void PullbackBuilder::loop(const Stmt *L, Stmts &Fwd, Stmts &Rev) {
     Expr *Pos = B.binop(BO_GT, Diff, B.intLit(0, Diff ? Diff->getType()
                                                        : Ctx.IntTy));
     Expr *Zero = B.intLit(0, Ctx.getSizeType());
+    // Diff appears twice: it is built from fresh val() nodes over values
+    // that do not change, so sharing the node is safe.
     R.push_back(B.assign(
         B.ref(LI->Count),
-        B.cond(Pos, B.staticCast(Ctx.getSizeType(), recomputeAgain(Diff)),
+        B.cond(Pos, B.staticCast(Ctx.getSizeType(), Diff),
                Zero)));
   } else if (LI->Nested) {
     R.push_back(pop(LI->Count));
@@ -443,13 +445,6 @@ void PullbackBuilder::loop(const Stmt *L, Stmts &Fwd, Stmts &Rev) {
   R.push_back(B.whileStmt(B.ref(LI->Count), B.block(RevBody)));
   R.insert(R.end(), InitRev.begin(), InitRev.end());
   Rev.push_back(B.block(R));
-}
-
-/// A second copy of a freshly built expression over recomputable values.
-Expr *PullbackBuilder::recomputeAgain(Expr *E) {
-  // The difference expression was built from val() results, which are
-  // fresh nodes; reusing it once more in the same statement is safe.
-  return E;
 }
 
 void PullbackBuilder::rangeFor(const CXXForRangeStmt *RF, Stmts &Fwd,

@@ -27,15 +27,7 @@ using namespace clang;
 
 namespace grad {
 
-static const Expr *stripE(const Expr *E) {
-  while (E) {
-    const Expr *Next = E->IgnoreImplicit()->IgnoreParens();
-    if (Next == E)
-      return E;
-    E = Next;
-  }
-  return E;
-}
+static const Expr *stripE(const Expr *E) { return stripExpr(E); }
 
 StringRef PullbackBuilder::runtimeName(const CallExpr *CE) const {
   const FunctionDecl *FD = CE->getDirectCallee();

@@ -128,7 +128,6 @@ private:
   };
   void loop(const clang::Stmt *L, Stmts &Fwd, Stmts &Rev);
   void jump(const clang::Stmt *J, Stmts &Fwd, Stmts &Rev);
-  clang::Expr *recomputeAgain(clang::Expr *E);
   void rangeFor(const clang::CXXForRangeStmt *RF, Stmts &Fwd, Stmts &Rev);
   void switchStmt(const clang::SwitchStmt *SS, Stmts &Fwd, Stmts &Rev);
   /// Pushes the values of frames [From, end), innermost first.
@@ -224,6 +223,9 @@ private:
   clang::VarDecl *RetVal = nullptr;
   /// Calls differentiated in two halves: where each one's frame is.
   llvm::DenseMap<const clang::Expr *, clang::VarDecl *> SplitPos;
+  /// True (after reporting, unless a construct was reported) if building
+  /// failed.
+  bool failedBuilding(llvm::StringRef What);
   /// Assembles the body of a split half.
   bool finishSplit(Stmts &Fwd, Stmts &Rev, Stmts &Epilogue);
   std::vector<Frame> Frames;

@@ -195,15 +195,8 @@ bool PullbackBuilder::build() {
   All.insert(All.end(), Fwd.begin(), Fwd.end());
   All.insert(All.end(), Rev.begin(), Rev.end());
   All.insert(All.end(), Epilogue.begin(), Epilogue.end());
-  if (Failed || B.Failed) {
-    if (!Failed) {
-      report(S.Diags, Diag::UnsupportedConstruct, Primal->getLocation())
-          << "this function (building the pullback failed)"
-          << Primal->getNameAsString();
-      D.noteRequest(Entry);
-    }
+  if (failedBuilding("the pullback"))
     return false;
-  }
   PB->setBody(B.block(All));
   return true;
 }
@@ -727,16 +720,22 @@ void PullbackBuilder::returnStmt(const ReturnStmt *RS, Stmts &Fwd,
   Rev.insert(Rev.end(), R.begin(), R.end());
 }
 
-bool PullbackBuilder::finishSplit(Stmts &Fwd, Stmts &Rev, Stmts &Epilogue) {
-  if (Failed || B.Failed) {
-    if (!Failed) {
-      report(S.Diags, Diag::UnsupportedConstruct, Primal->getLocation())
-          << "this function (building its split derivative failed)"
-          << Primal->getNameAsString();
-      D.noteRequest(Entry);
-    }
+bool PullbackBuilder::failedBuilding(StringRef What) {
+  if (!Failed && !B.Failed)
     return false;
+  // A construct was reported already; a Sema failure alone gets a report.
+  if (!Failed) {
+    report(S.Diags, Diag::UnsupportedConstruct, Primal->getLocation())
+        << ("this function (building " + What + " failed)").str()
+        << Primal->getNameAsString();
+    D.noteRequest(Entry);
   }
+  return true;
+}
+
+bool PullbackBuilder::finishSplit(Stmts &Fwd, Stmts &Rev, Stmts &Epilogue) {
+  if (failedBuilding("its split derivative"))
+    return false;
   ParmVarDecl *Pos = PB->getParamDecl(PB->getNumParams() - 1);
   SmallVector<Expr *, 16> Frame;
   for (VarDecl *V : Hoisted)

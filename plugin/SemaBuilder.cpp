@@ -276,6 +276,17 @@ Expr *SemaBuilder::call(Expr *Fn, ArrayRef<Expr *> Args) {
   return check(S.BuildCallExpr(nullptr, Fn, Loc, Copy, Loc));
 }
 
+Expr *SemaBuilder::nameRef(CXXScopeSpec &SS, LookupResult &R,
+                           ArrayRef<TemplateArgumentLoc> TArgs) {
+  if (TArgs.empty())
+    return check(S.BuildDeclarationNameExpr(SS, R, /*NeedsADL=*/false));
+  TemplateArgumentListInfo TAL(Loc, Loc);
+  for (const TemplateArgumentLoc &A : TArgs)
+    TAL.addArgument(A);
+  return check(S.BuildTemplateIdExpr(SS, SourceLocation(), R,
+                                     /*RequiresADL=*/false, &TAL));
+}
+
 Expr *SemaBuilder::callStd(StringRef Name, ArrayRef<Expr *> Args,
                            ArrayRef<TemplateArgumentLoc> TArgs) {
   DeclarationNameInfo NameInfo(&Ctx.Idents.get(Name), Loc);
@@ -294,17 +305,7 @@ Expr *SemaBuilder::callStd(StringRef Name, ArrayRef<Expr *> Args,
     Failed = true;
     return nullptr;
   }
-  Expr *Fn;
-  if (TArgs.empty()) {
-    Fn = check(S.BuildDeclarationNameExpr(SS, R, /*NeedsADL=*/false));
-  } else {
-    TemplateArgumentListInfo TAL(Loc, Loc);
-    for (const TemplateArgumentLoc &A : TArgs)
-      TAL.addArgument(A);
-    Fn = check(S.BuildTemplateIdExpr(SS, SourceLocation(), R,
-                                     /*RequiresADL=*/false, &TAL));
-  }
-  return call(Fn, Args);
+  return call(nameRef(SS, R, TArgs), Args);
 }
 
 Expr *SemaBuilder::staticCast(QualType T, Expr *E) {
@@ -479,17 +480,7 @@ Expr *SemaBuilder::callRuntime(StringRef Name,
   SS.Extend(Ctx, gradNamespace(false), Loc, Loc);
   if (Detail)
     SS.Extend(Ctx, NS, Loc, Loc);
-  Expr *Fn;
-  if (TArgs.empty()) {
-    Fn = check(S.BuildDeclarationNameExpr(SS, R, /*NeedsADL=*/false));
-  } else {
-    TemplateArgumentListInfo TAL(Loc, Loc);
-    for (const TemplateArgumentLoc &A : TArgs)
-      TAL.addArgument(A);
-    Fn = check(S.BuildTemplateIdExpr(SS, SourceLocation(), R,
-                                     /*RequiresADL=*/false, &TAL));
-  }
-  return call(Fn, Args);
+  return call(nameRef(SS, R, TArgs), Args);
 }
 
 Expr *SemaBuilder::callGrad(StringRef Name, ArrayRef<Expr *> Args) {

@@ -24,6 +24,7 @@
 namespace clang {
 class Sema;
 class CXXScopeSpec;
+class LookupResult;
 } // namespace clang
 
 namespace grad {
@@ -55,6 +56,9 @@ public:
   clang::Expr *callStd(llvm::StringRef Name,
                        llvm::ArrayRef<clang::Expr *> Args,
                        llvm::ArrayRef<clang::TemplateArgumentLoc> TArgs = {});
+  /// The looked-up name \p R qualified by \p SS, with \p TArgs if any.
+  clang::Expr *nameRef(clang::CXXScopeSpec &SS, clang::LookupResult &R,
+                       llvm::ArrayRef<clang::TemplateArgumentLoc> TArgs);
   /// \p A as written in source (a literal for a value, a type for a type).
   clang::TemplateArgumentLoc argLoc(const clang::TemplateArgument &A);
   clang::Expr *staticCast(clang::QualType T, clang::Expr *E);
