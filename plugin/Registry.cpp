@@ -432,10 +432,17 @@ void declareSplit(Sema &S, PullbackEntry &E) {
   computeSignature(Ctx, Primal, E.Wrt, "", Sig, Why);
   // Same-signature instantiations (block<2>, block<3>) need distinct names.
   std::string Base = "_grad_" + Primal->getNameAsString();
+  // So do the halves of a wrt-restricted and an all-parameter entry of
+  // one function.
+  bool Shared = Primal->isTemplateInstantiation();
+  for (const FunctionDecl *R : Primal->redecls()) {
+    auto It = St.Pullbacks.find(R);
+    if (It != St.Pullbacks.end())
+      for (const PullbackEntry *Other : It->second)
+        Shared |= Other != &E && Other->Fwd;
+  }
   std::string Suffix =
-      Primal->isTemplateInstantiation()
-          ? "_" + std::to_string(St.SplitCount++)
-          : std::string();
+      Shared ? "_" + std::to_string(St.SplitCount++) : std::string();
   QualType SizeT = Ctx.getSizeType();
   SourceLocation PLoc = Primal->getLocation();
   bool Inline = E.Pullback->isInlined() || Primal->isInlined() ||

@@ -10,6 +10,8 @@
 // A leaf (calls only math functions) is never split; mid calls only leaves.
 // DUMP-NOT: _grad_leaf_fwd
 // DUMP-NOT: _grad_mid_fwd
+// DUMP: double _grad_wf_fwd(double x, double y, unsigned long *_pos);
+// DUMP: double _grad_wf_fwd_{{[0-9]+}}(double x, double y, unsigned long *_pos);
 // A split function's own pullback runs its two halves.
 // DUMP-LABEL: void unused_pullback(double x, double d_ret, double *d_x) {
 // DUMP-NEXT: unsigned long _frames = ::grad::detail::frame_top();
@@ -66,6 +68,11 @@ double top(double x) {
   return s;
 }
 
+// A wrt-restricted split function and its all-parameter variant: two
+// pairs of halves, distinct names.
+[[grad("x")]] double wf(double x, double y) { return top(x * y) + y * top(x); }
+[[grad]] double usewf(double x, double y) { return wf(x, y) * wf(y, x); }
+
 // Recursion: power(x, n) = x^(n+1) through n nested calls.
 double power(double x, int n) { return n == 0 ? x : x * power(x, n - 1); }
 [[grad]] double rec(double x) { return power(x, 7) + power(std::sin(x), 3); }
@@ -98,6 +105,13 @@ int main() {
   check_grad("loop", [](double x) { return loop(x, 5); },
              [](double x, double d, double *dx) { loop_pullback(x, 5, d, dx); },
              0.35);
+  // CHECK: ok wf.d0
+  check_grad("wf", [](double x) { return wf(x, 0.7); },
+             [](double x, double d, double *dx) { wf_pullback(x, 0.7, d, dx); },
+             0.4);
+  // CHECK: ok usewf.d0
+  // CHECK: ok usewf.d1
+  check_grad("usewf", usewf, usewf_pullback, 0.4, 0.9);
   // CHECK: ok rec.d0
   check_grad("rec", rec, rec_pullback, 0.6);
   // CHECK: ok deep.d0
