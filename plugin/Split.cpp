@@ -198,7 +198,7 @@ bool Differentiator::useSplit(PullbackEntry &E, SourceLocation Loc) {
       bool Deep = false;
       for (const FunctionDecl *C : Sh.Callees)
         Deep = Deep || callsFunctions(C, Loc);
-      E.Split = Sh.OK && Deep;
+      E.Split = Sh.OK && Deep && !Sh.Tail.empty();
     }
   }
   if (E.Split != 1)
