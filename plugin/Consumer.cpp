@@ -49,10 +49,7 @@ void Differentiator::handleDecl(Decl *D) {
     if (It == St.Pullbacks.end())
       continue;
     for (PullbackEntry *E : It->second)
-      if (!E->Defined && !E->UserProvided && E->Wanted) {
-        E->Defined = true;
-        Work.push_back(E);
-      }
+      enqueue(E);
   }
   // Built now, so that the pullbacks of callees differentiated on demand
   // are declared for the code that follows.
@@ -112,9 +109,10 @@ void Differentiator::define(PullbackEntry *E, const FunctionDecl *Def) {
       !E->Pullback->isInlined())
     E->Pullback->setImplicitlyInline();
   // A function differentiated in two halves: its pullback runs both.
-  bool Split = useSplit(*E, Def->getLocation());
-  PullbackBuilder PBB(*this, *E, Def);
-  if (Split ? !defineWrapper(E) : !PBB.build()) {
+  bool Built = useSplit(*E, Def->getLocation())
+                   ? defineWrapper(E)
+                   : PullbackBuilder(*this, *E, Def).build();
+  if (!Built) {
     E->Failed = true;
     E->Pullback->setInvalidDecl();
     return;
@@ -129,12 +127,17 @@ void Differentiator::define(PullbackEntry *E, const FunctionDecl *Def) {
   Emit(PB);
 }
 
-void Differentiator::queue(PullbackEntry *E) {
-  E->Wanted = true;
-  if (!E->UserProvided && !E->Defined && E->Primal->getDefinition()) {
+void Differentiator::enqueue(PullbackEntry *E) {
+  if (E->Wanted && !E->UserProvided && !E->Defined && !E->Failed &&
+      E->Primal->getDefinition()) {
     E->Defined = true;
     Work.push_back(E);
   }
+}
+
+void Differentiator::queue(PullbackEntry *E) {
+  E->Wanted = true;
+  enqueue(E);
 }
 
 PullbackEntry *Differentiator::calleePullback(const FunctionDecl *Callee,
@@ -264,10 +267,7 @@ void Differentiator::finish() {
                                         /*Recursive=*/false,
                                         /*DefinitionRequired=*/false,
                                         /*AtEndOfTU=*/true);
-      if (E->Primal->getDefinition()) {
-        E->Defined = true;
-        Work.push_back(E);
-      }
+      enqueue(E);
     }
     if (Work.empty() && SplitWork.empty())
       break;

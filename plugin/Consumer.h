@@ -49,7 +49,7 @@ public:
                                 clang::SourceLocation Loc,
                                 const PullbackEntry &Caller,
                                 bool Queue = true);
-  /// Queues the definition of \p E's pullback.
+  /// Marks \p E's pullback as needed and queues its definition.
   void queue(PullbackEntry *E);
   /// True if calls of \p E's function use its split derivative (declared
   /// and queued here); Split.cpp.
@@ -73,6 +73,9 @@ public:
 private:
   void define(PullbackEntry *E, const clang::FunctionDecl *Def);
   void defineSplit(PullbackEntry *E);
+  /// Queues the definition of \p E's pullback if it is needed and its
+  /// primal has a body.
+  void enqueue(PullbackEntry *E);
   /// The pullback of a split function: both halves, one after the other.
   bool defineWrapper(PullbackEntry *E);
   void drain();

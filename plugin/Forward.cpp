@@ -67,6 +67,13 @@ static bool isClosed(const Stmt *E) {
   return true;
 }
 
+/// A tag object without floating data built from constants
+/// (`std::make_index_sequence<4>{}`): replayed as written.
+static bool isConstantTag(const Expr *E) {
+  QualType T = E->getType();
+  return T->isRecordType() && !hasFloatingData(T) && isClosed(E);
+}
+
 std::string constructName(const Stmt *S) {
   switch (S->getStmtClass()) {
   case Stmt::GotoStmtClass:
@@ -253,8 +260,7 @@ Expr *PullbackBuilder::val(const Expr *E) {
     return B.ref(It->second);
   if (isLiteral(K))
     return plain(K);
-  if (K->getType()->isRecordType() && !hasFloatingData(K->getType()) &&
-      isClosed(K))
+  if (isConstantTag(K))
     return plain(K);
   if (isElementAccess(K) && readOnly(K))
     return valPath(K);
@@ -308,8 +314,7 @@ Expr *PullbackBuilder::rebuildDeclRef(const DeclRefExpr *DRE, bool Need,
 Expr *PullbackBuilder::rebuildCast(const ExplicitCastExpr *CE, bool Need,
                                    bool Plain) {
   QualType T = CE->getTypeAsWritten();
-  // A tag object without floating data, built from constants: as written.
-  if (T->isRecordType() && !hasFloatingData(T) && isClosed(CE))
+  if (isConstantTag(CE))
     return const_cast<ExplicitCastExpr *>(CE);
   if (!T->isArithmeticType() && !T->isVoidType())
     return unsupported(CE, "cast to '" + T.getAsString() + "'");

@@ -39,16 +39,14 @@ static bool hasFloatingDataImpl(QualType T, unsigned Depth) {
   if (!RD)
     return false;
   if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD)) {
-    for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray()) {
-      if (Arg.getKind() == TemplateArgument::Type &&
-          hasFloatingDataImpl(Arg.getAsType(), Depth + 1))
-        return true;
-      if (Arg.getKind() == TemplateArgument::Pack) // std::tuple<A, B, C>
-        for (const TemplateArgument &P : Arg.pack_elements())
-          if (P.getKind() == TemplateArgument::Type &&
-              hasFloatingDataImpl(P.getAsType(), Depth + 1))
-            return true;
-    }
+    for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray())
+      // A pack (std::tuple<A, B, C>) counts by its elements.
+      for (const TemplateArgument &A :
+           Arg.getKind() == TemplateArgument::Pack ? Arg.pack_elements()
+                                                   : ArrayRef(Arg))
+        if (A.getKind() == TemplateArgument::Type &&
+            hasFloatingDataImpl(A.getAsType(), Depth + 1))
+          return true;
   }
   if (!RD->hasDefinition())
     return false;
