@@ -71,31 +71,34 @@ void PullbackBuilder::backprop(const Expr *E, Expr *Adj, Stmts &Out) {
       }
       return [Adj] { return Adj; };
     }();
+    // Operands in reverse evaluation order: the forward sweep evaluated
+    // L before R, so calls in R are reversed first (their frames are on
+    // top of the stack, and their writes happened last).
     switch (BO->getOpcode()) {
     case BO_Add:
-      backprop(L, Share(), Out);
       backprop(R, Share(), Out);
+      backprop(L, Share(), Out);
       return;
     case BO_Sub:
-      backprop(L, Share(), Out);
       if (RA)
         backprop(R, B.unop(UO_Minus, Share()), Out);
+      backprop(L, Share(), Out);
       return;
     case BO_Mul:
-      if (LA)
-        backprop(L, B.binop(BO_Mul, Share(), val(R)), Out);
       if (RA)
         backprop(R, B.binop(BO_Mul, val(L), Share()), Out);
+      if (LA)
+        backprop(L, B.binop(BO_Mul, Share(), val(R)), Out);
       return;
     case BO_Div:
-      if (LA)
-        backprop(L, B.binop(BO_Div, Share(), val(R)), Out);
       if (RA)
         backprop(R,
                  B.unop(UO_Minus,
                         B.binop(BO_Div, B.binop(BO_Mul, Share(), val(L)),
                                 B.binop(BO_Mul, val(R), val(R)))),
                  Out);
+      if (LA)
+        backprop(L, B.binop(BO_Div, Share(), val(R)), Out);
       return;
     case BO_Comma:
       backprop(R, Adj, Out);
@@ -147,7 +150,7 @@ void PullbackBuilder::backpropCall(const CallExpr *CE, Expr *Adj,
   if (const Rule *Ru = findRule(FD)) {
     VarDecl *V = bind(Adj, T, Out);
     unsigned N = std::min<unsigned>(CE->getNumArgs(), Ru->Arity);
-    for (unsigned I = 0; I < N; ++I) {
+    for (unsigned I = N; I-- > 0;) {
       const Expr *Arg = CE->getArg(I);
       if (!Act.isActive(strip(Arg)))
         continue;
@@ -164,9 +167,9 @@ void PullbackBuilder::backpropCall(const CallExpr *CE, Expr *Adj,
     }
     return;
   }
-  auto Split = SplitPos.find(strip(CE));
+  bool Split = SplitCalls.count(strip(CE));
   PullbackEntry *PE = D.calleePullback(FD, CE->getExprLoc(), Entry,
-                                       /*Queue=*/Split == SplitPos.end());
+                                       /*Queue=*/!Split);
   if (!PE) {
     Failed = true;
     return;
@@ -219,15 +222,14 @@ void PullbackBuilder::backpropCall(const CallExpr *CE, Expr *Adj,
     Args.push_back(B.addrOf(B.ref(G)));
     Outs.push_back({CE->getArg(I), G});
   }
-  if (Split != SplitPos.end()) {
-    // The reverse half reads the frame its forward half left.
-    Args.push_back(B.ref(Split->second));
+  if (Split) {
+    // The reverse half pops the frame its forward half pushed.
     Out.push_back(B.call(B.funcRef(PE->Rev), Args));
   } else {
     Out.push_back(B.call(B.funcRef(CPB), Args));
   }
-  for (auto &[Arg, G] : Outs)
-    backprop(Arg, B.ref(G), Out);
+  for (auto It = Outs.rbegin(); It != Outs.rend(); ++It)
+    backprop(It->first, B.ref(It->second), Out);
 }
 
 void PullbackBuilder::backpropMethodCall(const CallExpr *CE, Expr *Adj,
@@ -289,8 +291,8 @@ void PullbackBuilder::backpropMethodCall(const CallExpr *CE, Expr *Adj,
     }
   Out.push_back(B.memberCall(rebuildObject(Obj), PE->Pullback->getDeclName(),
                              CallArgs, Arrow));
-  for (auto &[E, G] : Later)
-    backprop(E, B.ref(G), Out);
+  for (auto It = Later.rbegin(); It != Later.rend(); ++It)
+    backprop(It->first, B.ref(It->second), Out);
 }
 
 } // namespace grad

@@ -217,6 +217,14 @@ void Differentiator::noteRequest(const PullbackEntry &E) {
   }
 }
 
+void Differentiator::needRuntime(SourceLocation Loc, const PullbackEntry &E) {
+  if (RuntimeReported)
+    return;
+  RuntimeReported = true;
+  report(S.Diags, Diag::NeedRuntime, Loc) << E.Primal->getNameAsString();
+  noteRequest(E);
+}
+
 void Differentiator::queueTemplateRequests() {
   State &St = State::get(S.Context);
   // Specializations of pullback templates that the code called: each is

@@ -58,6 +58,8 @@ public:
   void finish();
   /// The "requested here" note for a failing pullback.
   void noteRequest(const PullbackEntry &E);
+  /// Reports that the runtime is missing (once per translation unit).
+  void needRuntime(clang::SourceLocation Loc, const PullbackEntry &E);
 
   /// The classified callable passed to map/broadcast; null after an error.
   LambdaInfo *lambdaInfo(const clang::Expr *Callable,
@@ -97,6 +99,7 @@ private:
   std::vector<PullbackEntry *> Work;
   std::vector<clang::FunctionDecl *> Done;
   bool Draining = false;
+  bool RuntimeReported = false;
   llvm::DenseMap<const void *, std::unique_ptr<LambdaInfo>> Lambdas;
   unsigned NextLifted = 0;
   void printDefinitionTo(clang::FunctionDecl *FD);

@@ -418,14 +418,12 @@ Expr *PullbackBuilder::rebuildCall(const CallExpr *CE, bool Need, bool Plain) {
     return nullptr;
   }
   if (D.useSplit(*PE, CE->getExprLoc())) {
-    // The callee's forward half: its value, and where its frame went for
-    // the reverse half (backpropCall) to read.
+    // The callee's forward half: its value; its frame goes on the stack,
+    // where the reverse half (backpropCall) pops it.
     Collect([](unsigned) { return true; }, false);
-    VarDecl *Pos = hoist("_frame", Ctx.getSizeType());
-    if (!Loops.empty() && !Frames.empty())
-      Frames.back().Recorded.push_back(Pos);
-    Args.push_back(B.addrOf(B.ref(Pos)));
-    SplitPos[strip(CE)] = Pos;
+    SplitCalls.insert(strip(CE));
+    if (!stackVar())
+      return nullptr;
     // Always recorded: the forward half must run even when the reverse
     // sweep does not read the value.
     return record(CE, B.call(B.funcRef(PE->Fwd), Args));

@@ -489,8 +489,7 @@ FunctionDecl *Differentiator::liftFunction(LambdaInfo &Info, unsigned Slots,
                          {B.typeArg(T), B.exprArg(B.intLit(Slots,
                                                           Ctx.getSizeType()))});
     if (Dual.isNull()) {
-      report(S.Diags, Diag::NeedRuntime, Loc)
-          << Caller.Primal->getNameAsString();
+      needRuntime(Loc, Caller);
       return nullptr;
     }
   }

@@ -174,8 +174,7 @@ VarDecl *PullbackBuilder::tapeFor(QualType T) {
     return It->second;
   QualType TT = B.runtimeType("tape", T);
   if (TT.isNull()) {
-    report(S.Diags, Diag::NeedRuntime, B.Loc) << Primal->getNameAsString();
-    D.noteRequest(Entry);
+    D.needRuntime(B.Loc, Entry);
     Failed = true;
     return nullptr;
   }
@@ -185,11 +184,40 @@ VarDecl *PullbackBuilder::tapeFor(QualType T) {
   return V;
 }
 
-Stmt *PullbackBuilder::pushValue(Expr *E, QualType T) {
-  VarDecl *Tape = tapeFor(T);
-  if (!Tape)
+VarDecl *PullbackBuilder::stackVar() {
+  if (Stack)
+    return Stack;
+  // grad::detail::stack &_stack = grad::detail::thread_stack();
+  Expr *Init = B.callRuntime("thread_stack", {}, {}, true);
+  if (!Init) {
+    D.needRuntime(B.Loc, Entry);
+    Failed = true;
     return nullptr;
-  return B.memberCall(B.ref(Tape), "push", {E});
+  }
+  QualType RefT = Ctx.getLValueReferenceType(Init->getType());
+  Stack = B.var(PB, fresh("_stack_"), RefT, Init);
+  Prologue.insert(Prologue.begin(), B.declStmt(Stack));
+  // The full pullback leaves the stack as it found it, even when the
+  // primal throws; the halves of a split derivative hand data over.
+  if (Half == SplitHalf::None) {
+    QualType MarkT = B.runtimeDetailType("stack_mark");
+    VarDecl *Mark = MarkT.isNull() ? nullptr
+                                   : B.var(PB, fresh("_mark_"), MarkT,
+                                           B.ref(Stack), /*Direct=*/true);
+    if (!Mark) {
+      Failed = true;
+      return nullptr;
+    }
+    Prologue.insert(Prologue.begin() + 1, B.declStmt(Mark));
+  }
+  return Stack;
+}
+
+Stmt *PullbackBuilder::pushValue(Expr *E, QualType T) {
+  VarDecl *St = stackVar();
+  if (!St)
+    return nullptr;
+  return B.memberCall(B.ref(St), "push", {E});
 }
 
 Stmt *PullbackBuilder::push(VarDecl *V) {
@@ -197,10 +225,10 @@ Stmt *PullbackBuilder::push(VarDecl *V) {
 }
 
 Stmt *PullbackBuilder::pop(VarDecl *V) {
-  VarDecl *Tape = tapeFor(V->getType());
-  if (!Tape)
+  VarDecl *St = stackVar();
+  if (!St)
     return nullptr;
-  return B.assign(B.ref(V), B.memberCall(B.ref(Tape), "pop", {}));
+  return B.memberCall(B.ref(St), "pop", {B.ref(V)});
 }
 
 void PullbackBuilder::flush(size_t From, Stmts &Out) {

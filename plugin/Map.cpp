@@ -184,8 +184,8 @@ void PullbackBuilder::backpropRuntime(const CallExpr *CE, StringRef Name,
   for (const Expr *A : CE->arguments())
     Args.push_back(adjointTarget(A, Out, Later, false));
   Out.push_back(B.callGrad((Name + "_pullback").str(), Args));
-  for (auto &[E, G] : Later)
-    backprop(E, B.ref(G), Out);
+  for (auto It = Later.rbegin(); It != Later.rend(); ++It)
+    backprop(It->first, B.ref(It->second), Out);
 }
 
 void PullbackBuilder::backpropMap(const CallExpr *CE, StringRef Name,
@@ -275,8 +275,8 @@ void PullbackBuilder::backpropMap(const CallExpr *CE, StringRef Name,
         "reverse_pullback",
         {B.exprArg(B.unop(UO_AddrOf, B.funcRef(PE->Pullback)))}, Args));
   }
-  for (auto &[E, G] : Later)
-    backprop(E, B.ref(G), Out);
+  for (auto It = Later.rbegin(); It != Later.rend(); ++It)
+    backprop(It->first, B.ref(It->second), Out);
 }
 
 } // namespace grad

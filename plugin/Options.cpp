@@ -17,6 +17,8 @@ bool Options::parse(llvm::StringRef Arg) {
     NoPromotionWarnings = true;
   else if (Arg == "print-activity")
     PrintActivity = true;
+  else if (Arg == "no-runtime-include")
+    NoRuntimeInclude = true;
   else
     return false;
   return true;

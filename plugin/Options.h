@@ -19,6 +19,9 @@ struct Options {
   bool Remarks = false;             ///< lowering remarks
   bool NoPromotionWarnings = false; ///< silence the promotion warning
   bool PrintActivity = false;       ///< the activity analysis, as remarks
+  /// Do not include grad/core.h into the translation unit (the user
+  /// includes the runtime).
+  bool NoRuntimeInclude = false;
 
   /// Applies one argument; false if it is unknown.
   bool parse(llvm::StringRef Arg);

@@ -13,6 +13,7 @@
 
 #include "Consumer.h"
 #include "Diagnostics.h"
+#include "Runtime.h"
 
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
@@ -26,6 +27,8 @@ class GradAction : public PluginASTAction {
 public:
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  StringRef) override {
+    if (!Opts.NoRuntimeInclude)
+      includeRuntime(CI);
     CompilerInstance *CIP = &CI;
     return std::make_unique<GradConsumer>(
         Opts, [CIP](FunctionDecl *FD, bool InGroup) {

@@ -135,7 +135,11 @@ private:
   clang::Stmt *push(clang::VarDecl *V);
   clang::Stmt *pushValue(clang::Expr *E, clang::QualType T);
   clang::Stmt *pop(clang::VarDecl *V);
+  /// A local grad::tape<T> (the stateful map driver's record).
   clang::VarDecl *tapeFor(clang::QualType T);
+  /// The thread's stack (`grad::detail::stack &_stack`), declared on first
+  /// use; the full pullback also restores its top on exit.
+  clang::VarDecl *stackVar();
   /// The jump-id variable and counter of the innermost loop or function.
   std::pair<clang::VarDecl *, unsigned *> jumpScope();
   /// Reverse blocks of a statement sequence, guarded after jumps.
@@ -221,8 +225,9 @@ private:
   std::vector<clang::VarDecl *> Hoisted;
   /// The primal's value, in the forward half.
   clang::VarDecl *RetVal = nullptr;
-  /// Calls differentiated in two halves: where each one's frame is.
-  llvm::DenseMap<const clang::Expr *, clang::VarDecl *> SplitPos;
+  /// Calls differentiated in two halves (their frames are on the stack).
+  llvm::DenseSet<const clang::Expr *> SplitCalls;
+  clang::VarDecl *Stack = nullptr;
   /// True (after reporting, unless a construct was reported) if building
   /// failed.
   bool failedBuilding(llvm::StringRef What);

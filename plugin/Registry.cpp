@@ -441,7 +441,6 @@ void declareSplit(Sema &S, PullbackEntry &E) {
   }
   std::string Suffix =
       Shared ? "_" + std::to_string(St.SplitCount++) : std::string();
-  QualType SizeT = Ctx.getSizeType();
   SourceLocation PLoc = Primal->getLocation();
   bool Inline = E.Pullback->isInlined() || Primal->isInlined() ||
                 Primal->isTemplateInstantiation();
@@ -464,20 +463,16 @@ void declareSplit(Sema &S, PullbackEntry &E) {
     St.Generated.insert(FD);
     return FD;
   };
-  // Forward: the primal's parameters, then where the frame went.
+  // Forward: the primal's parameters; it pushes its frame on the stack.
   PullbackSignature FS;
   for (unsigned I = 0; I < Primal->getNumParams(); ++I) {
     FS.ParamNames.push_back(Sig.ParamNames[I]);
     FS.ParamTypes.push_back(Sig.ParamTypes[I]);
   }
-  FS.ParamNames.push_back("_pos");
-  FS.ParamTypes.push_back(Ctx.getPointerType(SizeT));
   E.Fwd = Make(Base + "_fwd" + Suffix,
                Primal->getReturnType().getUnqualifiedType(), FS);
-  // Reverse: the pullback's parameters, then the frame's position.
+  // Reverse: the pullback's parameters; it pops the frame.
   PullbackSignature RS = Sig;
-  RS.ParamNames.push_back("_pos");
-  RS.ParamTypes.push_back(SizeT);
   E.Rev = Make(Base + "_rev" + Suffix, Ctx.VoidTy, RS);
 }
 

@@ -55,8 +55,7 @@ bool PullbackBuilder::build() {
   Params.assign(PB->param_begin(), PB->param_end());
   if (Half == SplitHalf::Forward) {
     // Placeholders for the seed and adjoints, after the primal's
-    // parameters (the forward half's own last parameter is _pos).
-    Params.pop_back();
+    // parameters.
     for (unsigned I = Primal->getNumParams(); I < Sig.ParamTypes.size(); ++I)
       Params.push_back(ParmVarDecl::Create(
           Ctx, PB, B.Loc, B.Loc, &Ctx.Idents.get(Sig.ParamNames[I]),
@@ -181,15 +180,6 @@ bool PullbackBuilder::build() {
 
   if (Half != SplitHalf::None)
     return finishSplit(Fwd, Rev, Epilogue);
-  if (!SplitPos.empty()) {
-    // This pullback starts a chain of split derivatives: their frames go
-    // once it is done.
-    VarDecl *Base = B.var(PB, fresh("_frames"), Ctx.getSizeType(),
-                          B.callRuntime("frame_top", {}, {}, true));
-    Prologue.insert(Prologue.begin(), B.declStmt(Base));
-    Epilogue.push_back(
-        B.callRuntime("frame_reset", {}, {B.ref(Base)}, true));
-  }
   Stmts All;
   All.insert(All.end(), Prologue.begin(), Prologue.end());
   All.insert(All.end(), Fwd.begin(), Fwd.end());
@@ -733,17 +723,22 @@ bool PullbackBuilder::failedBuilding(StringRef What) {
   return true;
 }
 
+/// Values per push_all / pop_all call.
+static constexpr size_t FrameChunk = 32;
+
 bool PullbackBuilder::finishSplit(Stmts &Fwd, Stmts &Rev, Stmts &Epilogue) {
   if (failedBuilding("its split derivative"))
     return false;
-  ParmVarDecl *Pos = PB->getParamDecl(PB->getNumParams() - 1);
   SmallVector<Expr *, 16> Frame;
   for (VarDecl *V : Hoisted)
     Frame.push_back(B.ref(V));
+  if (!Frame.empty() && !stackVar())
+    return false;
   Stmts All;
   if (Half == SplitHalf::Forward) {
-    // The temporaries, the forward sweep, the frame, the value.
+    // The stack, the temporaries, the forward sweep, the frame, the value.
     llvm::DenseSet<const Decl *> Keep(Hoisted.begin(), Hoisted.end());
+    Keep.insert(Stack);
     for (Stmt *St : Prologue)
       if (const auto *DS = dyn_cast<DeclStmt>(St))
         if (DS->isSingleDecl() && Keep.count(DS->getSingleDecl()))
@@ -752,15 +747,22 @@ bool PullbackBuilder::finishSplit(Stmts &Fwd, Stmts &Rev, Stmts &Epilogue) {
       return false;
     All.push_back(B.declStmt(RetVal));
     All.insert(All.end(), Fwd.begin(), Fwd.end());
-    All.push_back(B.assign(B.deref(B.ref(Pos)),
-                           B.callRuntime("push_frame", {}, Frame, true)));
+    // In chunks (a fold over hundreds of arguments exceeds clang's
+    // nesting limit); the reverse half pops them last chunk first.
+    for (size_t I = 0; I < Frame.size(); I += FrameChunk)
+      All.push_back(B.memberCall(
+          B.ref(Stack), "push_all",
+          ArrayRef(Frame).slice(I, std::min(FrameChunk, Frame.size() - I))));
     All.push_back(B.returnStmt(B.ref(RetVal)));
   } else {
     // The frame back into the same temporaries, then the reverse sweep.
     All.insert(All.end(), Prologue.begin(), Prologue.end());
-    SmallVector<Expr *, 16> Args{B.ref(Pos)};
-    Args.append(Frame.begin(), Frame.end());
-    All.push_back(B.callRuntime("read_frame", {}, Args, true));
+    for (size_t I = (Frame.size() + FrameChunk - 1) / FrameChunk; I-- > 0;)
+      All.push_back(B.memberCall(
+          B.ref(Stack), "pop_all",
+          ArrayRef(Frame).slice(I * FrameChunk,
+                                std::min(FrameChunk,
+                                         Frame.size() - I * FrameChunk))));
     All.insert(All.end(), Rev.begin(), Rev.end());
     All.insert(All.end(), Epilogue.begin(), Epilogue.end());
   }

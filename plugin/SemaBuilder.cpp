@@ -323,17 +323,22 @@ Expr *SemaBuilder::addrOf(Expr *E) { return unop(UO_AddrOf, E); }
 Expr *SemaBuilder::deref(Expr *E) { return unop(UO_Deref, E); }
 
 VarDecl *SemaBuilder::var(DeclContext *DC, StringRef Name, QualType T,
-                          Expr *Init) {
+                          Expr *Init, bool Direct) {
   // Canonical class types print the same from anywhere (no template-
   // internal aliases such as R or detail::ElementT<...>).
   T = T.getCanonicalType();
   VarDecl *VD = VarDecl::Create(Ctx, DC, Loc, Loc, &Ctx.Idents.get(Name), T,
                                 Ctx.getTrivialTypeSourceInfo(T, Loc),
                                 SC_None);
-  if (Init)
+  if (Init && Direct) {
+    VD->setInitStyle(VarDecl::CallInit);
+    S.AddInitializerToDecl(
+        VD, ParenListExpr::Create(Ctx, Loc, {Init}, Loc), /*DirectInit=*/true);
+  } else if (Init) {
     S.AddInitializerToDecl(VD, Init, /*DirectInit=*/false);
-  else
+  } else {
     S.ActOnUninitializedDecl(VD);
+  }
   if (VD->isInvalidDecl())
     Failed = true;
   return VD;
@@ -428,6 +433,23 @@ TemplateArgumentLoc SemaBuilder::typeArg(QualType T) {
 
 TemplateArgumentLoc SemaBuilder::exprArg(Expr *E) {
   return TemplateArgumentLoc(TemplateArgument(E), E);
+}
+
+QualType SemaBuilder::runtimeDetailType(StringRef Name) {
+  NamespaceDecl *NS = gradNamespace(true);
+  if (!NS)
+    return QualType();
+  LookupResult R(S, &Ctx.Idents.get(Name), Loc, Sema::LookupOrdinaryName);
+  S.LookupQualifiedName(R, NS);
+  auto *RD = R.getAsSingle<CXXRecordDecl>();
+  if (!RD)
+    return QualType();
+  CXXScopeSpec SS;
+  SS.MakeGlobal(Ctx, Loc);
+  SS.Extend(Ctx, gradNamespace(false), Loc, Loc);
+  SS.Extend(Ctx, NS, Loc, Loc);
+  return Ctx.getElaboratedType(ElaboratedTypeKeyword::None, SS.getScopeRep(),
+                               Ctx.getRecordType(RD));
 }
 
 QualType SemaBuilder::runtimeType(StringRef Name, QualType T) {

@@ -66,8 +66,10 @@ public:
   clang::Expr *deref(clang::Expr *E);
   clang::Expr *zero(clang::QualType T);
 
+  /// A local variable; \p Direct initialises it as `T Name(Init)`.
   clang::VarDecl *var(clang::DeclContext *DC, llvm::StringRef Name,
-                      clang::QualType T, clang::Expr *Init);
+                      clang::QualType T, clang::Expr *Init,
+                      bool Direct = false);
   clang::Stmt *declStmt(clang::VarDecl *VD);
   /// `[[clang::noinline]] St`: calls in \p St are not inlined.
   clang::Stmt *noInline(clang::Stmt *St);
@@ -93,6 +95,8 @@ public:
   clang::QualType
   runtimeType(llvm::StringRef Name,
               llvm::ArrayRef<clang::TemplateArgumentLoc> Args);
+  /// The class `::grad::detail::Name` (not a template), or null.
+  clang::QualType runtimeDetailType(llvm::StringRef Name);
   clang::TemplateArgumentLoc typeArg(clang::QualType T);
   clang::TemplateArgumentLoc exprArg(clang::Expr *E);
   /// Calls `::grad::detail::Name<TArgs...>(Args...)` (or ::grad::Name when

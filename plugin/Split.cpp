@@ -10,9 +10,9 @@
 /// its reverse sweep, which recomputes the callee's own forward sweep: fine
 /// for a helper that only calls math functions, quadratic for a chain of N
 /// nested calls. A callee that calls functions which call functions (call
-/// depth >= 2) gets `_grad_f_fwd` (value, and a frame of what its reverse
-/// sweep reads, in the runtime's frame store) and `_grad_f_rev` (reads the
-/// frame back): every level of a chain then runs its forward sweep once.
+/// depth >= 2) gets `_grad_f_fwd` (value; pushes a frame of what its reverse
+/// sweep reads on the thread's stack) and `_grad_f_rev` (pops the frame):
+/// every level of a chain then runs its forward sweep once.
 ///
 /// Only straight-line scalar code is split (no loops, containers, members
 /// or early returns): its frame is the list of values its pullback would
@@ -168,7 +168,7 @@ bool Differentiator::hasFrames() {
   NamespaceDecl *NS = B.gradNamespace(/*Detail=*/true);
   if (!NS)
     return HasFrames = false;
-  LookupResult R(S, &S.Context.Idents.get("push_frame"), SourceLocation(),
+  LookupResult R(S, &S.Context.Idents.get("thread_stack"), SourceLocation(),
                  Sema::LookupOrdinaryName);
   S.LookupQualifiedName(R, NS);
   return HasFrames = !R.empty();
@@ -214,25 +214,24 @@ bool Differentiator::defineWrapper(PullbackEntry *E) {
   FunctionDecl *PB = E->Pullback;
   Sema::SynthesizedFunctionScope Scope(S, PB);
   SemaBuilder B(S, E->Primal->getLocation());
-  QualType SizeT = S.Context.getSizeType();
-  VarDecl *Base = B.var(PB, "_frames", SizeT,
-                        B.callRuntime("frame_top", {}, {}, true));
-  VarDecl *Pos = B.var(PB, "_frame", SizeT, nullptr);
   SmallVector<Expr *, 8> FwdArgs, RevArgs;
   for (unsigned I = 0; I < PB->getNumParams(); ++I) {
     if (I < E->Primal->getNumParams())
       FwdArgs.push_back(B.ref(PB->getParamDecl(I)));
     RevArgs.push_back(B.ref(PB->getParamDecl(I)));
   }
-  FwdArgs.push_back(B.addrOf(B.ref(Pos)));
-  RevArgs.push_back(B.ref(Pos));
+  // The stack is left as it was found, also when the primal throws.
+  Expr *Stack = B.callRuntime("thread_stack", {}, {}, true);
+  QualType MarkT = B.runtimeDetailType("stack_mark");
+  if (!Stack || MarkT.isNull())
+    return false;
+  VarDecl *Mark = B.var(PB, "_mark", MarkT, Stack, /*Direct=*/true);
   // The halves are called, not inlined: the callers' halves already
   // hold their code.
-  Stmts Body{B.declStmt(Base), B.declStmt(Pos),
+  Stmts Body{B.declStmt(Mark),
              B.noInline(B.staticCast(S.Context.VoidTy,
                                      B.call(B.funcRef(E->Fwd), FwdArgs))),
-             B.noInline(B.call(B.funcRef(E->Rev), RevArgs)),
-             B.callRuntime("frame_reset", {}, {B.ref(Base)}, true)};
+             B.noInline(B.call(B.funcRef(E->Rev), RevArgs))};
   for (Stmt *St : Body)
     if (!St)
       return false;

@@ -4,8 +4,8 @@
 // RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
 // RUN: %dump %s %dflags | FileCheck %s --check-prefix=DUMP
 // DUMP-LABEL: void caller_pullback(double x, double d_ret, double *d_x) {
-// DUMP: later_pullback(x, 2., d_ret, &_g{{[0-9]+}}, &_g{{[0-9]+}});
 // DUMP: annotated_pullback(
+// DUMP: later_pullback(x, 2., d_ret, &_g{{[0-9]+}}, &_g{{[0-9]+}});
 // DUMP-LABEL: void later_pullback(double x, double y, double d_ret, double *d_x, double *d_y) {
 // DUMP-LABEL: void annotated_pullback(double x, double d_ret, double *d_x) {
 #include "gradcheck.h"

@@ -4,14 +4,14 @@
 // RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
 // RUN: %dump %s %dflags | FileCheck %s --check-prefix=DUMP
 // DUMP-LABEL: void f_pullback(double x, double d_ret, double *d_x) {
-// DUMP: ::A::h_pullback(x, d_ret, &_g{{[0-9]+}});
 // DUMP: ::A::sh_pullback(x, d_ret, &_g{{[0-9]+}});
+// DUMP: ::A::h_pullback(x, d_ret, &_g{{[0-9]+}});
 // DUMP-LABEL: void h_pullback(double x, double d_ret, double *d_x) {
 // DUMP-LABEL: static void sh_pullback(double x, double d_ret, double *d_x) {
 // DUMP-LABEL: void g_pullback(double x, double d_ret, double *d_x) {
-// DUMP: dflt_pullback(x, 2., d_ret, &_g{{[0-9]+}}, &_g{{[0-9]+}});
 // DUMP: float _g[[F:[0-9]+]] = 0.F;
 // DUMP-NEXT: fl_pullback(x, d_ret, &_g[[F]]);
+// DUMP: dflt_pullback(x, 2., d_ret, &_g{{[0-9]+}}, &_g{{[0-9]+}});
 // DUMP-LABEL: void dflt_pullback(double x, double s, double d_ret, double *d_x, double *d_s) {
 // DUMP-LABEL: void cref_pullback(const double &x, double d_ret, double *d_x) {
 // DUMP-LABEL: void fl_pullback(float x, float d_ret, float *d_x) {

@@ -1,6 +1,6 @@
 // Split derivatives: a callee that calls functions which call functions is
-// differentiated in two halves, _grad_NAME_fwd (its value, and a frame of
-// what its reverse sweep reads) and _grad_NAME_rev (reads that frame), so
+// differentiated in two halves, _grad_NAME_fwd (its value; it pushes a frame
+// of what its reverse sweep reads) and _grad_NAME_rev (pops that frame), so
 // a chain of nested calls runs each forward sweep once instead of once per
 // level above it. Values against finite differences in every position a
 // split call can take: a value the reverse sweep does not read, a branch,
@@ -10,29 +10,30 @@
 // A leaf (calls only math functions) is never split; mid calls only leaves.
 // DUMP-NOT: _grad_leaf_fwd
 // DUMP-NOT: _grad_mid_fwd
-// DUMP: double _grad_wf_fwd(double x, double y, unsigned long *_pos);
-// DUMP: double _grad_wf_fwd_{{[0-9]+}}(double x, double y, unsigned long *_pos);
+// DUMP: double _grad_wf_fwd(double x, double y);
+// DUMP: double _grad_wf_fwd_{{[0-9]+}}(double x, double y);
 // A split function's own pullback runs its two halves.
 // DUMP-LABEL: void unused_pullback(double x, double d_ret, double *d_x) {
-// DUMP-NEXT: unsigned long _frames = ::grad::detail::frame_top();
-// DUMP-NEXT: unsigned long _frame;
-// DUMP-NEXT: {{\[\[}}clang::noinline]] static_cast<void>(::_grad_unused_fwd(x, &_frame));
-// DUMP-NEXT: {{\[\[}}clang::noinline]] ::_grad_unused_rev(x, d_ret, d_x, _frame);
-// DUMP-NEXT: ::grad::detail::frame_reset(_frames);
+// DUMP-NEXT: grad::detail::stack_mark _mark(::grad::detail::thread_stack());
+// DUMP-NEXT: {{\[\[}}clang::noinline]] static_cast<void>(::_grad_unused_fwd(x));
+// DUMP-NEXT: {{\[\[}}clang::noinline]] ::_grad_unused_rev(x, d_ret, d_x);
 // DUMP-NEXT: }
-// DUMP-LABEL: double _grad_unused_fwd(double x, unsigned long *_pos) {
-// DUMP: _t0 = ::_grad_top_fwd(x, &_frame0);
-// DUMP: *_pos = ::grad::detail::push_frame(_frame0, _t0);
+// The forward half pushes its frame on the thread's stack; the reverse half
+// pops it (and the callee's reverse half pops the callee's frame).
+// DUMP-LABEL: double _grad_unused_fwd(double x) {
+// DUMP: _t0 = ::_grad_top_fwd(x);
+// DUMP: _stack.push_all(_t0);
 // DUMP-NEXT: return _value0;
-// DUMP-LABEL: void _grad_unused_rev(double x, double d_ret, double *d_x, unsigned long _pos) {
-// DUMP: ::grad::detail::read_frame(_pos, _frame0, _t0);
-// DUMP: ::_grad_top_rev(x, d_ret * 2, &_g0, _frame0);
+// DUMP-LABEL: void _grad_unused_rev(double x, double d_ret, double *d_x) {
+// DUMP: _stack.pop_all(_t0);
+// DUMP: ::_grad_top_rev(x, d_ret * 2, &_g0);
 // DUMP-LABEL: void branch_pullback(double x, double y, double d_ret, double *d_x, double *d_y) {
-// DUMP-NEXT: unsigned long _frames0 = ::grad::detail::frame_top();
-// DUMP: _t0 = ::_grad_top_fwd(x, &_frame0);
-// DUMP: ::_grad_top_rev(x, {{.*}}, _frame0);
-// DUMP: ::grad::detail::frame_reset(_frames0);
-// DUMP-NEXT: }
+// DUMP-NEXT: grad::detail::stack &_stack = ::grad::detail::thread_stack();
+// DUMP-NEXT: grad::detail::stack_mark _mark(_stack);
+// DUMP: _t0 = ::_grad_top_fwd(x);
+// DUMP: ::_grad_top_rev(y, {{.*}});
+// DUMP: ::_grad_top_rev(x, {{.*}});
+// DUMP: }
 #include "gradcheck.h"
 #include <cmath>
 #include <grad/grad.h>

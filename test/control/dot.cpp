@@ -8,8 +8,8 @@
 // update s += ... needs nothing from the tape either.
 // DUMP-LABEL: void dot_pullback(const double *a, const double *b, int n, double d_ret, double *d_a, double *d_b) {
 // DUMP-NOT: push(
-// DUMP: d_a[i] +=
 // DUMP: d_b[i] +=
+// DUMP: d_a[i] +=
 // DUMP: {{^}$}}
 [[grad]] double dot(const double *a, const double *b, int n) {
   double s = 0;

@@ -1,5 +1,5 @@
-// grad-dump output of split derivatives (_grad_NAME_fwd/_rev and the frame
-// store) compiles without the plugin and gives the plugin's numbers.
+// grad-dump output of split derivatives (_grad_NAME_fwd/_rev and the thread's
+// stack) compiles without the plugin and gives the plugin's numbers.
 // RUN: rm -rf %t && split-file %s %t
 // RUN: %dump %t/prims.cpp %dflags > %t/gen.inc
 // RUN: %cxx -Wno-unknown-attributes -DFROM_DUMP -I%t %t/main.cpp -o %t/dumped
@@ -9,8 +9,8 @@
 // RUN: diff %t/dumped.txt %t/plugin.txt
 // RUN: %FileCheck-strict %s --implicit-check-not=FAIL --input-file=%t/dumped.txt
 // RUN: FileCheck %s --check-prefix=DUMP --input-file=%t/gen.inc
-// DUMP: double _grad_g_fwd(double x, unsigned long *_pos);
-// DUMP: void _grad_g_rev(double x, double d_ret, double *d_x, unsigned long _pos);
+// DUMP: double _grad_g_fwd(double x);
+// DUMP: void _grad_g_rev(double x, double d_ret, double *d_x);
 // CHECK: f {{.+}}
 // CHECK: ok f.d0
 // CHECK: ok f.d1

@@ -8,13 +8,13 @@
 #include <cmath>
 
 // DUMP-LABEL: void min2_pullback(double a, double b, double d_ret, double *d_a, double *d_b) {
-// DUMP: _d_a += d_ret * (b < a ? 0. : 1.);
 // DUMP: _d_b += d_ret * (b < a ? 1. : 0.);
+// DUMP: _d_a += d_ret * (b < a ? 0. : 1.);
 [[grad]] double min2(double a, double b) { return std::min(a, b); }
 
 // DUMP-LABEL: void max2_pullback(double a, double b, double d_ret, double *d_a, double *d_b) {
-// DUMP: _d_a += d_ret * (a < b ? 0. : 1.);
 // DUMP: _d_b += d_ret * (a < b ? 1. : 0.);
+// DUMP: _d_a += d_ret * (a < b ? 0. : 1.);
 [[grad]] double max2(double a, double b) { return std::max(a, b); }
 
 // DUMP-LABEL: void absd_pullback(double x, double d_ret, double *d_x) {

@@ -7,6 +7,8 @@
 /// \file
 /// The umbrella header of the header-only runtime (C++20, namespace `grad`):
 ///
+///   core.h    the per-thread stack generated code uses (the plugin includes
+///             it by itself)
 ///   rules.h   the derivative rules of rules.def as functions (grad::rules)
 ///   dual.h    dual<T, N> forward-mode numbers and the <cmath> overloads
 ///   tape.h    tape<T>, the LIFO store of a pullback's reverse sweep
@@ -21,8 +23,8 @@
 #ifndef GRAD_GRAD_H
 #define GRAD_GRAD_H
 
+#include "core.h"
 #include "dual.h"
-#include "frames.h"
 #include "lowering.h"
 #include "matmul.h"
 #include "ops.h"

@@ -1,0 +1,129 @@
+//===- StackTest.cpp - the per-thread stack of generated code -------------===//
+//
+// Part of clang-grad, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "grad/core.h"
+
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <thread>
+
+namespace {
+
+using grad::detail::stack;
+using grad::detail::stack_mark;
+using grad::detail::thread_stack;
+
+TEST(StackTest, LastInFirstOutAcrossTypes) {
+  stack S;
+  S.push(1.5);
+  S.push(true);
+  S.push(std::size_t{7});
+  S.push(2.5f);
+  S.push(static_cast<double *>(nullptr));
+  double Any = 0;
+  double *P = &Any;
+  S.pop(P);
+  EXPECT_EQ(P, nullptr);
+  float F = 0;
+  S.pop(F);
+  EXPECT_EQ(F, 2.5f);
+  std::size_t N = 0;
+  S.pop(N);
+  EXPECT_EQ(N, 7u);
+  bool B = false;
+  S.pop(B);
+  EXPECT_TRUE(B);
+  double D = 0;
+  S.pop(D);
+  EXPECT_EQ(D, 1.5);
+  EXPECT_TRUE(S.empty());
+}
+
+TEST(StackTest, FramesPopInTheOrderTheyWerePushed) {
+  stack S;
+  S.push_all(1.0, 2, 3.0f);
+  S.push_all(4.0);
+  double D4 = 0;
+  S.pop_all(D4);
+  double D1 = 0;
+  int I2 = 0;
+  float F3 = 0;
+  S.pop_all(D1, I2, F3);
+  EXPECT_EQ(D4, 4.0);
+  EXPECT_EQ(D1, 1.0);
+  EXPECT_EQ(I2, 2);
+  EXPECT_EQ(F3, 3.0f);
+  EXPECT_TRUE(S.empty());
+}
+
+TEST(StackTest, SteadyStateAllocatesNothing) {
+  stack S;
+  auto Fill = [&] {
+    for (int I = 0; I < 100000; ++I)
+      S.push(double(I));
+    double V = 0, Sum = 0;
+    for (int I = 0; I < 100000; ++I) {
+      S.pop(V);
+      Sum += V;
+    }
+    return Sum;
+  };
+  EXPECT_EQ(Fill(), 4999950000.0);
+  std::size_t After = S.allocations();
+  EXPECT_GT(After, 0u);
+  for (int K = 0; K < 5; ++K)
+    EXPECT_EQ(Fill(), 4999950000.0);
+  EXPECT_EQ(S.allocations(), After);
+}
+
+TEST(StackTest, MarkRestoresTheTop) {
+  stack S;
+  S.push(1.0);
+  {
+    stack_mark M(S);
+    S.push(2.0);
+    S.push(3.0);
+  }
+  EXPECT_EQ(S.size(), stack::slot<double>());
+  double V = 0;
+  S.pop(V);
+  EXPECT_EQ(V, 1.0);
+}
+
+TEST(StackTest, MarkRestoresOnException) {
+  stack S;
+  try {
+    stack_mark M(S);
+    S.push(2.0);
+    throw 1;
+  } catch (int) {
+  }
+  EXPECT_TRUE(S.empty());
+}
+
+TEST(StackTest, LargeBlocksAreGivenBackWhenEmpty) {
+  stack S;
+  {
+    stack_mark M(S);
+    const std::size_t N = stack::keep_bytes / 8 + 1024;
+    for (std::size_t I = 0; I < N; ++I)
+      S.push(1.0);
+    EXPECT_GT(S.capacity(), stack::keep_bytes);
+  }
+  EXPECT_EQ(S.capacity(), 0u);
+}
+
+TEST(StackTest, OneStackPerThread) {
+  stack *Main = &thread_stack();
+  stack *Other = nullptr;
+  std::thread T([&] { Other = &thread_stack(); });
+  T.join();
+  EXPECT_NE(Main, Other);
+  EXPECT_EQ(Main, &thread_stack());
+}
+
+} // namespace
