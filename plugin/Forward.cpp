@@ -352,6 +352,12 @@ Expr *PullbackBuilder::rebuildCall(const CallExpr *CE, bool Need, bool Plain) {
   const FunctionDecl *FD = CE->getDirectCallee();
   if (!FD)
     return unsupported(CE, "call through a function pointer");
+  // Never a silently dropped derivative: a call that writes differentiated
+  // memory is either modelled or an error.
+  if (const Expr *W = writtenStorage(CE))
+    return unsupported(CE, "call to '" + FD->getNameAsString() +
+                               "' that writes differentiated memory through '" +
+                               spelled(W) + "'");
   StringRef RName = runtimeName(CE);
   if (!RName.empty())
     return rebuildRuntime(CE, RName, Need, Plain);
@@ -589,6 +595,8 @@ Expr *PullbackBuilder::rebuild(const Expr *E, bool Need, bool Plain) {
       return Need ? record(UO, Out) : Out;
     }
     default:
+      if (Plain)
+        return Need ? record(UO, replay(UO)) : replay(UO);
       return unsupported(UO, constructName(UO));
     }
   }
@@ -627,6 +635,9 @@ Expr *PullbackBuilder::rebuild(const Expr *E, bool Need, bool Plain) {
     return rebuildCall(CE, Need, Plain);
   if (const auto *EC = dyn_cast<ExplicitCastExpr>(K))
     return rebuildCast(EC, Need, Plain);
+  // Anything else without derivatives is replayed as written.
+  if (Plain)
+    return Need ? record(K, replay(K)) : replay(K);
   return unsupported(K, constructName(K));
 }
 

@@ -59,6 +59,11 @@ public:
   /// Builds and attaches the body; false after reporting an error.
   bool build();
   const Activity &activity() const { return Act; }
+  /// True if the lvalue or pointer \p E may denote differentiated storage.
+  bool storageActive(const clang::Expr *E);
+  /// The argument (or object) through which \p CE may write
+  /// differentiated storage, or null.
+  const clang::Expr *writtenStorage(const clang::CallExpr *CE);
 
 private:
   // Forward.cpp
@@ -183,6 +188,23 @@ private:
   clang::Expr *addressOf(clang::Expr *E);
   clang::Expr *adjointTarget(const clang::Expr *Arg, Stmts &Out,
                              Deferred &Later, bool Optional);
+
+  // Code without derivatives, replayed as written (Replay.cpp, glue in
+  // Inactive.cpp).
+  clang::Expr *replay(const clang::Expr *E);
+  /// \p E as a statement whose value is discarded.
+  clang::Stmt *replayStmt(const clang::Expr *E);
+  /// A local without derivatives, declared and initialised as written.
+  clang::VarDecl *replayDecl(const clang::VarDecl *VD);
+  /// True if \p St writes no differentiated storage and does not jump out
+  /// of itself (return, break, ...): the forward sweep replays it as
+  /// written and it has no reverse.
+  bool replayable(const clang::Stmt *St);
+  /// True if \p E mentions differentiated storage (an active variable or an
+  /// active `this`).
+  bool mentionsActive(const clang::Stmt *E);
+  /// \p E as the user wrote it (for diagnostics).
+  std::string spelled(const clang::Expr *E) const;
 
   /// Reports an unsupported construct; returns null.
   std::nullptr_t unsupported(const clang::Stmt *S, llvm::StringRef What);

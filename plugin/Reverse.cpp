@@ -36,6 +36,19 @@ PullbackBuilder::PullbackBuilder(Differentiator &D, PullbackEntry &Entry,
                                       : Entry.Pullback),
       B(S, Def->getLocation()), Act(State::get(Ctx)), Half(Half) {}
 
+/// True if \p St contains a lambda expression (lifted for map/broadcast,
+/// not replayed).
+static bool containsLambda(const Stmt *St) {
+  if (!St)
+    return false;
+  if (isa<LambdaExpr>(St))
+    return true;
+  for (const Stmt *C : St->children())
+    if (containsLambda(C))
+      return true;
+  return false;
+}
+
 namespace {
 struct NameCollector : RecursiveASTVisitor<NameCollector> {
   llvm::StringSet<> &Names;
@@ -234,7 +247,9 @@ void PullbackBuilder::stmt(const Stmt *St, Stmts &Fwd, Stmts &Rev) {
   B.Loc = St->getBeginLoc();
   Frames.emplace_back();
   Stmts Local;
-  if (const auto *CS = dyn_cast<CompoundStmt>(St))
+  if (isa<Expr>(St) && replayable(St))
+    Fwd.push_back(replayStmt(cast<Expr>(St))); // no derivative: as written
+  else if (const auto *CS = dyn_cast<CompoundStmt>(St))
     compound(CS, Fwd, Local);
   else if (const auto *DS = dyn_cast<DeclStmt>(St))
     declStmt(DS, Fwd, Local);
@@ -295,11 +310,16 @@ void PullbackBuilder::declStmt(const DeclStmt *DS, Stmts &Fwd, Stmts &Rev) {
       unsupported(DS, "local declaration");
       return;
     }
+    QualType T = VD->getType();
     if (VD->isStaticLocal()) {
+      // A constant table: read as written; anything else is shared state.
+      if (T.isConstQualified() && !Act.isActive(VD)) {
+        VarMap[VD] = const_cast<VarDecl *>(VD);
+        continue;
+      }
       unsupported(DS, "static local variable '" + VD->getNameAsString() + "'");
       return;
     }
-    QualType T = VD->getType();
     if (T.isVolatileQualified()) {
       unsupported(DS, "volatile variable '" + VD->getNameAsString() + "'");
       return;
@@ -307,6 +327,19 @@ void PullbackBuilder::declStmt(const DeclStmt *DS, Stmts &Fwd, Stmts &Rev) {
     if (isa_and_nonnull<LambdaExpr>(VD->hasInit() ? strip(VD->getInit())
                                                   : nullptr))
       continue; // A callable for map/broadcast: lifted where it is used.
+    // Locals without derivatives are declared as written (strings, streams,
+    // integer tables, ...); pointers and references are tracked.
+    QualType NR = T.getNonReferenceType();
+    bool Alias = T->isReferenceType() || NR->isPointerType();
+    if (!Act.isActive(VD) && !Alias &&
+        !(NR->isArithmeticType() && VD->hasInit()) &&
+        !containsLambda(VD->getInit())) {
+      VarDecl *NV = replayDecl(VD);
+      if (!NV)
+        return;
+      Fwd.push_back(B.declStmt(NV));
+      continue;
+    }
     if (T->isArrayType() || T->isRecordType()) {
       storageDecl(VD, Fwd, Blocks);
       if (Failed)
@@ -503,23 +536,8 @@ void PullbackBuilder::exprStmt(const Expr *E, Stmts &Fwd, Stmts &Rev) {
   if (const auto *CE = dyn_cast<CallExpr>(K)) {
     // A call whose result is discarded: keep its side effects, unless it
     // is differentiable (its only effect would be the discarded value).
-    for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
-      const Expr *A = strip(CE->getArg(I));
-      const FunctionDecl *FD = CE->getDirectCallee();
-      if (FD && I < FD->getNumParams()) {
-        QualType PT = FD->getParamDecl(I)->getType();
-        bool Writes = (PT->isReferenceType() &&
-                       !PT.getNonReferenceType().isConstQualified()) ||
-                      (PT->isPointerType() &&
-                       !PT->getPointeeType().isConstQualified());
-        if (Writes && Act.isActive(A)) {
-          unsupported(CE, "call to '" + FD->getNameAsString() +
-                              "' that writes through a reference");
-          return;
-        }
-      }
-    }
-    if (Act.isActive(CE) && isFloating(CE->getType()))
+    // Calls that write differentiated memory are refused in rebuildCall.
+    if (Act.isActive(CE) && isFloating(CE->getType()) && !writtenStorage(CE))
       return;
     Fwd.push_back(plain(K));
     return;

@@ -1,0 +1,285 @@
+//===- Inactive.cpp - Code without derivatives ------------------*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Which statements carry no derivative work (they write no differentiated
+/// storage and do not jump out of themselves) and their replay as written:
+/// logging, assert, printf, integer bookkeeping, an early throw, a loop that
+/// only counts. Reading differentiated values is fine: they are constants
+/// for such code.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Consumer.h"
+#include "Diagnostics.h"
+#include "PullbackBuilder.h"
+#include "Replay.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Sema/Sema.h"
+
+using namespace clang;
+
+namespace grad {
+
+/// Pointers and references to floating data may alias differentiated
+/// storage (until the alias analysis tracks them).
+static bool mayAlias(const VarDecl *VD) {
+  QualType T = VD->getType().getNonReferenceType();
+  return (VD->getType()->isReferenceType() || T->isPointerType()) &&
+         hasFloatingData(T->isPointerType() ? T->getPointeeType() : T);
+}
+
+bool PullbackBuilder::mentionsActive(const Stmt *St) {
+  if (!St)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(St))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      return mayAlias(VD) || Act.isActive(VD);
+  if (isa<CXXThisExpr>(St))
+    return Act.ThisActive;
+  for (const Stmt *C : St->children())
+    if (mentionsActive(C))
+      return true;
+  return false;
+}
+
+bool PullbackBuilder::storageActive(const Expr *E) {
+  if (!E)
+    return false;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    return VD && (mayAlias(VD) || Act.isActive(VD));
+  }
+  if (isa<CXXThisExpr>(E))
+    return Act.ThisActive;
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return storageActive(ME->getBase());
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+    return storageActive(AS->getBase()) || storageActive(AS->getIdx());
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    return storageActive(UO->getSubExpr());
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->isAssignmentOp())
+      return storageActive(BO->getLHS());
+    if (BO->getOpcode() == BO_Comma)
+      return storageActive(BO->getRHS());
+    return (BO->getLHS()->getType()->isPointerType() &&
+            storageActive(BO->getLHS())) ||
+           (BO->getRHS()->getType()->isPointerType() &&
+            storageActive(BO->getRHS()));
+  }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+    return storageActive(CO->getTrueExpr()) ||
+           storageActive(CO->getFalseExpr());
+  if (const auto *EC = dyn_cast<ExplicitCastExpr>(E))
+    return storageActive(EC->getSubExpr());
+  // A call or anything else that yields a reference or pointer to floating
+  // data may point into differentiated storage.
+  QualType T = E->getType();
+  if (T->isPointerType())
+    T = T->getPointeeType();
+  return (E->isGLValue() || E->getType()->isPointerType()) &&
+         hasFloatingData(T);
+}
+
+namespace {
+/// Finds what keeps a statement from being replayed as written.
+struct Blocker : RecursiveASTVisitor<Blocker> {
+  PullbackBuilder &PB;
+  llvm::function_ref<bool(const Stmt *)> Active;
+  bool Found = false;
+  unsigned LoopDepth = 0, SwitchDepth = 0;
+  Blocker(PullbackBuilder &PB, llvm::function_ref<bool(const Stmt *)> A)
+      : PB(PB), Active(A) {}
+
+  bool block() {
+    Found = true;
+    return false;
+  }
+  template <class T> bool loop(T *S) {
+    ++LoopDepth;
+    bool R = RecursiveASTVisitor::TraverseStmt(S->getBody());
+    --LoopDepth;
+    // The loop's header is scanned like any other statement.
+    for (Stmt *C : S->children())
+      if (C != S->getBody() && !RecursiveASTVisitor::TraverseStmt(C))
+        return false;
+    return R;
+  }
+  bool TraverseForStmt(ForStmt *S) { return loop(S); }
+  bool TraverseWhileStmt(WhileStmt *S) { return loop(S); }
+  bool TraverseDoStmt(DoStmt *S) { return loop(S); }
+  bool TraverseCXXForRangeStmt(CXXForRangeStmt *S) { return loop(S); }
+  bool TraverseSwitchStmt(SwitchStmt *S) {
+    ++SwitchDepth;
+    bool R = RecursiveASTVisitor::TraverseSwitchStmt(S);
+    --SwitchDepth;
+    return R;
+  }
+  bool VisitReturnStmt(ReturnStmt *) { return block(); }
+  bool VisitGotoStmt(GotoStmt *) { return block(); }
+  bool VisitIndirectGotoStmt(IndirectGotoStmt *) { return block(); }
+  bool VisitLabelStmt(LabelStmt *) { return block(); }
+  bool VisitCoreturnStmt(CoreturnStmt *) { return block(); }
+  bool VisitCoawaitExpr(CoawaitExpr *) { return block(); }
+  bool VisitCoyieldExpr(CoyieldExpr *) { return block(); }
+  bool VisitLambdaExpr(LambdaExpr *) { return block(); }
+  bool VisitBreakStmt(BreakStmt *) {
+    return LoopDepth + SwitchDepth ? true : block();
+  }
+  bool VisitContinueStmt(ContinueStmt *) {
+    return LoopDepth ? true : block();
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->isAssignmentOp() && Active(BO->getLHS()))
+      return block();
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    if (UO->isIncrementDecrementOp() && Active(UO->getSubExpr()))
+      return block();
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *CE) {
+    return PB.writtenStorage(CE) ? block() : true;
+  }
+};
+} // namespace
+
+/// The object or argument through which a call may write: non-const
+/// member calls write their object, non-const pointer and reference
+/// parameters their argument (variadic arguments as passed).
+static void forEachWritable(const CallExpr *CE,
+                            llvm::function_ref<bool(const Expr *)> F) {
+  const FunctionDecl *FD = CE->getDirectCallee();
+  unsigned Shift = 0;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
+    const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
+    if (MD && !MD->isConst() && !MD->isStatic() &&
+        F(MC->getImplicitObjectArgument()))
+      return;
+  } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE)) {
+    const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
+    if (MD && !MD->isStatic()) {
+      if (!MD->isConst() && OC->getNumArgs() && F(OC->getArg(0)))
+        return;
+      Shift = 1;
+    }
+  }
+  for (unsigned I = Shift; I < CE->getNumArgs(); ++I) {
+    const Expr *A = CE->getArg(I);
+    QualType PT;
+    if (FD && I - Shift < FD->getNumParams())
+      PT = FD->getParamDecl(I - Shift)->getType();
+    else
+      PT = A->getType(); // variadic or unknown: as passed
+    bool Writable =
+        (PT->isReferenceType() &&
+         !PT.getNonReferenceType().isConstQualified()) ||
+        (PT->isPointerType() && !PT->getPointeeType().isConstQualified());
+    if (Writable && F(A))
+      return;
+  }
+}
+
+const Expr *PullbackBuilder::writtenStorage(const CallExpr *CE) {
+  const Expr *Found = nullptr;
+  forEachWritable(CE, [&](const Expr *A) {
+    if (storageActive(A))
+      Found = A;
+    return Found != nullptr;
+  });
+  return Found;
+}
+
+std::string PullbackBuilder::spelled(const Expr *E) const {
+  // The source text when it is in a file, else the printed expression.
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceRange R = E->getSourceRange();
+  if (R.isValid() && !R.getBegin().isMacroID() && !R.getEnd().isMacroID()) {
+    StringRef Text = Lexer::getSourceText(
+        CharSourceRange::getTokenRange(R), SM, Ctx.getLangOpts());
+    if (!Text.empty() && Text.size() < 80)
+      return Text.str();
+  }
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  E->printPretty(OS, nullptr, PrintingPolicy(Ctx.getLangOpts()));
+  return Out;
+}
+
+bool PullbackBuilder::replayable(const Stmt *St) {
+  if (!St)
+    return true;
+  auto Active = [this](const Stmt *E) {
+    return storageActive(cast<Expr>(E));
+  };
+  Blocker Bl(*this, Active);
+  Bl.TraverseStmt(const_cast<Stmt *>(St));
+  return !Bl.Found;
+}
+
+Expr *PullbackBuilder::replay(const Expr *E) {
+  if (!E || Failed)
+    return nullptr;
+  Replayer R(S, [this](const VarDecl *VD) { return mapVar(VD); });
+  Expr *Out = R.expr(E);
+  if (!Out)
+    return unsupported(R.failedAt() ? R.failedAt() : E,
+                       constructName(R.failedAt() ? R.failedAt() : E));
+  return Out;
+}
+
+Stmt *PullbackBuilder::replayStmt(const Expr *E) {
+  if (!E || Failed)
+    return nullptr;
+  Replayer R(S, [this](const VarDecl *VD) { return mapVar(VD); });
+  Expr *Out = R.discarded(E);
+  if (!Out)
+    return unsupported(R.failedAt() ? R.failedAt() : E,
+                       constructName(R.failedAt() ? R.failedAt() : E));
+  return Out;
+}
+
+VarDecl *PullbackBuilder::replayDecl(const VarDecl *VD) {
+  if (Failed)
+    return nullptr;
+  auto *NV = VarDecl::Create(Ctx, PB, VD->getBeginLoc(), VD->getLocation(),
+                             VD->getIdentifier(), VD->getType(),
+                             VD->getTypeSourceInfo(), SC_None);
+  if (VD->hasInit()) {
+    Replayer R(S, [this](const VarDecl *V) { return mapVar(V); });
+    Expr *Init = R.initializer(VD);
+    if (!Init) {
+      unsupported(R.failedAt() ? R.failedAt() : VD->getInit(),
+                  constructName(R.failedAt() ? R.failedAt()
+                                             : VD->getInit()));
+      return nullptr;
+    }
+    NV->setInitStyle(VD->getInitStyle());
+    S.AddInitializerToDecl(NV, Init, VD->isDirectInit());
+  } else {
+    S.ActOnUninitializedDecl(NV);
+  }
+  if (NV->isInvalidDecl()) {
+    report(S.Diags, Diag::UnsupportedConstruct, VD->getLocation())
+        << ("declaration of '" + VD->getNameAsString() + "'")
+        << Primal->getNameAsString();
+    D.noteRequest(Entry);
+    Failed = true;
+    return nullptr;
+  }
+  VarMap[VD] = NV;
+  return NV;
+}
+
+} // namespace grad

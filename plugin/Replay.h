@@ -1,0 +1,64 @@
+//===- Replay.h - Primal code replayed as written ---------------*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Code around the math (logging, assert, printf, scratch allocation, an
+/// early throw, integer bookkeeping) carries no derivative: the forward sweep
+/// replays it as written. An expression is rebuilt by Sema's own
+/// instantiation machinery (SubstExpr with no template arguments, every node
+/// rebuilt), which handles any expression Clang can parse. The primal's local
+/// variables are mapped to the function being built by pointing the
+/// expression's DeclRefExprs at their counterparts for the duration of the
+/// rebuild (Clang's instantiator leaves non-dependent locals alone).
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef CLANG_GRAD_REPLAY_H
+#define CLANG_GRAD_REPLAY_H
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Stmt.h"
+#include <functional>
+#include <string>
+
+namespace clang {
+class Sema;
+class Expr;
+} // namespace clang
+
+namespace grad {
+
+class Replayer {
+public:
+  /// \p Map gives the builder's variable for a primal local or parameter
+  /// (null if it has none).
+  using MapFn = std::function<clang::VarDecl *(const clang::VarDecl *)>;
+  Replayer(clang::Sema &S, MapFn Map) : S(S), Map(std::move(Map)) {}
+
+  /// \p E rebuilt in the current function; null after a failure (then
+  /// failedAt() and why() say what could not be replayed).
+  clang::Expr *expr(const clang::Expr *E);
+  /// \p E as a full expression whose value is discarded (temporaries are
+  /// destroyed at its end).
+  clang::Expr *discarded(const clang::Expr *E);
+  /// The initializer of \p VD, ready for Sema::AddInitializerToDecl.
+  clang::Expr *initializer(const clang::VarDecl *VD);
+
+  const clang::Stmt *failedAt() const { return FailedAt; }
+  const std::string &why() const { return Why; }
+
+private:
+  template <class Fn> clang::Expr *withMapping(const clang::Expr *E, Fn F);
+
+  clang::Sema &S;
+  MapFn Map;
+  const clang::Stmt *FailedAt = nullptr;
+  std::string Why;
+};
+
+} // namespace grad
+
+#endif
