@@ -9,6 +9,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/MapVector.h"
 
 using namespace clang;
 
@@ -19,65 +20,6 @@ static const VarDecl *refVar(const Expr *E) {
     return nullptr;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
     return dyn_cast<VarDecl>(DRE->getDecl());
-  return nullptr;
-}
-
-const CallExpr *stdGet(const Expr *E) {
-  const auto *CE = dyn_cast_or_null<CallExpr>(E ? E->IgnoreParenImpCasts()
-                                                : nullptr);
-  if (!CE || isa<CXXOperatorCallExpr>(CE) || isa<CXXMemberCallExpr>(CE) ||
-      CE->getNumArgs() != 1 || !CE->isLValue())
-    return nullptr;
-  const FunctionDecl *FD = CE->getDirectCallee();
-  if (!FD || !FD->isInStdNamespace() || !FD->getIdentifier() ||
-      FD->getName() != "get" || !FD->getTemplateSpecializationArgs() ||
-      !CE->getArg(0)->isLValue())
-    return nullptr;
-  return CE;
-}
-
-const Expr *pathBase(const Expr *E) {
-  if (!E)
-    return nullptr;
-  E = E->IgnoreParenImpCasts();
-  // std::get<I>(t) on a tuple, pair or array: an element like t[I].
-  if (const CallExpr *Get = stdGet(E))
-    return Get->getArg(0);
-  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
-    return AS->getBase();
-  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
-    if (OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2)
-      return OC->getArg(0);
-    // t(i, j, ...): a multi-index element of a container of floating data.
-    if (OC->getOperator() == OO_Call && OC->getNumArgs() >= 2 &&
-        OC->isLValue() && isFloating(OC->getType())) {
-      bool Ints = true;
-      for (unsigned I = 1; I < OC->getNumArgs(); ++I)
-        Ints &= OC->getArg(I)->getType()->isIntegralOrEnumerationType();
-      QualType OT = OC->getArg(0)->getType().getNonReferenceType();
-      if (Ints && OT->isRecordType() && hasFloatingData(OT))
-        return OC->getArg(0);
-    }
-  }
-  if (const auto *ME = dyn_cast<MemberExpr>(E))
-    if (isa<FieldDecl>(ME->getMemberDecl()))
-      return ME->getBase();
-  return nullptr;
-}
-
-const VarDecl *pathRoot(const Expr *E, bool &IsThis, bool Strict) {
-  IsThis = false;
-  if (!E)
-    return nullptr;
-  E = E->IgnoreParenImpCasts();
-  if (isa<CXXThisExpr>(E)) {
-    IsThis = !Strict;
-    return nullptr;
-  }
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-    return Strict ? nullptr : dyn_cast<VarDecl>(DRE->getDecl());
-  if (const Expr *Base = pathBase(E))
-    return pathRoot(Base, IsThis, false);
   return nullptr;
 }
 
@@ -93,6 +35,54 @@ static bool isThisPath(const Expr *E) {
   return IsThis;
 }
 
+/// A local pointer or reference to floating data: an alias of the storage
+/// it points into.
+static bool isAliasVar(const VarDecl *VD) {
+  return VD && !isa<ParmVarDecl>(VD) && VD->isLocalVarDecl() && mayAlias(VD);
+}
+
+/// A scalar (not an array, class or pointer): writes through an alias
+/// change its value.
+static bool isScalarStorage(const VarDecl *VD) {
+  return VD && VD->getType().getNonReferenceType()->isArithmeticType();
+}
+
+const VarDecl *Activity::rootOf(const Expr *E, bool &IsThis) const {
+  IsThis = false;
+  if (!E)
+    return nullptr;
+  E = E->IgnoreParenImpCasts();
+  if (isa<CXXThisExpr>(E)) {
+    IsThis = true;
+    return nullptr;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    return VD ? storageOf(VD) : nullptr;
+  }
+  if (const Expr *B = pathBase(E))
+    return rootOf(B, IsThis);
+  if (const Expr *B = pointerBase(E))
+    return rootOf(B, IsThis);
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+    bool T1, T2;
+    const VarDecl *A = rootOf(CO->getTrueExpr(), T1);
+    const VarDecl *B = rootOf(CO->getFalseExpr(), T2);
+    if (A == B && T1 == T2) {
+      IsThis = T1;
+      return A;
+    }
+    return nullptr;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->isAssignmentOp())
+      return rootOf(BO->getLHS(), IsThis);
+    if (BO->getOpcode() == BO_Comma)
+      return rootOf(BO->getRHS(), IsThis);
+  }
+  return nullptr;
+}
+
 bool Activity::compute(const Expr *E) const {
   if (!E)
     return false;
@@ -102,12 +92,18 @@ bool Activity::compute(const Expr *E) const {
     return false;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-    return VD && Active.count(VD);
+    return VD && isActive(VD);
   }
   if (const VarDecl *VD = elementVar(E))
-    return Active.count(VD);
+    return isActive(VD);
   if (isThisPath(E))
     return ThisActive;
+  if (pathBase(E)) {
+    // Through a pointer of unknown origin: it may be differentiated.
+    bool IsThis;
+    const VarDecl *R = rootOf(E, IsThis);
+    return IsThis ? ThisActive : (!R || isActive(R));
+  }
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
     if (const FunctionDecl *FD = CE->getDirectCallee())
       if (St.isNodiff(FD))
@@ -116,16 +112,20 @@ bool Activity::compute(const Expr *E) const {
       if (compute(A))
         return true;
       // Pointers to (and containers of) active data.
-      if (const VarDecl *VD = refVar(A))
-        if (Active.count(VD))
+      QualType AT = A->getType();
+      if (AT->isPointerType() || A->isGLValue()) {
+        bool IsThis;
+        const VarDecl *R = rootOf(A, IsThis);
+        if ((R && isActive(R)) || (IsThis && ThisActive))
           return true;
+      }
     }
     // obj.method(...) on an object that carries derivatives.
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
       const Expr *Obj = MC->getImplicitObjectArgument();
       bool IsThis;
-      const VarDecl *Root = Obj ? pathRoot(Obj, IsThis) : nullptr;
-      if ((Root && Active.count(Root)) || (IsThis && ThisActive))
+      const VarDecl *Root = Obj ? rootOf(Obj, IsThis) : nullptr;
+      if ((Root && isActive(Root)) || (IsThis && ThisActive))
         return true;
     }
     return false;
@@ -149,17 +149,57 @@ bool Activity::isActive(const Expr *E) {
 }
 
 namespace {
-/// Collects definitions (var = expr) and writes.
+/// Collects definitions (var = expr), writes, and the effects of calls that
+/// write through their arguments.
 struct DefCollector : RecursiveASTVisitor<DefCollector> {
+  const Activity &Act;
   SmallVector<std::pair<const VarDecl *, const Expr *>, 32> Defs;
-  llvm::DenseSet<const VarDecl *> &Written, &WrittenData;
+  SmallVector<std::pair<const VarDecl *, const CallExpr *>, 8> Effects;
+  llvm::DenseSet<const VarDecl *> &Written, &WrittenData, &AddressTaken;
   bool &ThisWritten;
-  DefCollector(llvm::DenseSet<const VarDecl *> &W,
-               llvm::DenseSet<const VarDecl *> &WD, bool &TW)
-      : Written(W), WrittenData(WD), ThisWritten(TW) {}
+  DefCollector(const Activity &A, llvm::DenseSet<const VarDecl *> &W,
+               llvm::DenseSet<const VarDecl *> &WD,
+               llvm::DenseSet<const VarDecl *> &AT, bool &TW)
+      : Act(A), Written(W), WrittenData(WD), AddressTaken(AT),
+        ThisWritten(TW) {}
 
   SmallVector<std::pair<const VarDecl *, const VarDecl *>, 4> Ranges;
   llvm::DenseSet<const VarDecl *> RangeVars;
+
+  /// A write to the memory \p LHS denotes, with value \p RHS (or null).
+  void writeTo(const Expr *LHS, const Expr *RHS) {
+    const Expr *K = LHS->IgnoreParenImpCasts();
+    if (const VarDecl *VD = refVar(K)) {
+      if (isAliasVar(VD) && VD->getType()->isReferenceType()) {
+        // Through a reference: the storage it binds to.
+        if (const VarDecl *R = Act.storageOf(VD)) {
+          WrittenData.insert(R);
+          Written.insert(R);
+          if (RHS)
+            Defs.push_back({R, RHS});
+        }
+        return;
+      }
+      Written.insert(VD);
+      if (RHS)
+        Defs.push_back({VD, RHS});
+      return;
+    }
+    if (const VarDecl *VD = elementVar(K)) {
+      const VarDecl *R = Act.storageOf(VD);
+      if (!R)
+        return;
+      WrittenData.insert(R);
+      if (isScalarStorage(R))
+        Written.insert(R);
+      if (RHS)
+        Defs.push_back({R, RHS});
+      return;
+    }
+    if (isThisPath(K))
+      ThisWritten = true;
+  }
+
   bool VisitCXXForRangeStmt(CXXForRangeStmt *RF) {
     RangeVars.insert(RF->getLoopVariable());
     if (const VarDecl *C = refVar(RF->getRangeInit()))
@@ -167,56 +207,159 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
     return true;
   }
   bool VisitVarDecl(VarDecl *VD) {
-    if (VD->hasInit())
-      Defs.push_back({VD, VD->getInit()});
-    return true;
-  }
-  bool VisitBinaryOperator(BinaryOperator *BO) {
-    if (!BO->isAssignmentOp())
+    if (!VD->hasInit())
       return true;
-    if (const VarDecl *VD = refVar(BO->getLHS())) {
-      Written.insert(VD);
-      Defs.push_back({VD, BO->getRHS()});
-    } else if (const VarDecl *VD = elementVar(BO->getLHS())) {
-      WrittenData.insert(VD);
-      Defs.push_back({VD, BO->getRHS()});
-    } else if (isThisPath(BO->getLHS())) {
-      ThisWritten = true;
+    Defs.push_back({VD, VD->getInit()});
+    if (VD->getType()->isReferenceType() &&
+        !VD->getType().getNonReferenceType().isConstQualified()) {
+      // A non-const reference may write what it binds to.
+      bool IsThis;
+      if (const VarDecl *R = Act.rootOf(VD->getInit(), IsThis)) {
+        AddressTaken.insert(R);
+        if (isScalarStorage(R))
+          Written.insert(R);
+      }
     }
     return true;
   }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->isAssignmentOp())
+      writeTo(BO->getLHS(), BO->getRHS());
+    return true;
+  }
   bool VisitUnaryOperator(UnaryOperator *UO) {
-    if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) {
+    if (UO->isIncrementDecrementOp()) {
+      writeTo(UO->getSubExpr(), nullptr);
+    } else if (UO->getOpcode() == UO_AddrOf) {
+      bool IsThis;
+      if (const VarDecl *R = Act.rootOf(UO->getSubExpr(), IsThis)) {
+        AddressTaken.insert(R);
+        Written.insert(R);
+      }
       if (const VarDecl *VD = refVar(UO->getSubExpr()))
         Written.insert(VD);
-      if (const VarDecl *VD = elementVar(UO->getSubExpr()))
-        WrittenData.insert(VD);
-      if (isThisPath(UO->getSubExpr()))
-        ThisWritten = true;
     }
     return true;
   }
   bool VisitCallExpr(CallExpr *CE) {
-    // A variable bound to a non-const reference parameter may be written.
+    // What the call may write through: non-const pointer and reference
+    // parameters, and the object of a non-const member function.
     const FunctionDecl *FD = CE->getDirectCallee();
-    for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
-      const VarDecl *VD = refVar(CE->getArg(I));
-      if (!VD)
-        continue;
-      if (!FD || I >= FD->getNumParams()) {
-        continue;
+    if (isDeallocation(FD))
+      return true;
+    auto Through = [&](const Expr *A) {
+      bool IsThis;
+      const VarDecl *R = Act.rootOf(A, IsThis);
+      if (IsThis) {
+        ThisWritten = true;
+        return;
       }
-      QualType PT = FD->getParamDecl(I)->getType();
-      if (PT->isReferenceType() && !PT.getNonReferenceType().isConstQualified())
-        Written.insert(VD);
-      if ((PT->isPointerType() && !PT->getPointeeType().isConstQualified()) ||
-          (PT->isReferenceType() && !PT.getNonReferenceType().isConstQualified()))
-        WrittenData.insert(VD);
+      if (!R)
+        return;
+      WrittenData.insert(R);
+      if (isScalarStorage(R) || refVar(A) == R)
+        Written.insert(R);
+      Effects.push_back({R, CE});
+    };
+    unsigned Shift = 0;
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
+      const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
+      if (MD && !MD->isConst() && !MD->isStatic() && !isStdAccessor(MD))
+        Through(MC->getImplicitObjectArgument());
+    } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE)) {
+      const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
+      if (MD && !MD->isStatic()) {
+        if (!MD->isConst() && OC->getNumArgs() &&
+            OC->getOperator() != OO_Subscript && OC->getOperator() != OO_Call)
+          Through(OC->getArg(0));
+        Shift = 1;
+      }
+    }
+    for (unsigned I = Shift; I < CE->getNumArgs(); ++I) {
+      const Expr *A = CE->getArg(I);
+      QualType PT = FD && I - Shift < FD->getNumParams()
+                        ? FD->getParamDecl(I - Shift)->getType()
+                        : A->getType();
+      bool Writable =
+          (PT->isReferenceType() &&
+           !PT.getNonReferenceType().isConstQualified()) ||
+          (PT->isPointerType() && !PT->getPointeeType().isConstQualified());
+      if (Writable)
+        Through(A);
     }
     return true;
   }
 };
+
+/// The definitions of local pointers and references: initializers and
+/// assignments.
+struct AliasDefs : RecursiveASTVisitor<AliasDefs> {
+  llvm::MapVector<const VarDecl *, SmallVector<const Expr *, 2>> Defs;
+  bool VisitVarDecl(VarDecl *VD) {
+    if (isAliasVar(VD)) {
+      auto &L = Defs[VD];
+      if (VD->hasInit())
+        L.push_back(VD->getInit());
+    }
+    return true;
+  }
+  bool VisitCXXForRangeStmt(CXXForRangeStmt *RF) {
+    const VarDecl *V = RF->getLoopVariable();
+    if (isAliasVar(V))
+      Defs[V].push_back(RF->getRangeInit());
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->getOpcode() == BO_Assign)
+      if (const VarDecl *VD = refVar(BO->getLHS()))
+        if (isAliasVar(VD) && VD->getType()->isPointerType())
+          Defs[VD].push_back(BO->getRHS());
+    return true;
+  }
+};
 } // namespace
+
+void Activity::computeAliases(const Stmt *Body) {
+  AliasDefs AD;
+  AD.TraverseStmt(const_cast<Stmt *>(Body));
+  if (AD.Defs.empty())
+    return;
+  ASTContext *Ctx = nullptr;
+  for (auto &[VD, L] : AD.Defs) {
+    Ctx = &VD->getASTContext();
+    Alias[VD] = nullptr;
+  }
+  // Aliases of aliases: a few rounds settle chains in any order.
+  for (unsigned Round = 0; Round < 8; ++Round) {
+    bool Changed = false;
+    for (auto &[VD, L] : AD.Defs) {
+      const VarDecl *Root = nullptr;
+      bool Known = !L.empty();
+      for (const Expr *E : L) {
+        if (E->IgnoreParenImpCasts()->isNullPointerConstant(
+                *Ctx, Expr::NPC_ValueDependentIsNotNull))
+          continue;
+        bool IsThis;
+        // A pointer that owns heap memory is the root of that memory.
+        const VarDecl *R = allocation(E).K != Allocation::None
+                               ? VD
+                               : rootOf(E, IsThis);
+        if (!R || (Root && R != Root)) {
+          Known = false;
+          break;
+        }
+        Root = R;
+      }
+      const VarDecl *New = Known ? Root : nullptr;
+      if (Alias[VD] != New) {
+        Alias[VD] = New;
+        Changed = true;
+      }
+    }
+    if (!Changed)
+      break;
+  }
+}
 
 void Activity::run(const FunctionDecl *FD, const WrtMask &Wrt) {
   ThisActive = hasThisAdjoint(FD) && Wrt.size() > FD->getNumParams() &&
@@ -226,36 +369,61 @@ void Activity::run(const FunctionDecl *FD, const WrtMask &Wrt) {
       Active.insert(FD->getParamDecl(I));
       Order.push_back(FD->getParamDecl(I));
     }
-  DefCollector C(Written, WrittenData, ThisWritten);
+  computeAliases(FD->getBody());
+  DefCollector C(*this, Written, WrittenData, AddressTaken, ThisWritten);
   C.TraverseStmt(FD->getBody());
-  // Fixed point: a variable is active if any definition of it is active.
-  // Each round adds at least one variable, so this is linear in the number
-  // of variables times the number of definitions in the worst case and one
-  // or two rounds in practice.
+  auto Eligible = [](const VarDecl *VD) {
+    return isFloating(VD->getType().getNonReferenceType()) ||
+           classifyParam(const_cast<ASTContext &>(VD->getASTContext()),
+                         VD->getType())
+                   .Kind != ParamKind::None ||
+           (VD->getType()->isArrayType() &&
+            hasFloatingData(VD->getType()));
+  };
+  auto Activate = [&](const VarDecl *VD) {
+    Active.insert(VD);
+    Order.push_back(VD);
+  };
+  // Fixed point: a variable is active if any definition of it is active,
+  // or a call that may write it has an active input. Each round adds at
+  // least one variable, so this is linear in the number of variables times
+  // the number of definitions in the worst case and one or two rounds in
+  // practice.
   bool Changed = true;
   while (Changed) {
     Changed = false;
     for (auto &[V, Range] : C.Ranges)
-      if (!Active.count(V) && Active.count(Range)) {
-        Active.insert(V);
-        Order.push_back(V);
+      if (!Active.count(V) && isActive(Range)) {
+        Activate(V);
         Changed = true;
       }
     for (auto &[VD, Init] : C.Defs) {
-      if (C.RangeVars.count(VD))
-        continue;
-      if (Active.count(VD) ||
-          !(isFloating(VD->getType().getNonReferenceType()) ||
-            classifyParam(const_cast<ASTContext &>(VD->getASTContext()),
-                          VD->getType())
-                    .Kind != ParamKind::None ||
-            (VD->getType()->isArrayType() &&
-             isFloating(QualType(
-                 VD->getType()->getPointeeOrArrayElementType(), 0)))))
+      if (C.RangeVars.count(VD) || Active.count(VD) ||
+          (isAlias(VD) && !isOwner(VD)) || !Eligible(VD))
         continue;
       if (compute(Init)) {
-        Active.insert(VD);
-        Order.push_back(VD);
+        Activate(VD);
+        Changed = true;
+      }
+    }
+    for (auto &[VD, CE] : C.Effects) {
+      if (Active.count(VD) || !Eligible(VD))
+        continue;
+      bool In = false;
+      for (const Expr *A : CE->arguments()) {
+        bool IsThis;
+        const VarDecl *R =
+            (A->getType()->isPointerType() || A->isGLValue()) ? rootOf(A, IsThis)
+                                                              : nullptr;
+        In |= compute(A) || (R && isActive(R)) || (IsThis && ThisActive);
+      }
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
+        bool IsThis;
+        const VarDecl *R = rootOf(MC->getImplicitObjectArgument(), IsThis);
+        In |= (R && isActive(R)) || (IsThis && ThisActive);
+      }
+      if (In) {
+        Activate(VD);
         Changed = true;
       }
     }
@@ -274,6 +442,16 @@ std::string Activity::print() const {
   llvm::sort(W);
   for (const std::string &N : W)
     S += " " + N;
+  if (!Alias.empty()) {
+    SmallVector<std::string, 4> A;
+    for (auto &[VD, R] : Alias)
+      A.push_back(VD->getNameAsString() + " -> " +
+                  (R ? R->getNameAsString() : std::string("?")));
+    llvm::sort(A);
+    S += "; aliases:";
+    for (const std::string &N : A)
+      S += " " + N;
+  }
   return S;
 }
 

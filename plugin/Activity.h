@@ -16,6 +16,7 @@
 #ifndef CLANG_GRAD_ACTIVITY_H
 #define CLANG_GRAD_ACTIVITY_H
 
+#include "Paths.h"
 #include "Registry.h"
 
 #include "clang/AST/Decl.h"
@@ -26,17 +27,6 @@
 
 namespace grad {
 
-/// For an access path (x, this, p.m, this->m, a[i], v[i].m, ...): the
-/// variable it starts from, or null with \p IsThis set when it starts at
-/// `this`; null otherwise. Element and member accesses only (\p Strict):
-/// a plain variable reference is not a path then.
-const clang::VarDecl *pathRoot(const clang::Expr *E, bool &IsThis,
-                               bool Strict = false);
-/// `std::get<I>(t)` on an lvalue tuple, pair or array, or null.
-const clang::CallExpr *stdGet(const clang::Expr *E);
-/// The base of a member or element access, or null.
-const clang::Expr *pathBase(const clang::Expr *E);
-
 class Activity {
 public:
   Activity(const State &St) : St(St) {}
@@ -44,26 +34,57 @@ public:
   /// Analyses \p FD's body, with the parameters in \p Wrt as inputs.
   void run(const clang::FunctionDecl *FD, const WrtMask &Wrt);
 
-  bool isActive(const clang::VarDecl *VD) const { return Active.count(VD); }
+  /// An alias of unknown storage counts as active: the builder refuses
+  /// what it cannot track instead of dropping a derivative.
+  bool isActive(const clang::VarDecl *VD) const {
+    const clang::VarDecl *R = storageOf(VD);
+    return R ? Active.count(R) != 0 : true;
+  }
   bool isWritten(const clang::VarDecl *VD) const { return Written.count(VD); }
-  /// True if elements of the array, pointer or container \p VD are
-  /// assigned somewhere in the function.
+  /// True if elements of the array, pointer or container \p VD (or of the
+  /// storage an alias points into) are assigned somewhere in the function.
   bool isDataWritten(const clang::VarDecl *VD) const {
-    return WrittenData.count(VD);
+    return WrittenData.count(storageOf(VD));
   }
   /// For member functions: does `this` carry derivatives / is it written.
   bool ThisActive = false, ThisWritten = false;
   /// True if \p E is a floating value that depends on an active variable.
   bool isActive(const clang::Expr *E);
 
+  /// Local pointers and references are aliases of the storage they point
+  /// into (a parameter, a local array, container or scalar): their root.
+  bool isAlias(const clang::VarDecl *VD) const { return Alias.count(VD); }
+  /// A pointer that owns heap memory it allocated (new[], malloc): its own
+  /// root.
+  bool isOwner(const clang::VarDecl *VD) const {
+    auto It = Alias.find(VD);
+    return It != Alias.end() && It->second == VD;
+  }
+  /// The storage \p VD points into if it is an alias (null when that is
+  /// not one variable), else \p VD itself.
+  const clang::VarDecl *storageOf(const clang::VarDecl *VD) const {
+    auto It = Alias.find(VD);
+    return It == Alias.end() ? VD : It->second;
+  }
+  /// The storage the pointer or lvalue expression \p E points into: a
+  /// variable, or null (unknown, or `this` with \p IsThis set).
+  const clang::VarDecl *rootOf(const clang::Expr *E, bool &IsThis) const;
+  /// True if the address of \p VD is taken or a reference binds to it.
+  bool isAddressTaken(const clang::VarDecl *VD) const {
+    return AddressTaken.count(VD);
+  }
+
   /// "active: x, y, t; written: t".
   std::string print() const;
 
 private:
   bool compute(const clang::Expr *E) const;
+  void computeAliases(const clang::Stmt *Body);
 
   const State &St;
-  llvm::DenseSet<const clang::VarDecl *> Active, Written, WrittenData;
+  llvm::DenseSet<const clang::VarDecl *> Active, Written, WrittenData,
+      AddressTaken;
+  llvm::DenseMap<const clang::VarDecl *, const clang::VarDecl *> Alias;
   llvm::SmallVector<const clang::VarDecl *, 16> Order;
   llvm::DenseMap<const clang::Expr *, bool> Cache;
   bool Done = false;

@@ -1,20 +1,24 @@
-//===- Arrays.cpp - Element access on arrays and containers -----*- C++ -*-===//
+//===- Arrays.cpp - Access paths: elements, members, pointers ---*- C++ -*-===//
 //
 // Part of clang-grad.
 //
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// `p[i]` on pointers and arrays and `v[i]` on std::vector, std::array and
-/// std::span. Element adjoints live in the caller's adjoint storage for
-/// parameters (d_p[i], (*d_v)[i]) and in a same-shaped local for local
-/// arrays and vectors. Reads of storage the function never writes are
-/// re-read in the reverse sweep instead of being recorded.
+/// Access paths (Paths.h) in the pullback: `p[i]`, `*p`, `(p + k)[i]`,
+/// `v[i]`, `s.m`, `p->m`, `std::get<I>(t)`, through parameters, locals and
+/// local pointers and references. The forward sweep rebuilds them, recording
+/// the indices the reverse sweep needs; the reverse sweep re-reads storage
+/// the function never writes, and reaches adjoints through the shadow
+/// mapping (Shadow.cpp), whose roots are supplied here: adjoint parameters,
+/// adjoint locals, and for a local pointer or reference the shadow of the
+/// storage it points into plus the offset it had.
 ///
 //===----------------------------------------------------------------------===//
 
 #include "Consumer.h"
 #include "PullbackBuilder.h"
+#include "Shadow.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -28,81 +32,97 @@ static const Expr *stripAll(const Expr *E) {
   return E ? E->IgnoreParenImpCasts() : nullptr;
 }
 
+static const VarDecl *declOf(const Expr *E) {
+  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(stripAll(E));
+  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+}
+
 bool PullbackBuilder::isElementAccess(const Expr *E) const {
+  const Expr *K = stripAll(E);
+  // A local reference is an access of what it binds to.
+  if (const VarDecl *VD = declOf(K))
+    if (Act.isAlias(VD) && VD->getType()->isReferenceType())
+      return true;
   bool IsThis;
-  return pathRoot(E, IsThis, /*Strict=*/true) || IsThis;
-}
-
-const Expr *PullbackBuilder::elementBase(const Expr *E) const {
-  return pathBase(E);
-}
-
-const Expr *PullbackBuilder::elementIndex(const Expr *E) const {
-  E = stripAll(E);
-  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
-    return AS->getIdx();
-  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E))
-    if (OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2)
-      return OC->getArg(1);
-  return nullptr;
+  return pathRoot(K, IsThis, /*Strict=*/true) || IsThis;
 }
 
 const VarDecl *PullbackBuilder::indexedVar(const Expr *E) const {
+  if (const VarDecl *VD = declOf(E))
+    return VD;
   bool IsThis;
   return pathRoot(E, IsThis, /*Strict=*/true);
 }
 
-bool PullbackBuilder::readOnly(const Expr *E) const {
-  bool IsThis;
-  const VarDecl *VD = pathRoot(E, IsThis);
-  if (IsThis)
-    return !Act.ThisWritten;
-  return VD && !Act.isDataWritten(VD) && !Act.isWritten(VD);
+bool PullbackBuilder::inScopeInReverse(const VarDecl *VD) const {
+  return isa<ParmVarDecl>(VD) || !VD->isLocalVarDeclOrParm() ||
+         TopLevelLocals.count(VD);
 }
 
-/// Rebuilds the base of a path: a variable, `this`, or a shorter path.
+bool PullbackBuilder::readOnly(const Expr *E) const {
+  // The halves of a split derivative re-read nothing: the reverse half
+  // runs after the caller may have changed any memory.
+  if (Half != SplitHalf::None)
+    return false;
+  bool IsThis;
+  const VarDecl *VD = pathRoot(E, IsThis);
+  if (const VarDecl *D = declOf(E))
+    VD = D;
+  if (IsThis)
+    return !Act.ThisWritten;
+  if (!VD || Act.isDataWritten(VD) || Act.isWritten(VD) ||
+      !inScopeInReverse(VD))
+    return false;
+  // Through an alias: the storage must be unchanged and in scope too
+  // (heap memory may be freed before the reverse sweep).
+  const VarDecl *R = Act.storageOf(VD);
+  return R && !Act.isOwner(R) && !Act.isDataWritten(R) &&
+         !Act.isWritten(R) && inScopeInReverse(R);
+}
+
+//===----------------------------------------------------------------------===//
+// The forward sweep
+//===----------------------------------------------------------------------===//
+
 Expr *PullbackBuilder::rebuildBase(const Expr *Base, bool NeedIdx) {
   const Expr *K = stripAll(Base);
   if (const auto *TE = dyn_cast<CXXThisExpr>(K))
     return S.BuildCXXThisExpr(B.Loc, TE->getType(), /*IsImplicit=*/false);
+  if (const VarDecl *VD = declOf(K)) {
+    if (!VD->isLocalVarDeclOrParm())
+      return B.ref(const_cast<VarDecl *>(VD)); // a global table
+    if (!mapVar(VD))
+      return unsupported(K, "access to '" + VD->getNameAsString() + "'");
+    // The reverse sweep finds this alias's shadow from its offset now.
+    if (NeedIdx && tracksOffset(VD))
+      noteAliasUse(cast<DeclRefExpr>(K));
+    return B.ref(mapVar(VD));
+  }
   if (isElementAccess(K))
     return rebuildPathImpl(K, false, true, NeedIdx);
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(K)) {
-    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-    if (VD && !VD->isLocalVarDeclOrParm())
-      return B.ref(const_cast<VarDecl *>(VD)); // a global table
-    if (VD && !mapVar(VD))
-      return unsupported(K, "access to '" + VD->getNameAsString() + "'");
-  }
+  bool Negate;
+  if (const Expr *Off = pointerOffset(K, Negate))
+    return B.binop(Negate ? BO_Sub : BO_Add,
+                   rebuildBase(pointerBase(K), NeedIdx),
+                   rebuild(Off, NeedIdx, true));
+  if (const auto *UO = dyn_cast<UnaryOperator>(K))
+    if (UO->getOpcode() == UO_AddrOf)
+      return B.addrOf(rebuildBase(UO->getSubExpr(), NeedIdx));
+  if (const Expr *Obj = pointerBase(K))
+    if (isa<CXXMemberCallExpr>(K))
+      return B.memberCall(rebuildBase(Obj, NeedIdx), "data", {});
   return rebuild(K, false, true);
-}
-
-Expr *PullbackBuilder::index(Expr *Base, const Expr *K,
-                             llvm::function_ref<Expr *(const Expr *)> Idx) {
-  if (const Expr *I = elementIndex(K))
-    return B.subscript(Base, Idx(I));
-  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(K)) {
-    SmallVector<Expr *, 4> Args;
-    for (unsigned I = 1; I < OC->getNumArgs(); ++I)
-      Args.push_back(Idx(OC->getArg(I)));
-    return B.call(Base, Args); // t(i, j, ...)
-  }
-  if (const CallExpr *Get = stdGet(K)) // std::get<I>(Base)
-    return B.callStd(
-        "get", {Base},
-        {B.argLoc(Get->getDirectCallee()->getTemplateSpecializationArgs()
-                      ->get(0))});
-  const auto *ME = cast<MemberExpr>(K);
-  return B.member(Base, ME->getMemberDecl()->getName(), ME->isArrow());
 }
 
 Expr *PullbackBuilder::rebuildPathImpl(const Expr *E, bool Need, bool Plain,
                                        bool NeedIdx) {
   const Expr *K = stripAll(E);
-  Expr *Base = rebuildBase(pathBase(K), NeedIdx);
-  Expr *R = index(Base, K, [&](const Expr *I) {
-    return rebuild(I, NeedIdx, true);
-  });
+  Expr *R;
+  if (declOf(K)) // a local reference
+    R = rebuildBase(K, NeedIdx);
+  else
+    R = buildStep(B, rebuildBase(pathBase(K), NeedIdx), K,
+                  [&](const Expr *I) { return rebuild(I, NeedIdx, true); });
   if (Need && !readOnly(K))
     return record(K, R);
   return R;
@@ -117,17 +137,273 @@ Expr *PullbackBuilder::rebuildElement(const Expr *E, bool Need, bool Plain) {
   return rebuildPathImpl(K, Need, Plain, NeedIdx);
 }
 
+//===----------------------------------------------------------------------===//
+// Aliases: local pointers and references
+//===----------------------------------------------------------------------===//
+
+/// The pointer an alias variable holds: itself, or the address of what a
+/// reference binds to.
+static QualType aliasPointee(const VarDecl *VD) {
+  QualType T = VD->getType();
+  return T->isReferenceType() ? T.getNonReferenceType()
+                              : T->getPointeeType();
+}
+
+//
+//===----------------------------------------------------------------------===//
+
+/// The storage a root variable provides to aliases: its first element (or
+/// the object), on the primal side (\p Shadow false) or the shadow side.
+Expr *PullbackBuilder::aliasBase(const VarDecl *R, QualType Pointee,
+                                 bool Shadow, bool &Elements) {
+  QualType RT = R->getType().getNonReferenceType();
+  Expr *Obj = Shadow ? adjointStorage(R) : B.ref(mapVar(R));
+  if (RT->isPointerType()) {
+    // A pointer parameter: the pointer it had on entry.
+    if (!Shadow)
+      Obj = B.ref(entryPointer(R));
+    Elements = Ctx.hasSameUnqualifiedType(RT->getPointeeType(), Pointee);
+    return Obj;
+  }
+  if (const auto *AT = Ctx.getAsArrayType(RT)) {
+    Elements = Ctx.hasSameUnqualifiedType(AT->getElementType(), Pointee);
+    return Obj; // decays
+  }
+  if (const auto *RD = RT->getAsCXXRecordDecl()) {
+    if (Ctx.hasSameUnqualifiedType(RT, Pointee)) {
+      Elements = true;
+      return B.addrOf(Obj);
+    }
+    // Into the elements of a container (v.data(), &v[i]).
+    if (RD->getIdentifier() && (RD->getName() == "vector" ||
+                                RD->getName() == "array" ||
+                                RD->getName() == "span")) {
+      Expr *Data = B.memberCall(Obj, "data", {});
+      Elements = Data && Ctx.hasSameUnqualifiedType(
+                             Data->getType()->getPointeeType(), Pointee);
+      return Data;
+    }
+    Elements = false;
+    return B.addrOf(Obj);
+  }
+  Elements = Ctx.hasSameUnqualifiedType(RT, Pointee);
+  return B.addrOf(Obj);
+}
+
+Expr *PullbackBuilder::aliasOffset(const VarDecl *VD) {
+  const VarDecl *R = Act.storageOf(VD);
+  if (!R)
+    return nullptr;
+  QualType Pointee = aliasPointee(VD);
+  bool Elements;
+  Expr *Base = aliasBase(R, Pointee, /*Shadow=*/false, Elements);
+  Expr *Ptr = B.ref(mapVar(VD));
+  if (VD->getType()->isReferenceType())
+    Ptr = B.addrOf(Ptr);
+  if (Elements)
+    return B.binop(BO_Sub, Ptr, Base);
+  QualType CharP = Ctx.getPointerType(Ctx.CharTy.withConst());
+  return B.binop(BO_Sub, B.reinterpretCast(CharP, Ptr),
+                 B.reinterpretCast(CharP, Base));
+}
+
+void PullbackBuilder::declareAlias(const VarDecl *VD) {
+  // Declared once outside loops and never re-seated: one offset serves
+  // every use.
+  const VarDecl *R = Act.storageOf(VD);
+  if (!Loops.empty() || Act.isWritten(VD) || !R ||
+      (Act.isOwner(R) && !StableOwners.count(R)))
+    return;
+  Expr *Off = aliasOffset(VD);
+  if (!Off)
+    return;
+  VarDecl *T = hoist("_o", Off->getType());
+  Cur->push_back(B.assign(B.ref(T), Off));
+  AliasOffsets[VD] = T;
+}
+
+void PullbackBuilder::noteAliasUse(const DeclRefExpr *Use) {
+  const auto *VD = cast<VarDecl>(Use->getDecl());
+  const VarDecl *R = Act.storageOf(VD);
+  if (AliasOffsets.count(VD) || AliasUses.count(Use) ||
+      AliasPtrs.count(Use) || !R || (VD == R && StableOwners.count(R)))
+    return;
+  if (Act.isOwner(R) && !StableOwners.count(R)) {
+    // Heap memory allocated in a loop: the shadow pointer itself, now.
+    VarDecl *Sh = Adjoints.lookup(R);
+    if (!Sh)
+      return;
+    Expr *P = B.ref(Sh);
+    if (VD != R) {
+      Expr *Off = aliasOffset(VD);
+      QualType Pointee = aliasPointee(VD);
+      bool Elements = Ctx.hasSameUnqualifiedType(
+          R->getType()->getPointeeType(), Pointee);
+      if (Elements)
+        P = B.binop(BO_Add, P, Off);
+      else
+        P = B.reinterpretCast(
+            Ctx.getPointerType(Pointee.getUnqualifiedType()),
+            B.binop(BO_Add, B.reinterpretCast(Ctx.getPointerType(Ctx.CharTy), P),
+                    Off));
+    }
+    if (!P)
+      return;
+    VarDecl *T = hoist("_p", P->getType());
+    Cur->push_back(B.assign(B.ref(T), P));
+    if (!Loops.empty() && !Frames.empty())
+      Frames.back().Recorded.push_back(T);
+    AliasPtrs[Use] = T;
+    return;
+  }
+  Expr *Off = aliasOffset(VD);
+  if (!Off)
+    return;
+  VarDecl *T = hoist("_o", Off->getType());
+  Cur->push_back(B.assign(B.ref(T), Off));
+  if (!Loops.empty() && !Frames.empty())
+    Frames.back().Recorded.push_back(T);
+  AliasUses[Use] = T;
+}
+
+Expr *PullbackBuilder::aliasShadow(const DeclRefExpr *Use) {
+  const auto *VD = cast<VarDecl>(Use->getDecl());
+  const VarDecl *R = Act.storageOf(VD);
+  if (!R)
+    return unsupported(Use, "pointer '" + VD->getNameAsString() +
+                                "' whose target the plugin cannot track");
+  if (VarDecl *P = AliasPtrs.lookup(Use)) {
+    if (VD->getType()->isReferenceType())
+      return B.paren(B.deref(B.ref(P)));
+    return B.ref(P);
+  }
+  if (VD == R && StableOwners.count(R))
+    return B.ref(Adjoints.lookup(R));
+  VarDecl *Off = AliasOffsets.lookup(VD);
+  if (!Off)
+    Off = AliasUses.lookup(Use);
+  if (!Off)
+    return unsupported(Use, "pointer '" + VD->getNameAsString() +
+                                "' (internal error: no offset)");
+  QualType Pointee = aliasPointee(VD);
+  bool Elements;
+  Expr *Base = aliasBase(R, Pointee, /*Shadow=*/true, Elements);
+  Expr *P;
+  if (Elements) {
+    P = B.binop(BO_Add, Base, B.ref(Off));
+  } else {
+    QualType CharP = Ctx.getPointerType(Ctx.CharTy);
+    P = B.reinterpretCast(
+        Ctx.getPointerType(Pointee.getUnqualifiedType()),
+        B.binop(BO_Add, B.reinterpretCast(CharP, Base), B.ref(Off)));
+  }
+  if (VD->getType()->isReferenceType())
+    return B.paren(B.deref(P));
+  return P;
+}
+
+void PullbackBuilder::ownerDecl(const VarDecl *VD, Stmts &Blocks) {
+  // double *buf = new double[n] (or malloc): the shadow is zeroed heap
+  // memory of the same size, allocated with it and freed when the reverse
+  // sweep reaches the allocation. Heap shadows outlive the forward half of
+  // a split derivative, so pointers into them can be recorded.
+  QualType Elem = VD->getType()->getPointeeType();
+  Allocation A = allocation(VD->getInit());
+  if (A.K == Allocation::None || Act.isWritten(VD)) {
+    unsupported(VD, "pointer '" + VD->getNameAsString() +
+                        "' that owns memory and is assigned again");
+    return;
+  }
+  if (!Elem.isTriviallyCopyableType(Ctx)) {
+    unsupported(VD, "heap array of '" + Elem.getAsString() +
+                        "' (its shadow needs constructors)");
+    return;
+  }
+  QualType SizeT = Ctx.getSizeType();
+  Expr *Bytes = nullptr;
+  Expr *ElemSize = B.intLit(Ctx.getTypeSizeInChars(Elem).getQuantity(), SizeT);
+  switch (A.K) {
+  case Allocation::NewArray:
+    Bytes = B.binop(BO_Mul, B.staticCast(SizeT, plain(A.Size)), ElemSize);
+    break;
+  case Allocation::NewObject:
+    Bytes = ElemSize;
+    break;
+  case Allocation::Malloc:
+    Bytes = plain(A.Size);
+    break;
+  case Allocation::Calloc:
+    Bytes = B.binop(BO_Mul, plain(A.Size), plain(A.Size2));
+    break;
+  case Allocation::None:
+    break;
+  }
+  QualType PT = Ctx.getPointerType(Elem.getUnqualifiedType());
+  VarDecl *Sh = hoist("_d_" + VD->getNameAsString() + "_", PT);
+  Cur->push_back(B.assign(
+      B.ref(Sh), B.staticCast(PT, B.callRuntime("shadow_alloc", {}, {Bytes}))));
+  if (!Loops.empty() && !Frames.empty())
+    Frames.back().Recorded.push_back(Sh);
+  else
+    StableOwners.insert(VD);
+  Adjoints[VD] = Sh;
+  // Reached last by the reverse sweep: nothing uses the shadow after.
+  Blocks.insert(Blocks.begin(),
+                B.callRuntime("shadow_free", {}, {B.ref(Sh)}));
+}
+
+bool PullbackBuilder::tracksOffset(const VarDecl *VD) const {
+  // Local pointers and references, and pointer parameters the body moves.
+  return Act.isAlias(VD) ||
+         (isa<ParmVarDecl>(VD) && VD->getType()->isPointerType() &&
+          Act.isWritten(VD));
+}
+
+VarDecl *PullbackBuilder::entryPointer(const VarDecl *P) {
+  // A pointer parameter re-seated in the body: its value on entry, saved.
+  if (!Act.isWritten(P) || !isa<ParmVarDecl>(P))
+    return mapVar(P);
+  auto It = EntryPointers.find(P);
+  if (It != EntryPointers.end())
+    return It->second;
+  VarDecl *Copy = B.var(PB, fresh("_" + P->getNameAsString() + "0"),
+                        P->getType(), B.ref(mapVar(P)));
+  Prologue.push_back(B.declStmt(Copy));
+  EntryPointers[P] = Copy;
+  return Copy;
+}
+
+//===----------------------------------------------------------------------===//
+// The reverse sweep
+//===----------------------------------------------------------------------===//
+
+Expr *PullbackBuilder::valBase(const Expr *BaseE) {
+  const Expr *K = stripAll(BaseE);
+  if (const auto *TE = dyn_cast<CXXThisExpr>(K))
+    return S.BuildCXXThisExpr(B.Loc, TE->getType(), /*IsImplicit=*/false);
+  if (declOf(K))
+    return plain(K);
+  if (isElementAccess(K))
+    return valPath(K);
+  bool Negate;
+  if (const Expr *Off = pointerOffset(K, Negate))
+    return B.binop(Negate ? BO_Sub : BO_Add, valBase(pointerBase(K)),
+                   val(Off));
+  if (const auto *UO = dyn_cast<UnaryOperator>(K))
+    if (UO->getOpcode() == UO_AddrOf)
+      return B.addrOf(valBase(UO->getSubExpr()));
+  if (const Expr *Obj = pointerBase(K))
+    if (isa<CXXMemberCallExpr>(K))
+      return B.memberCall(valBase(Obj), "data", {});
+  return plain(K);
+}
+
 Expr *PullbackBuilder::valPath(const Expr *E) {
   const Expr *K = stripAll(E);
-  const Expr *BaseE = stripAll(pathBase(K));
-  Expr *Base;
-  if (const auto *TE = dyn_cast<CXXThisExpr>(BaseE))
-    Base = S.BuildCXXThisExpr(B.Loc, TE->getType(), /*IsImplicit=*/false);
-  else if (isElementAccess(BaseE))
-    Base = valPath(BaseE);
-  else
-    Base = plain(BaseE);
-  return index(Base, K, [&](const Expr *I) { return val(I); });
+  if (declOf(K))
+    return plain(K);
+  return buildStep(B, valBase(pathBase(K)), K,
+                   [&](const Expr *I) { return val(I); });
 }
 
 Expr *PullbackBuilder::adjointStorage(const VarDecl *VD) {
@@ -152,23 +428,33 @@ Expr *PullbackBuilder::adjointStorage(const VarDecl *VD) {
 }
 
 Expr *PullbackBuilder::adjointElement(const Expr *E) {
-  const Expr *K = stripAll(E);
-  const Expr *BaseE = stripAll(pathBase(K));
-  Expr *Base;
-  if (isa<CXXThisExpr>(BaseE)) {
-    if (Sig.ThisIndex < 0)
-      return unsupported(K, "member access without an adjoint for 'this'");
-    Base = B.ref(param(Sig.ThisIndex)); // a pointer, like this
-  } else if (isElementAccess(BaseE)) {
-    Base = adjointElement(BaseE);
-  } else {
-    const auto *DRE = dyn_cast<DeclRefExpr>(BaseE);
-    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-    if (!VD)
-      return unsupported(K, constructName(K));
-    Base = adjointStorage(VD);
-  }
-  return index(Base, K, [&](const Expr *I) { return val(I); });
+  return shadowLValue(*this, B, E);
+}
+
+Expr *PullbackBuilder::indexValue(const Expr *E) { return val(E); }
+
+Expr *PullbackBuilder::rootShadow(const DeclRefExpr *Ref) {
+  const auto *VD = dyn_cast<VarDecl>(Ref->getDecl());
+  if (!VD)
+    return unsupported(Ref, constructName(Ref));
+  if (tracksOffset(VD))
+    return aliasShadow(Ref);
+  if (!Act.isActive(VD))
+    return unsupported(Ref, "'" + VD->getNameAsString() +
+                                "', which has no adjoint");
+  return adjointStorage(VD);
+}
+
+Expr *PullbackBuilder::thisShadow(const Expr *Use) {
+  if (Sig.ThisIndex < 0)
+    return unsupported(Use, "member access without an adjoint for 'this'");
+  return B.ref(param(Sig.ThisIndex)); // a pointer, like this
+}
+
+std::nullptr_t PullbackBuilder::noShadow(const Stmt *St, StringRef What) {
+  return unsupported(St, (What + " " + spelled(cast<Expr>(St)) +
+                          ", whose memory the plugin cannot track")
+                             .str());
 }
 
 } // namespace grad

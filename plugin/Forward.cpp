@@ -148,8 +148,17 @@ std::string constructName(const Stmt *S) {
 }
 
 std::nullptr_t PullbackBuilder::unsupported(const Stmt *St, StringRef What) {
+  return unsupportedAt(St->getBeginLoc(), What);
+}
+
+std::nullptr_t PullbackBuilder::unsupported(const Decl *Dc, StringRef What) {
+  return unsupportedAt(Dc->getLocation(), What);
+}
+
+std::nullptr_t PullbackBuilder::unsupportedAt(SourceLocation Loc,
+                                              StringRef What) {
   if (!Failed) {
-    report(S.Diags, Diag::UnsupportedConstruct, St->getBeginLoc())
+    report(S.Diags, Diag::UnsupportedConstruct, Loc)
         << What << Primal->getNameAsString();
     D.noteRequest(Entry);
   }
@@ -316,8 +325,15 @@ Expr *PullbackBuilder::rebuildCast(const ExplicitCastExpr *CE, bool Need,
   QualType T = CE->getTypeAsWritten();
   if (isConstantTag(CE))
     return const_cast<ExplicitCastExpr *>(CE);
-  if (!T->isArithmeticType() && !T->isVoidType())
+  if (!T->isArithmeticType() && !T->isVoidType()) {
+    // Casts of pointers without derivatives (the result of malloc) are
+    // replayed; casting differentiated memory to another type is not
+    // modelled.
+    if (Plain && !(T->isPointerType() && storageActive(CE->getSubExpr()) &&
+                   !allocation(CE).K))
+      return Need ? record(CE, replay(CE)) : replay(CE);
     return unsupported(CE, "cast to '" + T.getAsString() + "'");
+  }
   Expr *Sub = rebuild(CE->getSubExpr(), false, Plain);
   Expr *R = B.staticCast(T, Sub);
   return Need ? record(CE, R) : R;

@@ -29,14 +29,6 @@ using namespace clang;
 
 namespace grad {
 
-/// Pointers and references to floating data may alias differentiated
-/// storage (until the alias analysis tracks them).
-static bool mayAlias(const VarDecl *VD) {
-  QualType T = VD->getType().getNonReferenceType();
-  return (VD->getType()->isReferenceType() || T->isPointerType()) &&
-         hasFloatingData(T->isPointerType() ? T->getPointeeType() : T);
-}
-
 bool PullbackBuilder::mentionsActive(const Stmt *St) {
   if (!St)
     return false;
@@ -161,16 +153,20 @@ struct Blocker : RecursiveASTVisitor<Blocker> {
 static void forEachWritable(const CallExpr *CE,
                             llvm::function_ref<bool(const Expr *)> F) {
   const FunctionDecl *FD = CE->getDirectCallee();
+  if (isDeallocation(FD))
+    return;
   unsigned Shift = 0;
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
     const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
-    if (MD && !MD->isConst() && !MD->isStatic() &&
+    if (MD && !MD->isConst() && !MD->isStatic() && !isStdAccessor(MD) &&
         F(MC->getImplicitObjectArgument()))
       return;
   } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE)) {
     const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
     if (MD && !MD->isStatic()) {
-      if (!MD->isConst() && OC->getNumArgs() && F(OC->getArg(0)))
+      if (!MD->isConst() && !isStdAccessor(MD) &&
+          OC->getOperator() != OO_Call && OC->getNumArgs() &&
+          F(OC->getArg(0)))
         return;
       Shift = 1;
     }

@@ -23,6 +23,7 @@
 #include "Registry.h"
 #include "Rules.h"
 #include "SemaBuilder.h"
+#include "Shadow.h"
 
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/DenseMap.h"
@@ -51,7 +52,7 @@ enum class SplitHalf { None, Forward, Reverse };
 void collectTailReturns(const clang::Stmt *St, clang::ASTContext &Ctx,
                         llvm::SmallPtrSetImpl<const clang::Stmt *> &Out);
 
-class PullbackBuilder {
+class PullbackBuilder : private ShadowRoots {
 public:
   PullbackBuilder(Differentiator &D, PullbackEntry &Entry,
                   const clang::FunctionDecl *Def,
@@ -151,25 +152,60 @@ private:
   void sequence(llvm::ArrayRef<const clang::Stmt *> Body, Stmts &Fwd,
                 Stmts &Rev);
 
-  // Arrays.cpp
-  /// The variable whose storage \p E indexes (x in x[i], v in v[i]).
+  // Arrays.cpp: access paths, aliases and the roots of shadows.
+  /// The variable whose storage \p E indexes (x in x[i], v in v[i], r for
+  /// a local reference r).
   const clang::VarDecl *indexedVar(const clang::Expr *E) const;
   bool isElementAccess(const clang::Expr *E) const;
-  const clang::Expr *elementBase(const clang::Expr *E) const;
-  const clang::Expr *elementIndex(const clang::Expr *E) const;
   clang::Expr *rebuildElement(const clang::Expr *E, bool Need, bool Plain);
   clang::Expr *rebuildPathImpl(const clang::Expr *E, bool Need, bool Plain,
                                bool NeedIdx);
   clang::Expr *rebuildBase(const clang::Expr *Base, bool NeedIdx);
   /// The path re-read in the reverse sweep (storage never written).
   clang::Expr *valPath(const clang::Expr *E);
+  clang::Expr *valBase(const clang::Expr *BaseE);
   bool readOnly(const clang::Expr *E) const;
-  /// Base[i], Base(i, j, ...) or Base.m for the access \p K.
-  clang::Expr *index(clang::Expr *Base, const clang::Expr *K,
-                     llvm::function_ref<clang::Expr *(const clang::Expr *)> Idx);
+  /// Parameters, globals and top-level locals are visible to the reverse
+  /// sweep.
+  bool inScopeInReverse(const clang::VarDecl *VD) const;
   /// The adjoint lvalue of element access \p E (d_x[i], (*d_v)[i]).
   clang::Expr *adjointElement(const clang::Expr *E);
   clang::Expr *adjointStorage(const clang::VarDecl *VD);
+  /// Aliases (local pointers and references): the base of the storage
+  /// root \p R as a pointer to \p Pointee (primal or shadow side);
+  /// \p Elements tells whether offsets count elements or bytes.
+  clang::Expr *aliasBase(const clang::VarDecl *R, clang::QualType Pointee,
+                         bool Shadow, bool &Elements);
+  /// The offset of alias \p VD into its storage, now (forward sweep).
+  clang::Expr *aliasOffset(const clang::VarDecl *VD);
+  /// At the declaration of an alias: one offset for all uses, when it is
+  /// declared outside loops and never re-seated.
+  void declareAlias(const clang::VarDecl *VD);
+  /// A use of an alias whose shadow the reverse sweep needs: its offset.
+  void noteAliasUse(const clang::DeclRefExpr *Use);
+  /// The shadow of an alias at \p Use: root shadow plus offset.
+  clang::Expr *aliasShadow(const clang::DeclRefExpr *Use);
+  /// True if \p VD's shadow is its root's shadow plus an offset recorded
+  /// per use (aliases, pointer parameters the body moves).
+  bool tracksOffset(const clang::VarDecl *VD) const;
+  /// A pointer parameter's value on entry (saved when it is re-seated).
+  clang::VarDecl *entryPointer(const clang::VarDecl *P);
+  llvm::DenseMap<const clang::VarDecl *, clang::VarDecl *> AliasOffsets;
+  llvm::DenseMap<const clang::DeclRefExpr *, clang::VarDecl *> AliasUses;
+  llvm::DenseMap<const clang::VarDecl *, clang::VarDecl *> EntryPointers;
+  /// Uses of aliases of heap memory allocated in loops: the shadow pointer.
+  llvm::DenseMap<const clang::DeclRefExpr *, clang::VarDecl *> AliasPtrs;
+  /// Pointers owning heap memory allocated outside loops.
+  llvm::DenseSet<const clang::VarDecl *> StableOwners;
+  /// The declaration of a pointer owning heap memory: its shadow.
+  void ownerDecl(const clang::VarDecl *VD, Stmts &Blocks);
+
+  // ShadowRoots (Arrays.cpp).
+  clang::Expr *indexValue(const clang::Expr *E) override;
+  clang::Expr *rootShadow(const clang::DeclRefExpr *Ref) override;
+  clang::Expr *thisShadow(const clang::Expr *Use) override;
+  std::nullptr_t noShadow(const clang::Stmt *S,
+                          llvm::StringRef What) override;
 
   // Map.cpp
   using Deferred =
@@ -208,6 +244,9 @@ private:
 
   /// Reports an unsupported construct; returns null.
   std::nullptr_t unsupported(const clang::Stmt *S, llvm::StringRef What);
+  std::nullptr_t unsupported(const clang::Decl *D, llvm::StringRef What);
+  std::nullptr_t unsupportedAt(clang::SourceLocation Loc,
+                               llvm::StringRef What);
 
   Differentiator &D;
   PullbackEntry &Entry;

@@ -346,6 +346,26 @@ void PullbackBuilder::declStmt(const DeclStmt *DS, Stmts &Fwd, Stmts &Rev) {
         return;
       continue;
     }
+    if (Alias && Act.isAlias(VD)) {
+      // A local pointer or reference: declared as written; its shadow is
+      // the shadow of what it points into, at the same offset.
+      Expr *Init = VD->hasInit() ? plain(VD->getInit()) : nullptr;
+      if (Failed)
+        return;
+      VarDecl *NV = B.var(PB, VD->getName(), T, Init);
+      VarMap[VD] = NV;
+      Fwd.push_back(B.declStmt(NV));
+      if (Act.isActive(VD)) {
+        Stmts *SavedCur = Cur;
+        Cur = &Fwd;
+        if (Act.isOwner(VD))
+          ownerDecl(VD, Blocks);
+        else
+          declareAlias(VD);
+        Cur = SavedCur;
+      }
+      continue;
+    }
     if (!T->isArithmeticType() && !T->isEnumeralType()) {
       const Expr *I = VD->hasInit() ? strip(VD->getInit()) : nullptr;
       if (I && isa<CXXNewExpr>(I))

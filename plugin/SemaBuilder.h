@@ -62,6 +62,7 @@ public:
   /// \p A as written in source (a literal for a value, a type for a type).
   clang::TemplateArgumentLoc argLoc(const clang::TemplateArgument &A);
   clang::Expr *staticCast(clang::QualType T, clang::Expr *E);
+  clang::Expr *reinterpretCast(clang::QualType T, clang::Expr *E);
   clang::Expr *addrOf(clang::Expr *E);
   clang::Expr *deref(clang::Expr *E);
   clang::Expr *zero(clang::QualType T);

@@ -1,6 +1,6 @@
 // Dot product of two const double* arrays: both adjoints, same extent.
-// RUN: %gradxx -I%S/Inputs %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
-// RUN: %dump %s %dflags -I%S/Inputs | FileCheck %s --check-prefix=DUMP
+// RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
+// RUN: %dump %s %dflags | FileCheck %s --check-prefix=DUMP
 #include "vecgrad.h"
 #include <grad/grad.h>
 

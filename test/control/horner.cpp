@@ -1,7 +1,7 @@
 // Horner's rule acc = acc * x + c[i]: the accumulator is overwritten every
 // iteration; adjoints for x (against the closed-form derivative) and c.
-// RUN: %gradxx -I%S/Inputs %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
-// RUN: %dump %s %dflags -I%S/Inputs | FileCheck %s --check-prefix=DUMP
+// RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
+// RUN: %dump %s %dflags | FileCheck %s --check-prefix=DUMP
 #include "vecgrad.h"
 #include <grad/grad.h>
 

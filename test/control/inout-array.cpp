@@ -1,7 +1,7 @@
 // In/out arrays: writes through double* y. On entry d_y holds the adjoint of
 // the exit values; on return, the adjoint of the entry values (SPEC).
-// RUN: %gradxx -I%S/Inputs %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
-// RUN: %dump %s %dflags -I%S/Inputs | FileCheck %s --check-prefix=DUMP
+// RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
+// RUN: %dump %s %dflags | FileCheck %s --check-prefix=DUMP
 #include "vecgrad.h"
 #include <grad/grad.h>
 

@@ -1,5 +1,5 @@
 // Local std::vector<double> tmp(n) scratch buffers inside loops.
-// RUN: %gradxx -I%S/Inputs %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
+// RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
 #include "vecgrad.h"
 #include <cmath>
 #include <grad/grad.h>

@@ -1,6 +1,6 @@
 // x^T A x with A a const double* n*n row-major matrix: element reads
 // A[i*n+j] with computed indices; adjoints for both A and x.
-// RUN: %gradxx -I%S/Inputs %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
+// RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
 #include "vecgrad.h"
 #include <grad/grad.h>
 

@@ -1,6 +1,6 @@
 // Returns inside loops: a search loop returning the first element above a
 // threshold, a return from a nested loop, and returns from while loops.
-// RUN: %gradxx -I%S/Inputs %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
+// RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
 #include "vecgrad.h"
 #include <cmath>
 #include <grad/grad.h>

@@ -1,7 +1,7 @@
 // A tanh RNN h = tanh(w*h + x[i]) over 1000 steps. The loop pushes only what
 // the reverse sweep needs: no index, no trip count, two values per step.
-// RUN: %gradxx -I%S/Inputs %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
-// RUN: %dump %s %dflags -I%S/Inputs | FileCheck %s --check-prefix=DUMP
+// RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
+// RUN: %dump %s %dflags | FileCheck %s --check-prefix=DUMP
 #include "vecgrad.h"
 #include <cmath>
 #include <grad/grad.h>

@@ -1,5 +1,5 @@
 // Sum of squares through a local that is overwritten every iteration.
-// RUN: %gradxx -I%S/Inputs %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
+// RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
 #include "vecgrad.h"
 #include <grad/grad.h>
 

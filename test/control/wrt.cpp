@@ -1,7 +1,7 @@
 // [[grad("a")]] on functions with loops and arrays: only the named
 // parameters get adjoints, and the pullback computes no adjoint for others.
-// RUN: %gradxx -I%S/Inputs %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
-// RUN: %dump %s %dflags -I%S/Inputs | FileCheck %s --check-prefix=DUMP
+// RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
+// RUN: %dump %s %dflags | FileCheck %s --check-prefix=DUMP
 #include "vecgrad.h"
 #include <cmath>
 #include <grad/grad.h>

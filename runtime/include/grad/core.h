@@ -128,6 +128,16 @@ inline stack &thread_stack() {
   return S;
 }
 
+/// The shadow of heap memory a differentiated function allocates (new[],
+/// malloc): zeroed bytes of the same size, freed by the reverse sweep.
+inline void *shadow_alloc(std::size_t Bytes) {
+  void *P = std::calloc(Bytes ? Bytes : 1, 1);
+  if (!P)
+    std::abort();
+  return P;
+}
+inline void shadow_free(void *P) { std::free(P); }
+
 /// Restores the stack's top when the pullback that made it returns.
 class stack_mark {
 public:

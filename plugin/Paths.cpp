@@ -1,0 +1,199 @@
+//===- Paths.cpp - Access paths and pointer expressions -------------------===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Paths.h"
+#include "Registry.h"
+
+#include "clang/AST/ExprCXX.h"
+
+using namespace clang;
+
+namespace grad {
+
+const CallExpr *stdGet(const Expr *E) {
+  const auto *CE = dyn_cast_or_null<CallExpr>(E ? E->IgnoreParenImpCasts()
+                                                : nullptr);
+  if (!CE || isa<CXXOperatorCallExpr>(CE) || isa<CXXMemberCallExpr>(CE) ||
+      CE->getNumArgs() != 1 || !CE->isLValue())
+    return nullptr;
+  const FunctionDecl *FD = CE->getDirectCallee();
+  if (!FD || !FD->isInStdNamespace() || !FD->getIdentifier() ||
+      FD->getName() != "get" || !FD->getTemplateSpecializationArgs() ||
+      !CE->getArg(0)->isLValue())
+    return nullptr;
+  return CE;
+}
+
+const Expr *pathBase(const Expr *E) {
+  if (!E)
+    return nullptr;
+  E = E->IgnoreParenImpCasts();
+  // std::get<I>(t) on a tuple, pair or array: an element like t[I].
+  if (const CallExpr *Get = stdGet(E))
+    return Get->getArg(0);
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+    return AS->getBase();
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    if (UO->getOpcode() == UO_Deref)
+      return UO->getSubExpr();
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
+    if (OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2)
+      return OC->getArg(0);
+    // t(i, j, ...): a multi-index element of a container of floating data.
+    if (OC->getOperator() == OO_Call && OC->getNumArgs() >= 2 &&
+        OC->isLValue() && isFloating(OC->getType())) {
+      bool Ints = true;
+      for (unsigned I = 1; I < OC->getNumArgs(); ++I)
+        Ints &= OC->getArg(I)->getType()->isIntegralOrEnumerationType();
+      QualType OT = OC->getArg(0)->getType().getNonReferenceType();
+      if (Ints && OT->isRecordType() && hasFloatingData(OT))
+        return OC->getArg(0);
+    }
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    if (isa<FieldDecl>(ME->getMemberDecl()))
+      return ME->getBase();
+  return nullptr;
+}
+
+const Expr *pathIndex(const Expr *E) {
+  E = E ? E->IgnoreParenImpCasts() : nullptr;
+  if (const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(E))
+    return AS->getIdx();
+  if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(E))
+    if (OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2)
+      return OC->getArg(1);
+  return nullptr;
+}
+
+static bool isPointerArith(const BinaryOperator *BO) {
+  return (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub) &&
+         BO->getType()->isPointerType();
+}
+
+const Expr *pointerBase(const Expr *P) {
+  if (!P)
+    return nullptr;
+  P = P->IgnoreParenImpCasts();
+  if (const auto *BO = dyn_cast<BinaryOperator>(P))
+    if (isPointerArith(BO))
+      return BO->getLHS()->getType()->isPointerType() ? BO->getLHS()
+                                                       : BO->getRHS();
+  if (const auto *UO = dyn_cast<UnaryOperator>(P)) {
+    if (UO->getOpcode() == UO_AddrOf)
+      return UO->getSubExpr();
+    if (UO->isIncrementDecrementOp() && UO->getType()->isPointerType())
+      return UO->getSubExpr();
+  }
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(P))
+    if (const auto *MD = MC->getMethodDecl())
+      if (MD->getIdentifier() && MD->getName() == "data" &&
+          MC->getNumArgs() == 0 && P->getType()->isPointerType())
+        return MC->getImplicitObjectArgument();
+  return nullptr;
+}
+
+const Expr *pointerOffset(const Expr *P, bool &Negate) {
+  Negate = false;
+  P = P ? P->IgnoreParenImpCasts() : nullptr;
+  const auto *BO = dyn_cast_or_null<BinaryOperator>(P);
+  if (!BO || !isPointerArith(BO))
+    return nullptr;
+  Negate = BO->getOpcode() == BO_Sub;
+  return BO->getLHS()->getType()->isPointerType() ? BO->getRHS()
+                                                   : BO->getLHS();
+}
+
+const VarDecl *pathRoot(const Expr *E, bool &IsThis, bool Strict) {
+  IsThis = false;
+  if (!E)
+    return nullptr;
+  E = E->IgnoreParenImpCasts();
+  if (isa<CXXThisExpr>(E)) {
+    IsThis = !Strict;
+    return nullptr;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    return Strict ? nullptr : dyn_cast<VarDecl>(DRE->getDecl());
+  if (const Expr *Base = pathBase(E))
+    return pathRoot(Base, IsThis, false);
+  if (!Strict)
+    if (const Expr *Base = pointerBase(E))
+      return pathRoot(Base, IsThis, false);
+  return nullptr;
+}
+
+Allocation allocation(const Expr *E) {
+  Allocation A;
+  if (!E)
+    return A;
+  E = E->IgnoreParenCasts();
+  if (const auto *NE = dyn_cast<CXXNewExpr>(E)) {
+    if (NE->getNumPlacementArgs() || !hasFloatingData(NE->getAllocatedType()))
+      return A;
+    if (NE->isArray()) {
+      if (!NE->getArraySize())
+        return A;
+      A.K = Allocation::NewArray;
+      A.Size = *NE->getArraySize();
+    } else {
+      A.K = Allocation::NewObject;
+      A.Init = NE->getInitializer();
+    }
+    return A;
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    if (!FD || !FD->getIdentifier())
+      return A;
+    StringRef N = FD->getName();
+    const DeclContext *DC = FD->getDeclContext()->getRedeclContext();
+    if (!DC->isTranslationUnit() && !FD->isInStdNamespace())
+      return A;
+    if (N == "malloc" && CE->getNumArgs() == 1) {
+      A.K = Allocation::Malloc;
+      A.Size = CE->getArg(0);
+    } else if (N == "calloc" && CE->getNumArgs() == 2) {
+      A.K = Allocation::Calloc;
+      A.Size = CE->getArg(0);
+      A.Size2 = CE->getArg(1);
+    }
+  }
+  return A;
+}
+
+bool mayAlias(const VarDecl *VD) {
+  QualType T = VD->getType().getNonReferenceType();
+  if (!(VD->getType()->isReferenceType() || T->isPointerType()) ||
+      !hasFloatingData(T->isPointerType() ? T->getPointeeType() : T))
+    return false;
+  // A const reference bound to a temporary (const double &r = x * y) is a
+  // value, not an alias.
+  if (VD->getType()->isReferenceType() && VD->getInit() &&
+      isa<MaterializeTemporaryExpr>(VD->getInit()->IgnoreImplicitAsWritten()))
+    return false;
+  return true;
+}
+
+bool isDeallocation(const FunctionDecl *FD) {
+  return FD && FD->getIdentifier() && FD->getName() == "free" &&
+         (FD->isInStdNamespace() ||
+          FD->getDeclContext()->getRedeclContext()->isTranslationUnit());
+}
+
+bool isStdAccessor(const CXXMethodDecl *MD) {
+  if (!MD || !MD->getParent()->isInStdNamespace())
+    return false;
+  if (MD->getOverloadedOperator() == OO_Subscript)
+    return true;
+  if (!MD->getIdentifier())
+    return false;
+  StringRef N = MD->getName();
+  return N == "data" || N == "begin" || N == "end" || N == "rbegin" ||
+         N == "rend" || N == "front" || N == "back" || N == "at";
+}
+
+} // namespace grad

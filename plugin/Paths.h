@@ -1,0 +1,76 @@
+//===- Paths.h - Access paths and pointer expressions -----------*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The grammar of memory the plugin models. An *access path* reaches memory
+/// from a variable or `this` by steps: `a[i]`, `p[i]`, `v[i]`, `t(i, j)`,
+/// `std::get<I>(t)`, `s.m`, `p->m`, `*p`. A step's base is an lvalue or a
+/// *pointer expression*: a pointer variable, `p + k`, `k + p`, `p - k`,
+/// `&L`, `v.data()` or an array (decayed). Every analysis and builder walks
+/// the same grammar, so what one accepts the others understand.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef CLANG_GRAD_PATHS_H
+#define CLANG_GRAD_PATHS_H
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Expr.h"
+
+namespace grad {
+
+/// `std::get<I>(t)` on an lvalue tuple, pair or array, or null.
+const clang::CallExpr *stdGet(const clang::Expr *E);
+
+/// The base of one access step (the `a` of `a[i]`, the `p` of `*p` or
+/// `p->m`, the `t` of `std::get<I>(t)`), or null if \p E is no step.
+const clang::Expr *pathBase(const clang::Expr *E);
+
+/// The index of a subscript step (`i` of `a[i]`), or null.
+const clang::Expr *pathIndex(const clang::Expr *E);
+
+/// For a pointer expression computed from another one or from an lvalue:
+/// `p` of `p + k`, `k + p`, `p - k`, `++p`, `p++`; `L` of `&L`; `v` of
+/// `v.data()`. Null otherwise (a variable, a call, ...).
+const clang::Expr *pointerBase(const clang::Expr *P);
+/// The integer offset of `p + k` / `k + p` / `p - k` (then \p Negate for
+/// `-`), or null.
+const clang::Expr *pointerOffset(const clang::Expr *P, bool &Negate);
+
+/// The variable a path or pointer expression starts from (x in x, x[i],
+/// x.m[j], *(x + k), &x.m), or null with \p IsThis set when it starts at
+/// `this`; null otherwise. With \p Strict, \p E itself must be a step
+/// (a plain variable reference is not a path then).
+const clang::VarDecl *pathRoot(const clang::Expr *E, bool &IsThis,
+                               bool Strict = false);
+
+/// A heap allocation a pointer is initialised with: `new T[n]`, `new T`,
+/// `malloc(bytes)`, `calloc(n, size)` (under any cast).
+struct Allocation {
+  enum Kind { None, NewArray, NewObject, Malloc, Calloc } K = None;
+  const clang::Expr *Size = nullptr;  ///< elements (new[]) or bytes (malloc)
+  const clang::Expr *Size2 = nullptr; ///< calloc's element size
+  const clang::Expr *Init = nullptr;  ///< new T(init)
+};
+Allocation allocation(const clang::Expr *E);
+
+/// True if \p VD is a pointer or reference to floating data (it may alias
+/// differentiated storage).
+bool mayAlias(const clang::VarDecl *VD);
+
+/// A non-const member function of a standard container that only gives
+/// access to elements (data, begin, end, front, back, at, operator[]): it
+/// writes nothing itself.
+bool isStdAccessor(const clang::CXXMethodDecl *MD);
+
+/// `free` / `std::free`: releasing memory writes nothing the reverse sweep
+/// reads (values are recorded when they are read).
+bool isDeallocation(const clang::FunctionDecl *FD);
+
+} // namespace grad
+
+#endif

@@ -1,0 +1,92 @@
+//===- Shadow.cpp - Shadow lvalues of differentiated memory ---------------===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Shadow.h"
+#include "Paths.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/Sema/Sema.h"
+
+using namespace clang;
+
+namespace grad {
+
+ShadowRoots::~ShadowRoots() = default;
+
+Expr *buildStep(SemaBuilder &B, Expr *Base, const Expr *Step,
+                llvm::function_ref<Expr *(const Expr *)> Index) {
+  const Expr *K = Step->IgnoreParenImpCasts();
+  if (!Base)
+    return nullptr;
+  if (const Expr *I = pathIndex(K))
+    return B.subscript(Base, Index(I));
+  if (const auto *UO = dyn_cast<UnaryOperator>(K))
+    if (UO->getOpcode() == UO_Deref)
+      return B.deref(Base);
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(K)) {
+    SmallVector<Expr *, 4> Args;
+    for (unsigned I = 1; I < OC->getNumArgs(); ++I)
+      Args.push_back(Index(OC->getArg(I)));
+    return B.call(Base, Args); // t(i, j, ...)
+  }
+  if (const CallExpr *Get = stdGet(K)) // std::get<I>(Base)
+    return B.callStd(
+        "get", {Base},
+        {B.argLoc(
+            Get->getDirectCallee()->getTemplateSpecializationArgs()->get(0))});
+  const auto *ME = cast<MemberExpr>(K);
+  return B.member(Base, ME->getMemberDecl()->getName(), ME->isArrow());
+}
+
+Expr *shadowLValue(ShadowRoots &R, SemaBuilder &B, const Expr *E) {
+  const Expr *K = E->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(K))
+    return R.rootShadow(DRE);
+  const Expr *BaseE = pathBase(K);
+  if (!BaseE)
+    return R.noShadow(K, "expression");
+  const Expr *BK = BaseE->IgnoreParenImpCasts();
+  Expr *Base;
+  if (isa<CXXThisExpr>(BK))
+    Base = R.thisShadow(BK);
+  else if (BaseE->getType()->isPointerType() && !BK->getType()->isArrayType())
+    Base = shadowPointer(R, B, BaseE);
+  else
+    Base = shadowLValue(R, B, BaseE);
+  if (!Base)
+    return nullptr;
+  return buildStep(B, Base, K,
+                   [&](const Expr *I) { return R.indexValue(I); });
+}
+
+Expr *shadowPointer(ShadowRoots &R, SemaBuilder &B, const Expr *P) {
+  const Expr *K = P->IgnoreParenImpCasts();
+  // An array used as a pointer: its shadow array decays the same way.
+  if (K->getType()->isArrayType())
+    return shadowLValue(R, B, K);
+  if (isa<CXXThisExpr>(K))
+    return R.thisShadow(K);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(K))
+    return R.rootShadow(DRE);
+  bool Negate;
+  if (const Expr *Off = pointerOffset(K, Negate)) {
+    Expr *Base = shadowPointer(R, B, pointerBase(K));
+    return B.binop(Negate ? BO_Sub : BO_Add, Base, R.indexValue(Off));
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(K))
+    if (UO->getOpcode() == UO_AddrOf)
+      return B.addrOf(shadowLValue(R, B, UO->getSubExpr()));
+  if (const Expr *Obj = pointerBase(K))
+    if (isa<CXXMemberCallExpr>(K)) // v.data()
+      return B.memberCall(shadowLValue(R, B, Obj), "data", {});
+  // A pointer loaded from memory (pp[i], s.p): the shadow memory at the
+  // same place holds its shadow.
+  if (pathBase(K) && K->isLValue())
+    return shadowLValue(R, B, K);
+  return R.noShadow(K, "pointer");
+}
+
+} // namespace grad
