@@ -174,7 +174,8 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
         // Through a reference: the storage it binds to.
         if (const VarDecl *R = Act.storageOf(VD)) {
           WrittenData.insert(R);
-          Written.insert(R);
+          if (isScalarStorage(R))
+            Written.insert(R);
           if (RHS)
             Defs.push_back({R, RHS});
         }
@@ -247,17 +248,21 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
     const FunctionDecl *FD = CE->getDirectCallee();
     if (isDeallocation(FD))
       return true;
-    auto Through = [&](const Expr *A) {
+    // \p ByRef: the parameter binds the argument itself (a reference), so
+    // a variable passed is written as a whole (a pointer re-seated).
+    auto Through = [&](const Expr *A, bool ByRef) {
       bool IsThis;
       const VarDecl *R = Act.rootOf(A, IsThis);
       if (IsThis) {
         ThisWritten = true;
         return;
       }
+      if (const VarDecl *VD = refVar(A); VD && ByRef)
+        Written.insert(VD);
       if (!R)
         return;
       WrittenData.insert(R);
-      if (isScalarStorage(R) || refVar(A) == R)
+      if (isScalarStorage(R))
         Written.insert(R);
       Effects.push_back({R, CE});
     };
@@ -265,13 +270,13 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
       const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
       if (MD && !MD->isConst() && !MD->isStatic() && !isStdAccessor(MD))
-        Through(MC->getImplicitObjectArgument());
+        Through(MC->getImplicitObjectArgument(), false);
     } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE)) {
       const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
       if (MD && !MD->isStatic()) {
         if (!MD->isConst() && OC->getNumArgs() &&
             OC->getOperator() != OO_Subscript && OC->getOperator() != OO_Call)
-          Through(OC->getArg(0));
+          Through(OC->getArg(0), false);
         Shift = 1;
       }
     }
@@ -285,7 +290,7 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
            !PT.getNonReferenceType().isConstQualified()) ||
           (PT->isPointerType() && !PT->getPointeeType().isConstQualified());
       if (Writable)
-        Through(A);
+        Through(A, PT->isReferenceType());
     }
     return true;
   }

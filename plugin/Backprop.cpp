@@ -167,69 +167,15 @@ void PullbackBuilder::backpropCall(const CallExpr *CE, Expr *Adj,
     }
     return;
   }
-  bool Split = SplitCalls.count(strip(CE));
-  PullbackEntry *PE = D.calleePullback(FD, CE->getExprLoc(), Entry,
-                                       /*Queue=*/!Split);
-  if (!PE) {
-    Failed = true;
+  auto It = Plans.find(strip(CE));
+  if (It != Plans.end() && It->second.Hoisted) {
+    // A call that writes memory was reversed as a side effect of its
+    // statement; its value's adjoint is its seed.
+    if (It->second.Seed)
+      Out.push_back(B.addAssign(B.ref(It->second.Seed), Adj));
     return;
   }
-  FunctionDecl *CPB = PE->Pullback;
-  PullbackSignature CS;
-  std::string Why;
-  computeSignature(Ctx, FD, PE->Wrt, CPB->getName(), CS, Why);
-  SmallVector<Expr *, 8> Args;
-  SmallVector<std::pair<const Expr *, VarDecl *>, 4> Outs;
-  for (unsigned I = 0; I < FD->getNumParams(); ++I)
-    Args.push_back(I < CE->getNumArgs() ? val(CE->getArg(I)) : nullptr);
-  if (CS.SeedIndex >= 0)
-    Args.push_back(Adj);
-  for (unsigned I = 0; I < FD->getNumParams(); ++I) {
-    if (CS.AdjointIndex[I] < 0)
-      continue;
-    ParamKind K = classifyParam(Ctx, FD->getParamDecl(I)->getType()).Kind;
-    if (K == ParamKind::Pointer || K == ParamKind::Class) {
-      // The argument is a variable (checked in the forward sweep): its
-      // adjoint storage accumulates directly.
-      const auto *DRE = dyn_cast<DeclRefExpr>(strip(CE->getArg(I)));
-      const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-      if (VD && Act.isActive(VD)) {
-        Expr *St = adjointStorage(VD);
-        Args.push_back(K == ParamKind::Pointer ? St : addressOf(St));
-        continue;
-      }
-      QualType AT = CS.ParamTypes[CS.AdjointIndex[I]]->getPointeeType();
-      if (K == ParamKind::Pointer) {
-        Args.push_back(B.staticCast(Ctx.getPointerType(AT),
-                                    new (Ctx) CXXNullPtrLiteralExpr(
-                                        Ctx.NullPtrTy, B.Loc)));
-        // An inactive array: nobody reads its adjoint, but the ABI needs a
-        // pointer; give it scratch of the same extent below.
-        Args.pop_back();
-        unsupported(CE->getArg(I), "inactive array argument of '" +
-                                       FD->getNameAsString() + "'");
-        return;
-      }
-      VarDecl *Z = B.var(PB, fresh("_z"), AT,
-                         B.callGrad("zeros_like", {val(CE->getArg(I))}));
-      Out.push_back(B.declStmt(Z));
-      Args.push_back(B.addrOf(B.ref(Z)));
-      continue;
-    }
-    QualType AT = CS.ParamTypes[CS.AdjointIndex[I]]->getPointeeType();
-    VarDecl *G = B.var(PB, fresh("_g"), AT, B.zero(AT));
-    Out.push_back(B.declStmt(G));
-    Args.push_back(B.addrOf(B.ref(G)));
-    Outs.push_back({CE->getArg(I), G});
-  }
-  if (Split) {
-    // The reverse half pops the frame its forward half pushed.
-    Out.push_back(B.call(B.funcRef(PE->Rev), Args));
-  } else {
-    Out.push_back(B.call(B.funcRef(CPB), Args));
-  }
-  for (auto It = Outs.rbegin(); It != Outs.rend(); ++It)
-    backprop(It->first, B.ref(It->second), Out);
+  backpropUserCall(CE, Adj, Out);
 }
 
 void PullbackBuilder::backpropMethodCall(const CallExpr *CE, Expr *Adj,

@@ -43,6 +43,11 @@ void Differentiator::handleDecl(Decl *D) {
       declarePullback(S, FD, R->Wrt, nullptr, R->AttrLoc);
     if (!Opts.NoPromotionWarnings)
       checkPromotions(S, FD);
+    // Callers in other translation units call the halves of a function
+    // that writes through its parameters: define them here.
+    if (PullbackEntry *E = St.find(FD, R->Wrt))
+      if (!E->UserProvided && writesThroughParams(FD))
+        ensureHalves(*E);
   }
   for (const FunctionDecl *Re : FD->redecls()) {
     auto It = St.Pullbacks.find(Re);
@@ -143,10 +148,30 @@ void Differentiator::queue(PullbackEntry *E) {
 PullbackEntry *Differentiator::calleePullback(const FunctionDecl *Callee,
                                               SourceLocation Loc,
                                               const PullbackEntry &Caller,
-                                              bool Queue) {
+                                              bool Queue,
+                                              const WrtMask *Only) {
   State &St = State::get(S.Context);
   auto *FD = const_cast<FunctionDecl *>(Callee);
-  WrtMask Mask = fullMask(FD);
+  WrtMask Full = fullMask(FD);
+  WrtMask Mask = Only ? *Only : Full;
+  auto Same = [](const WrtMask &A, const WrtMask &B) {
+    return std::equal(A.begin(), A.end(), B.begin(), B.end());
+  };
+  // A [[grad]] function defined in another translation unit: only the
+  // derivatives its own translation unit defines exist.
+  if (const GradRequest *R = St.requestFor(FD))
+    if (!FD->isDefined() && !FD->isImplicitlyInstantiable())
+      Mask = R->Wrt;
+  // A user pullback (for every parameter) wins over a narrower variant.
+  if (!Same(Mask, Full)) {
+    PullbackSignature FullSig;
+    std::string Why;
+    FunctionDecl *Mismatch = nullptr;
+    if (computeSignature(S.Context, FD, Full, pullbackName(FD), FullSig,
+                         Why) &&
+        !St.requestFor(FD) && findUserPullback(S, FD, FullSig, Mismatch))
+      Mask = Full;
+  }
   if (PullbackEntry *E = St.find(FD, Mask)) {
     if (Queue && !E->Wanted)
       queue(E);
@@ -174,11 +199,20 @@ PullbackEntry *Differentiator::calleePullback(const FunctionDecl *Callee,
     return nullptr;
   }
   // A [[grad]] request for other parameters owns NAME_pullback; the
-  // all-parameter variant this call needs gets its own name.
+  // all-parameter variant this call needs gets its own name, and so does
+  // a variant without the adjoints of memory the call does not
+  // differentiate (its extent is unknown: no scratch can stand in).
   std::string Override;
-  if (const GradRequest *R = St.requestFor(FD))
-    if (!std::equal(R->Wrt.begin(), R->Wrt.end(), Mask.begin(), Mask.end()))
-      Override = "_grad_" + pullbackName(FD) + "_all";
+  const GradRequest *Req = St.requestFor(FD);
+  if (Req && Same(Req->Wrt, Mask))
+    ;
+  else if (Same(Mask, Full))
+    Override = Req ? "_grad_" + pullbackName(FD) + "_all" : "";
+  else {
+    Override = "_grad_" + pullbackName(FD) + "_";
+    for (bool B : Mask)
+      Override += B ? '1' : '0';
+  }
   PullbackEntry *E = declarePullback(S, FD, Mask, nullptr, Loc, Override);
   if (!E)
     return nullptr;
@@ -268,14 +302,19 @@ void Differentiator::finish() {
     queueTemplateRequests();
     for (size_t I = 0; I < St.Entries.size(); ++I) {
       PullbackEntry *E = St.Entries[I].get();
-      if (E->UserProvided || E->Defined || E->Failed || !E->Wanted)
+      bool NeedsHalves = E->Fwd && !E->HalvesDone && !E->Failed;
+      if (!NeedsHalves &&
+          (E->UserProvided || E->Defined || E->Failed || !E->Wanted))
         continue;
       if (!E->Primal->isDefined() && E->Primal->isImplicitlyInstantiable())
         S.InstantiateFunctionDefinition(E->RequestLoc, E->Primal,
                                         /*Recursive=*/false,
                                         /*DefinitionRequired=*/false,
                                         /*AtEndOfTU=*/true);
-      enqueue(E);
+      if (NeedsHalves && E->Primal->getDefinition())
+        SplitWork.push_back(E);
+      if (!E->UserProvided && !E->Defined && E->Wanted)
+        enqueue(E);
     }
     if (Work.empty() && SplitWork.empty())
       break;
@@ -284,9 +323,12 @@ void Differentiator::finish() {
   }
   for (size_t I = 0; I < St.Entries.size(); ++I) {
     PullbackEntry *E = St.Entries[I].get();
-    if (E->UserProvided || E->Defined || E->Failed || !E->Wanted)
+    bool NeedsHalves = E->Fwd && !E->HalvesDone;
+    if (E->Failed || (!NeedsHalves && (E->UserProvided || E->Defined ||
+                                       !E->Wanted)))
       continue;
-    // [[grad]] declarations are defined by the TU that defines the primal.
+    // [[grad]] declarations are defined by the TU that defines the primal
+    // (with their halves when they have memory parameters).
     if (St.requestFor(E->Primal))
       continue;
     E->Failed = true;
@@ -298,8 +340,12 @@ void Differentiator::finish() {
     std::string Why;
     computeSignature(S.Context, E->Primal, E->Wrt,
                      pullbackName(E->Primal), Sig, Why);
-    report(S.Diags, Diag::NoBodyNote, E->Primal->getLocation())
-        << Sig.str(S.Context);
+    if (writesThroughParams(E->Primal))
+      report(S.Diags, Diag::NoBodyWritesNote, E->Primal->getLocation())
+          << E->Primal->getNameAsString();
+    else
+      report(S.Diags, Diag::NoBodyNote, E->Primal->getLocation())
+          << Sig.str(S.Context);
     if (E->RequesterEntry)
       noteRequest(*E->RequesterEntry);
     E->Pullback->setInvalidDecl();

@@ -45,10 +45,15 @@ public:
   void handleDecl(clang::Decl *D);
   /// The pullback to call for \p Callee at \p Loc (while building
   /// \p Caller); null after reporting why there is none.
+  /// \p Only restricts the adjoints to some parameters (default: all).
   PullbackEntry *calleePullback(const clang::FunctionDecl *Callee,
                                 clang::SourceLocation Loc,
                                 const PullbackEntry &Caller,
-                                bool Queue = true);
+                                bool Queue = true,
+                                const WrtMask *Only = nullptr);
+  /// Declares the forward and reverse halves of \p E (for calls that
+  /// need them whatever useSplit decided) and queues their definition.
+  void ensureHalves(PullbackEntry &E);
   /// Marks \p E's pullback as needed and queues its definition.
   void queue(PullbackEntry *E);
   /// True if calls of \p E's function use its split derivative (declared

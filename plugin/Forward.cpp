@@ -254,6 +254,10 @@ bool PullbackBuilder::stable(const VarDecl *VD) const {
     return true; // recomputed by the reverse loop
   if (Act.isWritten(VD))
     return false;
+  // A reverse half does not take pointers, references and objects.
+  if (const auto *P = dyn_cast<ParmVarDecl>(VD))
+    if (Half != SplitHalf::None && !keptInReverseHalf(P))
+      return false;
   if (isa<ParmVarDecl>(VD))
     return true;
   if (TopLevelLocals.count(VD))
@@ -267,6 +271,9 @@ Expr *PullbackBuilder::val(const Expr *E) {
   auto It = Values.find(K);
   if (It != Values.end())
     return B.ref(It->second);
+  if (const auto *BO = dyn_cast<BinaryOperator>(K))
+    if (BO->getOpcode() == BO_Comma)
+      return val(BO->getRHS());
   if (isLiteral(K))
     return plain(K);
   if (isConstantTag(K))
@@ -369,8 +376,17 @@ Expr *PullbackBuilder::rebuildCall(const CallExpr *CE, bool Need, bool Plain) {
   if (!FD)
     return unsupported(CE, "call through a function pointer");
   // Never a silently dropped derivative: a call that writes differentiated
-  // memory is either modelled or an error.
-  if (const Expr *W = writtenStorage(CE))
+  // memory is differentiated (its derivative reverses the writes) or an
+  // error (no body, no rule).
+  bool Writes = writtenStorage(CE) != nullptr;
+  if (Writes && !isa<CXXMemberCallExpr>(CE) &&
+      !isa<CXXOperatorCallExpr>(CE) && !runtimeName(CE).size()) {
+    if (findRule(FD))
+      return unsupported(CE, "call to '" + FD->getNameAsString() +
+                                 "' that writes differentiated memory");
+    return rebuildUserCall(CE, FD, Need);
+  }
+  if (const Expr *W = Writes ? writtenStorage(CE) : nullptr)
     return unsupported(CE, "call to '" + FD->getNameAsString() +
                                "' that writes differentiated memory through '" +
                                spelled(W) + "'");
@@ -433,44 +449,7 @@ Expr *PullbackBuilder::rebuildCall(const CallExpr *CE, bool Need, bool Plain) {
       return record(CE, R);
     return R;
   }
-  PullbackEntry *PE =
-      D.calleePullback(FD, CE->getExprLoc(), Entry, /*Queue=*/false);
-  if (!PE) {
-    Failed = true;
-    return nullptr;
-  }
-  if (D.useSplit(*PE, CE->getExprLoc())) {
-    // The callee's forward half: its value; its frame goes on the stack,
-    // where the reverse half (backpropCall) pops it.
-    Collect([](unsigned) { return true; }, false);
-    SplitCalls.insert(strip(CE));
-    if (!stackVar())
-      return nullptr;
-    // Always recorded: the forward half must run even when the reverse
-    // sweep does not read the value.
-    return record(CE, B.call(B.funcRef(PE->Fwd), Args));
-  }
-  D.queue(PE);
-  for (unsigned I = 0; I < FD->getNumParams(); ++I) {
-    QualType PT = FD->getParamDecl(I)->getType();
-    ParamKind K = classifyParam(Ctx, PT).Kind;
-    // Read-only arrays and containers pass their adjoint storage on.
-    bool ReadOnlyData =
-        (K == ParamKind::Pointer && PT->getPointeeType().isConstQualified()) ||
-        (K == ParamKind::Class && PT->isReferenceType() &&
-         PT.getNonReferenceType().isConstQualified()) ||
-        (K == ParamKind::Class && !PT->isReferenceType());
-    bool Plainish = ReadOnlyData && I < CE->getNumArgs() &&
-                    isa<DeclRefExpr>(strip(CE->getArg(I)));
-    if (K != ParamKind::None && K != ParamKind::Scalar && !Plainish)
-      return unsupported(CE->getArg(I),
-                         "argument of type '" +
-                             FD->getParamDecl(I)->getType().getAsString() +
-                             "' in a call to '" + FD->getNameAsString() + "'");
-  }
-  Collect([](unsigned) { return true; }, false);
-  Expr *R = B.call(Callee, Args);
-  return Need ? record(CE, R) : R;
+  return rebuildUserCall(CE, FD, Need);
 }
 
 bool PullbackBuilder::methodCall(const CallExpr *CE, const CXXMethodDecl *&MD,

@@ -131,6 +131,11 @@ private:
   /// Values recorded by one statement: pushed at its end inside loops.
   struct Frame {
     llvm::SmallVector<clang::VarDecl *, 4> Recorded;
+    /// Reverse blocks of the side effects inside the statement's
+    /// expressions (calls that write memory, assignments and increments
+    /// inside expressions), in forward order: they run after the
+    /// statement's own reverse, last first.
+    std::vector<Stmts> SideRev;
   };
   void loop(const clang::Stmt *L, Stmts &Fwd, Stmts &Rev);
   void jump(const clang::Stmt *J, Stmts &Fwd, Stmts &Rev);
@@ -206,6 +211,40 @@ private:
   clang::Expr *thisShadow(const clang::Expr *Use) override;
   std::nullptr_t noShadow(const clang::Stmt *S,
                           llvm::StringRef What) override;
+
+  // Calls.cpp: calls to differentiated functions.
+  struct CallPlan {
+    PullbackEntry *PE = nullptr;
+    /// Forward half now, reverse half later (else: the primal now, the
+    /// pullback later).
+    bool Split = false;
+    /// Writes memory: a side effect of its statement, reversed after it;
+    /// its value (if any) has the adjoint local Seed.
+    bool Hoisted = false;
+    clang::VarDecl *Seed = nullptr;
+  };
+  llvm::DenseMap<const clang::Expr *, CallPlan> Plans;
+  /// Which parameters get adjoints at this call: every differentiable
+  /// scalar, and pointers, references and objects whose memory carries
+  /// derivatives here.
+  WrtMask callMask(const clang::FunctionDecl *FD, const clang::CallExpr *CE);
+  /// True if \p A (a value, pointer or lvalue) reaches differentiated data.
+  bool memoryActive(const clang::Expr *A);
+  /// True if memory the callee reads through an argument may change before
+  /// the reverse sweep (or cannot be re-read then).
+  bool memoryUnstable(const clang::FunctionDecl *FD, const clang::CallExpr *CE,
+                      const WrtMask &Mask);
+  /// The forward sweep of a call to a function differentiated through its
+  /// own derivative.
+  clang::Expr *rebuildUserCall(const clang::CallExpr *CE,
+                               const clang::FunctionDecl *FD, bool Need);
+  /// Its reverse: the callee's pullback or reverse half.
+  void backpropUserCall(const clang::CallExpr *CE, clang::Expr *Adj,
+                        Stmts &Out);
+  /// Blocks hoisting side effects out of expressions (branches of `?:`,
+  /// right operands of `&&` and `||`, loop conditions).
+  unsigned NoHoist = 0;
+  const char *NoHoistWhy = nullptr;
 
   // Map.cpp
   using Deferred =
@@ -286,9 +325,9 @@ private:
   std::vector<clang::VarDecl *> Hoisted;
   /// The primal's value, in the forward half.
   clang::VarDecl *RetVal = nullptr;
-  /// Calls differentiated in two halves (their frames are on the stack).
-  llvm::DenseSet<const clang::Expr *> SplitCalls;
   clang::VarDecl *Stack = nullptr;
+  /// The primal parameters a reverse half does not take (placeholders).
+  llvm::SmallPtrSet<const clang::ParmVarDecl *, 4> Dropped;
   /// True (after reporting, unless a construct was reported) if building
   /// failed.
   bool failedBuilding(llvm::StringRef What);

@@ -419,6 +419,25 @@ static void setParams(ASTContext &Ctx, FunctionDecl *PB, TypeSourceInfo *TSI,
   PB->setParams(Params);
 }
 
+bool writesThroughParams(const FunctionDecl *FD) {
+  for (const ParmVarDecl *P : FD->parameters()) {
+    QualType T = P->getType();
+    QualType Pointee = T->isPointerType() ? T->getPointeeType()
+                       : T->isReferenceType() ? T.getNonReferenceType()
+                                              : QualType();
+    if (!Pointee.isNull() && !Pointee.isConstQualified() &&
+        hasFloatingData(Pointee))
+      return true;
+  }
+  return false;
+}
+
+bool keptInReverseHalf(const ParmVarDecl *P) {
+  QualType T = P->getType();
+  return !T->isReferenceType() &&
+         (T->isArithmeticType() || T->isEnumeralType());
+}
+
 void declareSplit(Sema &S, PullbackEntry &E) {
   if (E.Fwd)
     return;
@@ -471,8 +490,17 @@ void declareSplit(Sema &S, PullbackEntry &E) {
   }
   E.Fwd = Make(Base + "_fwd" + Suffix,
                Primal->getReturnType().getUnqualifiedType(), FS);
-  // Reverse: the pullback's parameters; it pops the frame.
-  PullbackSignature RS = Sig;
+  // Reverse: the pullback's parameters but the primal's pointers,
+  // references and objects (the forward half recorded what the reverse
+  // sweep reads of them; their memory may have changed since); it pops the
+  // frame.
+  PullbackSignature RS;
+  for (unsigned I = 0; I < Sig.ParamTypes.size(); ++I) {
+    if (I < Primal->getNumParams() && !keptInReverseHalf(Primal->getParamDecl(I)))
+      continue;
+    RS.ParamNames.push_back(Sig.ParamNames[I]);
+    RS.ParamTypes.push_back(Sig.ParamTypes[I]);
+  }
   E.Rev = Make(Base + "_rev" + Suffix, Ctx.VoidTy, RS);
 }
 

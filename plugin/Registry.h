@@ -111,6 +111,8 @@ struct PullbackEntry {
   clang::FunctionDecl *Fwd = nullptr, *Rev = nullptr;
   /// Whether callers use the split derivative: -1 not decided yet.
   int Split = -1;
+  /// The halves (Fwd, Rev) have been built (or building them failed).
+  bool HalvesDone = false;
   /// The pullback itself is needed (false for a callee only ever called
   /// through its split derivative).
   bool Wanted = true;
@@ -185,6 +187,15 @@ PullbackEntry *declarePullback(clang::Sema &S, clang::FunctionDecl *Primal,
                                const WrtMask &Wrt, clang::Scope *Sc,
                                clang::SourceLocation Loc,
                                llvm::StringRef NameOverride = {});
+
+/// True if \p FD has a non-const pointer or reference parameter to
+/// floating data (it may write its caller's memory).
+bool writesThroughParams(const clang::FunctionDecl *FD);
+
+/// True if the reverse half of a split derivative takes \p P (by-value
+/// arithmetic and enum parameters; pointers, references and objects are
+/// dropped).
+bool keptInReverseHalf(const clang::ParmVarDecl *P);
 
 /// Declares the forward and reverse halves of \p E's split derivative.
 void declareSplit(clang::Sema &S, PullbackEntry &E);

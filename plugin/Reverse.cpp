@@ -66,6 +66,28 @@ bool PullbackBuilder::build() {
   if (!computeSignature(Ctx, Primal, Entry.Wrt, PB->getName(), Sig, Why))
     return false;
   Params.assign(PB->param_begin(), PB->param_end());
+  auto Placeholder = [&](unsigned I) {
+    return ParmVarDecl::Create(
+        Ctx, PB, B.Loc, B.Loc, &Ctx.Idents.get(Sig.ParamNames[I]),
+        Sig.ParamTypes[I],
+        Ctx.getTrivialTypeSourceInfo(Sig.ParamTypes[I], B.Loc), SC_None,
+        nullptr);
+  };
+  if (Half == SplitHalf::Reverse) {
+    // Dropped primal parameters: placeholders only the (discarded)
+    // forward sweep mentions.
+    Params.clear();
+    unsigned Next = 0;
+    for (unsigned I = 0; I < Sig.ParamTypes.size(); ++I) {
+      if (I < Primal->getNumParams() &&
+          !keptInReverseHalf(Primal->getParamDecl(I))) {
+        Params.push_back(Placeholder(I));
+        Dropped.insert(Params.back());
+        continue;
+      }
+      Params.push_back(PB->getParamDecl(Next++));
+    }
+  }
   if (Half == SplitHalf::Forward) {
     // Placeholders for the seed and adjoints, after the primal's
     // parameters.
@@ -131,7 +153,9 @@ bool PullbackBuilder::build() {
   for (unsigned I = 0; I < Primal->getNumParams(); ++I) {
     const ParmVarDecl *P = Primal->getParamDecl(I);
     ParmVarDecl *NP = param(I);
-    if (P->getType()->isReferenceType() &&
+    // (The halves of a split derivative write the caller's variable: the
+    // forward half is the primal's call.)
+    if (Half == SplitHalf::None && P->getType()->isReferenceType() &&
         !P->getType().getNonReferenceType().isConstQualified() &&
         isFloating(P->getType().getNonReferenceType())) {
       QualType T = P->getType().getNonReferenceType();
@@ -285,6 +309,9 @@ void PullbackBuilder::stmt(const Stmt *St, Stmts &Fwd, Stmts &Rev) {
   for (auto It = F.Recorded.rbegin(); It != F.Recorded.rend(); ++It)
     Rev.push_back(pop(*It));
   Rev.insert(Rev.end(), Local.begin(), Local.end());
+  for (auto It = F.SideRev.rbegin(); It != F.SideRev.rend(); ++It)
+    if (!It->empty())
+      Rev.push_back(B.block(*It));
   Cur = Saved;
   B.Loc = SavedLoc;
 }
@@ -559,7 +586,10 @@ void PullbackBuilder::exprStmt(const Expr *E, Stmts &Fwd, Stmts &Rev) {
     // Calls that write differentiated memory are refused in rebuildCall.
     if (Act.isActive(CE) && isFloating(CE->getType()) && !writtenStorage(CE))
       return;
-    Fwd.push_back(plain(K));
+    Expr *R = plain(K);
+    // A call that writes memory put itself in the forward sweep.
+    if (R && !Plans.count(K))
+      Fwd.push_back(R);
     return;
   }
   Expr *R = plain(K);
@@ -781,9 +811,13 @@ bool PullbackBuilder::finishSplit(Stmts &Fwd, Stmts &Rev, Stmts &Epilogue) {
       if (const auto *DS = dyn_cast<DeclStmt>(St))
         if (DS->isSingleDecl() && Keep.count(DS->getSingleDecl()))
           All.push_back(St);
-    if (!RetVal)
-      return false;
-    All.push_back(B.declStmt(RetVal));
+    bool Void = Primal->getReturnType()->isVoidType();
+    if (!RetVal && !Void)
+      return unsupported(Primal, "function whose value the forward half "
+                                 "does not compute (internal error)"),
+             false;
+    if (RetVal)
+      All.push_back(B.declStmt(RetVal));
     All.insert(All.end(), Fwd.begin(), Fwd.end());
     // In chunks (a fold over hundreds of arguments exceeds clang's
     // nesting limit); the reverse half pops them last chunk first.
@@ -791,9 +825,37 @@ bool PullbackBuilder::finishSplit(Stmts &Fwd, Stmts &Rev, Stmts &Epilogue) {
       All.push_back(B.memberCall(
           B.ref(Stack), "push_all",
           ArrayRef(Frame).slice(I, std::min(FrameChunk, Frame.size() - I))));
-    All.push_back(B.returnStmt(B.ref(RetVal)));
+    if (RetVal)
+      All.push_back(B.returnStmt(B.ref(RetVal)));
   } else {
     // The frame back into the same temporaries, then the reverse sweep.
+    // Nothing may read the primal parameters the reverse half drops.
+    struct Finder : RecursiveASTVisitor<Finder> {
+      const llvm::SmallPtrSetImpl<const ParmVarDecl *> *Dropped;
+      const DeclRefExpr *Found = nullptr;
+      bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+        if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl()))
+          if (Dropped->count(P) && !Found)
+            Found = DRE;
+        return true;
+      }
+    } F;
+    F.Dropped = &Dropped;
+    for (Stmt *St : Prologue)
+      F.TraverseStmt(St);
+    for (Stmt *St : Rev)
+      F.TraverseStmt(St);
+    for (Stmt *St : Epilogue)
+      F.TraverseStmt(St);
+    if (F.Found) {
+      if (getenv("GRAD_DEBUG_DROPPED"))
+        for (Stmt *St : Rev)
+          St->dumpPretty(Ctx);
+      unsupported(Primal, "reverse half reading parameter '" +
+                              F.Found->getDecl()->getNameAsString() +
+                              "' (internal error)");
+      return false;
+    }
     All.insert(All.end(), Prologue.begin(), Prologue.end());
     for (size_t I = (Frame.size() + FrameChunk - 1) / FrameChunk; I-- > 0;)
       All.push_back(B.memberCall(

@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Consumer.h"
+#include "Diagnostics.h"
 #include "PullbackBuilder.h"
 #include "Rules.h"
 
@@ -210,6 +211,13 @@ bool Differentiator::useSplit(PullbackEntry &E, SourceLocation Loc) {
   return true;
 }
 
+void Differentiator::ensureHalves(PullbackEntry &E) {
+  if (E.Fwd)
+    return;
+  declareSplit(S, E);
+  SplitWork.push_back(&E);
+}
+
 bool Differentiator::defineWrapper(PullbackEntry *E) {
   FunctionDecl *PB = E->Pullback;
   Sema::SynthesizedFunctionScope Scope(S, PB);
@@ -241,14 +249,23 @@ bool Differentiator::defineWrapper(PullbackEntry *E) {
 
 void Differentiator::defineSplit(PullbackEntry *E) {
   const FunctionDecl *Def = E->Primal->getDefinition();
-  if (!Def || E->Failed)
+  // Without a body yet: retried at the end of the translation unit.
+  if (!Def || E->Failed || E->HalvesDone)
     return;
+  E->HalvesDone = true;
   for (SplitHalf Half : {SplitHalf::Forward, SplitHalf::Reverse}) {
     PullbackBuilder PBB(*this, *E, Def, Half);
     FunctionDecl *FD = Half == SplitHalf::Forward ? E->Fwd : E->Rev;
     if (Def->isInlined() || Def->isTemplateInstantiation())
       FD->setImplicitlyInline();
+    unsigned Errors = S.Diags.getNumErrors();
     if (!PBB.build()) {
+      if (S.Diags.getNumErrors() == Errors) {
+        report(S.Diags, Diag::UnsupportedConstruct, Def->getLocation())
+            << "this function (building its split derivative failed)"
+            << Def->getNameAsString();
+        noteRequest(*E);
+      }
       E->Failed = true;
       FD->setInvalidDecl();
       return;

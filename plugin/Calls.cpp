@@ -1,0 +1,289 @@
+//===- Calls.cpp - Calls to differentiated functions ------------*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// A call to a function with a visible body (or a `[[grad]]` or user
+/// pullback) is differentiated through the callee's own derivative, in one
+/// of two ways:
+///
+/// - *recompute*: the forward sweep calls the primal for its value, the
+///   reverse sweep calls the callee's pullback, which replays the callee.
+///   Only when the callee writes no memory and the memory it reads through
+///   its arguments does not change before the reverse sweep.
+/// - *split*: the forward sweep calls the callee's forward half (the primal
+///   with its side effects, pushing what its reverse needs), the reverse
+///   sweep its reverse half. For callees that write through pointer,
+///   reference or container parameters (`axpy(n, a, x, y)`, `sq(&x)`,
+///   `step(acc, u)`), for memory the caller overwrites later, and for deep
+///   call chains (Split.cpp).
+///
+/// A call that writes memory is a side effect of its statement: it runs
+/// before the statement and is reversed after it. Arguments may be any
+/// pointer or lvalue expression (`&x`, `p + k * d`, `v.data()`, `&a[i]`,
+/// `s.m`); the adjoint arguments are their shadows (Shadow.cpp). A variant
+/// of the callee without the adjoints of memory that carries no derivative
+/// at the call (`_grad_f_pullback_0110`) is generated when needed: no
+/// scratch can stand in for memory of unknown extent.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Consumer.h"
+#include "Diagnostics.h"
+#include "PullbackBuilder.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Sema/Sema.h"
+
+using namespace clang;
+
+namespace grad {
+
+static const Expr *strip(const Expr *E) { return stripExpr(E); }
+
+/// Parameters passed as memory (pointers, references, objects).
+static bool isMemoryKind(ParamKind K) {
+  return K == ParamKind::Pointer || K == ParamKind::ScalarRef ||
+         K == ParamKind::Class;
+}
+
+/// The argument for parameter \p I (a default argument's expression).
+static const Expr *argFor(const CallExpr *CE, unsigned I) {
+  if (I >= CE->getNumArgs())
+    return nullptr;
+  return CE->getArg(I);
+}
+
+bool PullbackBuilder::memoryActive(const Expr *A) {
+  if (!A)
+    return false;
+  if (Act.isActive(strip(A)))
+    return true;
+  bool IsThis;
+  const VarDecl *R = Act.rootOf(A, IsThis);
+  if (IsThis)
+    return Act.ThisActive;
+  if (R)
+    return Act.isActive(R);
+  // Memory of unknown origin: only a pointer or lvalue reaching floating
+  // data could carry derivatives.
+  return storageActive(A);
+}
+
+WrtMask PullbackBuilder::callMask(const FunctionDecl *FD,
+                                  const CallExpr *CE) {
+  WrtMask M = fullMask(FD);
+  for (unsigned I = 0; I < FD->getNumParams() && I < M.size(); ++I) {
+    if (!M[I])
+      continue;
+    ParamKind K = classifyParam(Ctx, FD->getParamDecl(I)->getType()).Kind;
+    if (isMemoryKind(K))
+      M[I] = memoryActive(argFor(CE, I));
+  }
+  return M;
+}
+
+bool PullbackBuilder::memoryUnstable(const FunctionDecl *FD,
+                                     const CallExpr *CE,
+                                     const WrtMask &Mask) {
+  for (unsigned I = 0; I < FD->getNumParams(); ++I) {
+    QualType PT = FD->getParamDecl(I)->getType();
+    const Expr *A = argFor(CE, I);
+    if (!A || !(PT->isPointerType() || PT->isReferenceType() ||
+                PT->isRecordType()))
+      continue;
+    if (!hasFloatingData(PT->isPointerType() ? PT->getPointeeType()
+                                             : PT.getNonReferenceType()))
+      continue;
+    // A reverse half cannot re-read anything.
+    if (Half != SplitHalf::None)
+      return true;
+    bool IsThis;
+    const VarDecl *R = Act.rootOf(A, IsThis);
+    if (IsThis) {
+      if (Act.ThisWritten)
+        return true;
+      continue;
+    }
+    if (!R || Act.isOwner(R) || Act.isDataWritten(R) || Act.isWritten(R) ||
+        !inScopeInReverse(R))
+      return true;
+    // The argument itself is rebuilt in the reverse sweep: an alias in it
+    // must still be there and point where it did.
+    if (const VarDecl *Root = pathRoot(A, IsThis))
+      if (Root != R && (Act.isWritten(Root) || !inScopeInReverse(Root)))
+        return true;
+  }
+  return false;
+}
+
+Expr *PullbackBuilder::rebuildUserCall(const CallExpr *CE,
+                                       const FunctionDecl *FD, bool Need) {
+  SourceLocation Loc = CE->getExprLoc();
+  if (FD->isVariadic())
+    return unsupported(CE, "call to variadic function '" +
+                               FD->getNameAsString() + "'");
+  WrtMask Mask = callMask(FD, CE);
+  PullbackEntry *PE =
+      D.calleePullback(FD, Loc, Entry, /*Queue=*/false, &Mask);
+  if (!PE) {
+    Failed = true;
+    return nullptr;
+  }
+  CallPlan P;
+  P.PE = PE;
+  P.Hoisted = writtenStorage(CE) != nullptr;
+  P.Split = P.Hoisted || D.useSplit(*PE, Loc) ||
+            memoryUnstable(FD, CE, PE->Wrt);
+  if (P.Split && PE->UserProvided)
+    return unsupported(
+        CE, "call to '" + FD->getNameAsString() + "' through its user " +
+                "pullback, which would run after the memory it reads or " +
+                "writes has changed (give the function a body the plugin " +
+                "can see, or a user pullback without memory parameters)");
+  if (P.Split)
+    D.ensureHalves(*PE);
+  else
+    D.queue(PE);
+  if (P.Hoisted && NoHoist)
+    return unsupported(CE, "call to '" + FD->getNameAsString() +
+                               "', which writes memory, " + NoHoistWhy);
+
+  // The arguments: values the reverse sweep passes again are recorded;
+  // memory arguments record what their shadows (and, for a recomputing
+  // pullback, their re-reads) need.
+  SmallVector<Expr *, 6> Args;
+  for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+    const Expr *A = CE->getArg(I);
+    if (isa<CXXDefaultArgExpr>(A))
+      break; // Sema adds default arguments again.
+    QualType PT = I < FD->getNumParams() ? FD->getParamDecl(I)->getType()
+                                         : A->getType();
+    bool Memory = PT->isPointerType() || PT->isReferenceType() ||
+                  (PT->isRecordType() && hasFloatingData(PT));
+    if (!Memory) {
+      Args.push_back(rebuild(A, /*Need=*/true, false));
+      continue;
+    }
+    bool NeedIdx = (I < PE->Wrt.size() && PE->Wrt[I]) || !P.Split;
+    const Expr *K = strip(A);
+    if (PT->isRecordType() && !isa<DeclRefExpr>(K) && !isElementAccess(K))
+      Args.push_back(rebuild(A, false, true)); // a temporary object
+    else
+      Args.push_back(rebuildBase(K, NeedIdx));
+  }
+  if (Failed)
+    return nullptr;
+  Plans[strip(CE)] = P;
+  if (!P.Split) {
+    Expr *R = B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Args);
+    return Need ? record(CE, R) : R;
+  }
+  if (!stackVar())
+    return nullptr;
+  Expr *Call = B.call(B.funcRef(PE->Fwd), Args);
+  if (!P.Hoisted)
+    // Always recorded: the forward half must run even when the reverse
+    // sweep does not read the value.
+    return record(CE, Call);
+
+  // A side effect of the statement: the forward half now, its reverse
+  // after the statement's own reverse.
+  QualType RT = FD->getReturnType();
+  Expr *Value = nullptr;
+  if (RT->isVoidType()) {
+    Cur->push_back(Call);
+  } else {
+    QualType T = RT.getNonReferenceType().getUnqualifiedType();
+    VarDecl *V = hoist("_t", T);
+    Cur->push_back(B.assign(B.ref(V), Call));
+    Values[strip(CE)] = V;
+    if (!Loops.empty() && !Frames.empty())
+      Frames.back().Recorded.push_back(V);
+    Value = B.ref(V);
+    if (isFloating(T)) {
+      VarDecl *Seed = B.var(PB, fresh("_d" + V->getName().str()), T,
+                            B.zero(T));
+      Prologue.push_back(B.declStmt(Seed));
+      Plans[strip(CE)].Seed = Seed;
+    }
+  }
+  Stmts R;
+  VarDecl *Seed = Plans[strip(CE)].Seed;
+  backpropUserCall(CE, Seed ? B.ref(Seed) : nullptr, R);
+  if (Seed)
+    R.push_back(B.assign(B.ref(Seed), B.zero(Seed->getType())));
+  if (!Frames.empty())
+    Frames.back().SideRev.push_back(std::move(R));
+  return Value;
+}
+
+void PullbackBuilder::backpropUserCall(const CallExpr *CE, Expr *Adj,
+                                       Stmts &Out) {
+  auto It = Plans.find(strip(CE));
+  if (It == Plans.end()) {
+    unsupported(CE, "call (internal error: not planned)");
+    return;
+  }
+  CallPlan P = It->second;
+  const FunctionDecl *FD = CE->getDirectCallee();
+  PullbackEntry *PE = P.PE;
+  FunctionDecl *Target = P.Split ? PE->Rev : PE->Pullback;
+  PullbackSignature CS;
+  std::string Why;
+  computeSignature(Ctx, FD, PE->Wrt, Target->getName(), CS, Why);
+  SmallVector<Expr *, 8> Args;
+  for (unsigned I = 0; I < FD->getNumParams(); ++I) {
+    const ParmVarDecl *Param = FD->getParamDecl(I);
+    if (P.Split && !keptInReverseHalf(Param))
+      continue;
+    const Expr *A = argFor(CE, I);
+    if (!A) {
+      unsupported(CE, "call with a missing argument (internal error)");
+      return;
+    }
+    QualType PT = Param->getType();
+    bool Memory = PT->isPointerType() || PT->isReferenceType() ||
+                  (PT->isRecordType() && hasFloatingData(PT));
+    Args.push_back(Memory ? valBase(strip(A)) : val(A));
+  }
+  if (CS.SeedIndex >= 0) {
+    if (!Adj) {
+      QualType ST = CS.ParamTypes[CS.SeedIndex].getNonReferenceType();
+      Adj = B.zero(ST.getUnqualifiedType());
+    }
+    Args.push_back(Adj);
+  }
+  SmallVector<std::pair<const Expr *, VarDecl *>, 4> Outs;
+  for (unsigned I = 0; I < FD->getNumParams(); ++I) {
+    if (CS.AdjointIndex[I] < 0)
+      continue;
+    const Expr *A = argFor(CE, I);
+    ParamKind K = classifyParam(Ctx, FD->getParamDecl(I)->getType()).Kind;
+    QualType AT = CS.ParamTypes[CS.AdjointIndex[I]]->getPointeeType();
+    if (K == ParamKind::Scalar) {
+      VarDecl *G = B.var(PB, fresh("_g"), AT, B.zero(AT));
+      Out.push_back(B.declStmt(G));
+      Args.push_back(B.addrOf(B.ref(G)));
+      Outs.push_back({A, G});
+      continue;
+    }
+    // Memory: its shadow, in/out for what the callee writes.
+    Expr *Sh = K == ParamKind::Pointer
+                   ? shadowPointer(*this, B, strip(A))
+                   : addressOf(shadowLValue(*this, B, strip(A)));
+    if (!Sh) {
+      Failed = true;
+      return;
+    }
+    Args.push_back(Sh);
+  }
+  Out.push_back(B.call(B.funcRef(Target), Args));
+  for (auto I = Outs.rbegin(); I != Outs.rend(); ++I)
+    backprop(I->first, B.ref(I->second), Out);
+}
+
+} // namespace grad
