@@ -235,7 +235,8 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
       bool IsThis;
       if (const VarDecl *R = Act.rootOf(UO->getSubExpr(), IsThis)) {
         AddressTaken.insert(R);
-        Written.insert(R);
+        if (isScalarStorage(R))
+          Written.insert(R);
       }
       if (const VarDecl *VD = refVar(UO->getSubExpr()))
         Written.insert(VD);

@@ -100,6 +100,17 @@ Expr *PullbackBuilder::rebuildBase(const Expr *Base, bool NeedIdx) {
   }
   if (isElementAccess(K))
     return rebuildPathImpl(K, false, true, NeedIdx);
+  if (const auto *UO = dyn_cast<UnaryOperator>(K);
+      UO && UO->isIncrementDecrementOp()) {
+    // *p++, *++p: the offset the pointer has where it is dereferenced.
+    const Expr *Sub = UO->getSubExpr();
+    if (UO->isPostfix())
+      rebuildBase(Sub, NeedIdx);
+    Expr *V = rebuild(UO, false, true);
+    if (UO->isPrefix())
+      rebuildBase(Sub, NeedIdx);
+    return V;
+  }
   bool Negate;
   if (const Expr *Off = pointerOffset(K, Negate))
     return B.binop(Negate ? BO_Sub : BO_Add,
@@ -366,9 +377,8 @@ VarDecl *PullbackBuilder::entryPointer(const VarDecl *P) {
   auto It = EntryPointers.find(P);
   if (It != EntryPointers.end())
     return It->second;
-  VarDecl *Copy = B.var(PB, fresh("_" + P->getNameAsString() + "0"),
-                        P->getType(), B.ref(mapVar(P)));
-  Prologue.push_back(B.declStmt(Copy));
+  VarDecl *Copy = hoist("_" + P->getNameAsString() + "0", P->getType());
+  FwdStart.push_back(B.assign(B.ref(Copy), B.ref(mapVar(P))));
   EntryPointers[P] = Copy;
   return Copy;
 }

@@ -52,6 +52,14 @@ void PullbackBuilder::backprop(const Expr *E, Expr *Adj, Stmts &Out) {
     Out.push_back(B.addAssign(B.ref(adjointOf(VD)), Adj));
     return;
   }
+  // A side effect hoisted out of this expression: its value is its target.
+  if (HoistedEffects.count(K)) {
+    if (const auto *BO = dyn_cast<BinaryOperator>(K))
+      backprop(BO->getLHS(), Adj, Out);
+    else
+      backprop(cast<UnaryOperator>(K)->getSubExpr(), Adj, Out);
+    return;
+  }
   if (const auto *UO = dyn_cast<UnaryOperator>(K)) {
     if (UO->getOpcode() == UO_Minus)
       backprop(UO->getSubExpr(), B.unop(UO_Minus, Adj), Out);

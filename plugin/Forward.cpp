@@ -357,6 +357,7 @@ Expr *PullbackBuilder::rebuildConditional(const ConditionalOperator *CO,
   VarDecl *Res = hoist("_t", T);
   Stmts Then, Else;
   Stmts *Saved = Cur;
+  NoHoistScope NH(*this, "in a branch of '?:'");
   Cur = &Then;
   Expr *TV = rebuild(CO->getTrueExpr(), false, false);
   Then.push_back(B.assign(B.ref(Res), TV));
@@ -575,10 +576,18 @@ Expr *PullbackBuilder::rebuild(const Expr *E, bool Need, bool Plain) {
   if (const auto *DRE = dyn_cast<DeclRefExpr>(K))
     return rebuildDeclRef(DRE, Need, Plain);
   if (const auto *UO = dyn_cast<UnaryOperator>(K)) {
-    if (UO->isIncrementDecrementOp() && Plain &&
-        !Act.isActive(strip(UO->getSubExpr()))) {
-      Expr *Sub = rebuild(UO->getSubExpr(), false, true);
-      return B.unop(UO->getOpcode(), Sub);
+    if (UO->isIncrementDecrementOp()) {
+      // On memory or a value that carries no derivative (k++ in a[k++]):
+      // as written.
+      // A pointer moved (not the memory it points into), or a value
+      // without derivatives: as written.
+      if (!isFloating(UO->getSubExpr()->getType()) ||
+          !Act.isActive(strip(UO->getSubExpr()))) {
+        Expr *R = B.unop(UO->getOpcode(),
+                         rebuild(UO->getSubExpr(), false, true));
+        return Need ? record(UO, R) : R;
+      }
+      return hoistIncrement(UO, Need);
     }
     switch (UO->getOpcode()) {
     case UO_Minus:
@@ -601,12 +610,15 @@ Expr *PullbackBuilder::rebuild(const Expr *E, bool Need, bool Plain) {
       // Plain assignments to variables that carry no derivative (loop
       // increments such as `i += 2`) are replayed as they are.
       const auto *LV = dyn_cast<DeclRefExpr>(strip(BO->getLHS()));
-      if (Plain && LV && isa<VarDecl>(LV->getDecl()) &&
-          !Act.isActive(cast<VarDecl>(LV->getDecl())) &&
-          !Act.isActive(strip(BO->getRHS())))
-        return B.binop(Op, rebuild(LV, false, true),
-                       rebuild(BO->getRHS(), false, true));
-      return unsupported(BO, "assignment inside an expression");
+      if (LV && isa<VarDecl>(LV->getDecl()) &&
+          (LV->getType()->isPointerType() ||
+           (!Act.isActive(cast<VarDecl>(LV->getDecl())) &&
+            !storageActive(LV) && !Act.isActive(strip(BO->getRHS()))))) {
+        Expr *R = B.binop(Op, rebuild(LV, false, true),
+                          rebuild(BO->getRHS(), false, true));
+        return Need ? record(BO, R) : R;
+      }
+      return hoistAssignment(BO, Need);
     }
     if (Op == BO_Comma) {
       Cur->push_back(plain(BO->getLHS()));
@@ -615,6 +627,11 @@ Expr *PullbackBuilder::rebuild(const Expr *E, bool Need, bool Plain) {
     bool NeedOps = !Plain && (Op == BO_Mul || Op == BO_Div);
     bool Short = Op == BO_LAnd || Op == BO_LOr;
     Expr *L = rebuild(BO->getLHS(), NeedOps, Plain || Short);
+    // The right operand of && and || runs only sometimes: no side
+    // effect can be hoisted out of it.
+    NoHoistScope NH(*this, Short ? (Op == BO_LAnd ? "on the right of '&&'"
+                                                  : "on the right of '||'")
+                                 : nullptr);
     Expr *Rr = rebuild(BO->getRHS(), NeedOps, Plain || Short);
     Expr *Out = B.binop(Op, L, Rr);
     return Need ? record(BO, Out) : Out;
@@ -622,7 +639,9 @@ Expr *PullbackBuilder::rebuild(const Expr *E, bool Need, bool Plain) {
   if (const auto *CO = dyn_cast<ConditionalOperator>(K)) {
     if (!Plain)
       return rebuildConditional(CO, Need);
-    Expr *Out = B.cond(plain(CO->getCond()), plain(CO->getTrueExpr()),
+    Expr *C = plain(CO->getCond());
+    NoHoistScope NH(*this, "in a branch of '?:'");
+    Expr *Out = B.cond(C, plain(CO->getTrueExpr()),
                        plain(CO->getFalseExpr()));
     return Need ? record(CO, Out) : Out;
   }

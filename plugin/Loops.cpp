@@ -92,6 +92,19 @@ bool hasBreak(const Stmt *St) {
   return F.Found;
 }
 
+bool hasReturn(const Stmt *Body) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+    bool VisitReturnStmt(ReturnStmt *) {
+      Found = true;
+      return false;
+    }
+  } F;
+  F.TraverseStmt(const_cast<Stmt *>(Body));
+  return F.Found;
+}
+
 bool hasJumps(const Stmt *Body) {
   JumpFinder F;
   F.TraverseStmt(const_cast<Stmt *>(Body));
@@ -336,8 +349,10 @@ void PullbackBuilder::loop(const Stmt *L, Stmts &Fwd, Stmts &Rev) {
     unsupported(Cond, "floating loop condition");
     return;
   }
-  if (Inc && Act.isActive(Inc->IgnoreParenImpCasts())) {
-    unsupported(Inc, "loop increment of a differentiated variable");
+  // A condition or increment that changes differentiated values
+  // (for (double t = 0; t < T; t += dt), while ((r *= 0.5) > eps)).
+  if ((Cond && !replayable(Cond)) || (Inc && !replayable(Inc))) {
+    loopWithEffects(L, Init, Cond, Inc, Body, Fwd, Rev);
     return;
   }
 
@@ -394,8 +409,12 @@ void PullbackBuilder::loop(const Stmt *L, Stmts &Fwd, Stmts &Rev) {
   if (Failed)
     return;
   Outer.push_back(B.assign(B.ref(LI->Count), B.intLit(0, Ctx.getSizeType())));
-  Expr *FCond = Cond ? plain(Cond) : nullptr;
-  Expr *FInc = Inc ? plain(Inc) : nullptr;
+  Expr *FCond, *FInc;
+  {
+    NoHoistScope NH(*this, "in a loop condition or increment");
+    FCond = Cond ? plain(Cond) : nullptr;
+    FInc = Inc ? plain(Inc) : nullptr;
+  }
   if (Failed)
     return;
 
@@ -469,6 +488,156 @@ void PullbackBuilder::loop(const Stmt *L, Stmts &Fwd, Stmts &Rev) {
                Zero)));
   } else if (LI->Nested) {
     R.push_back(pop(LI->Count));
+  }
+  R.push_back(B.whileStmt(B.ref(LI->Count), B.block(RevBody)));
+  R.insert(R.end(), InitRev.begin(), InitRev.end());
+  Rev.push_back(B.block(R));
+}
+
+Expr *PullbackBuilder::loopHeaderExpr(const Expr *E, Stmts &Fwd,
+                                      Stmts &Rev) {
+  // One evaluation of a loop condition or increment: its effects and the
+  // tape traffic of what they record, as expressions (they go into the
+  // loop's header), and their reverse.
+  Stmts *Saved = Cur;
+  Cur = &Fwd;
+  SourceLocation SavedLoc = B.Loc;
+  B.Loc = E->getBeginLoc();
+  Frames.emplace_back();
+  Stmts Main;
+  Expr *V = nullptr;
+  if (const auto *BO = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
+      BO && BO->isAssignmentOp())
+    assignment(BO, Fwd, Main); // an increment: a statement of its own
+  else
+    V = plain(E);
+  Frame F = std::move(Frames.back());
+  Frames.pop_back();
+  for (VarDecl *R : F.Recorded)
+    Fwd.push_back(push(R));
+  for (auto It = F.Recorded.rbegin(); It != F.Recorded.rend(); ++It)
+    Rev.push_back(pop(*It));
+  Rev.insert(Rev.end(), Main.begin(), Main.end());
+  for (auto It = F.SideRev.rbegin(); It != F.SideRev.rend(); ++It)
+    if (!It->empty())
+      Rev.push_back(B.block(*It));
+  Cur = Saved;
+  B.Loc = SavedLoc;
+  return V;
+}
+
+/// `(a, b, c)`: the expressions of \p Pieces, then \p Last.
+static Expr *commaJoin(SemaBuilder &B, ArrayRef<Stmt *> Pieces, Expr *Last,
+                       bool &OK) {
+  Expr *R = nullptr;
+  for (Stmt *St : Pieces) {
+    auto *E = dyn_cast_or_null<Expr>(St);
+    if (!E) {
+      OK = false;
+      return nullptr;
+    }
+    R = R ? B.binop(BO_Comma, R, E) : E;
+  }
+  if (Last)
+    R = R ? B.binop(BO_Comma, R, Last) : Last;
+  return R;
+}
+
+void PullbackBuilder::loopWithEffects(const Stmt *L, const Stmt *Init,
+                                      const Expr *Cond, const Expr *Inc,
+                                      const Stmt *Body, Stmts &Fwd,
+                                      Stmts &Rev) {
+  // for (init; cond; inc) body runs cond_0 body_0 inc_0 cond_1 ... cond_n
+  // (false); its reverse undoes cond_n, then inc_k, body_k, cond_k for k
+  // from n - 1 down. A do loop runs body_0 cond_0 ... body_n cond_n.
+  // Without break or return, every iteration runs its increment.
+  if (hasBreak(Body) || hasReturn(Body)) {
+    unsupported(L, std::string(constructName(L)) +
+                       " whose condition or increment changes a "
+                       "differentiated value, with 'break' or 'return' in "
+                       "its body");
+    return;
+  }
+  bool IsDo = isa<DoStmt>(L);
+  auto Info = std::make_unique<LoopInfo>();
+  LoopInfo *LI = Info.get();
+  LoopStore.push_back(std::move(Info));
+  LI->Nested = !Loops.empty();
+  LI->Count = hoist("_n", Ctx.getSizeType());
+  if (hasJumps(Body))
+    LI->Flag = hoist("_j", Ctx.getSizeType());
+  Stmts Outer, InitRev;
+  if (Init)
+    stmt(Init, Outer, InitRev);
+  if (Failed)
+    return;
+  QualType SizeT = Ctx.getSizeType();
+  Outer.push_back(B.assign(B.ref(LI->Count), B.intLit(0, SizeT)));
+
+  Loops.push_back(LI);
+  LI->BodyFrame = Frames.size();
+  Stmts CondFwd, CondRev, IncFwd, IncRev;
+  Expr *CV = Cond ? loopHeaderExpr(Cond, CondFwd, CondRev) : nullptr;
+  Expr *IV = Inc ? loopHeaderExpr(Inc, IncFwd, IncRev) : nullptr;
+  Stmts BodyFwd, BodyRev;
+  BodyFwd.push_back(B.unop(UO_PreInc, B.ref(LI->Count)));
+  stmt(Body, BodyFwd, BodyRev);
+  if (LI->Flag)
+    BodyFwd.push_back(pushValue(B.intLit(0, SizeT), SizeT));
+  Loops.pop_back();
+  if (Failed)
+    return;
+  bool OK = true;
+  Expr *FCond = Cond ? commaJoin(B, CondFwd, CV, OK) : nullptr;
+  Expr *FInc = commaJoin(B, IncFwd, IV, OK);
+  if (!OK) {
+    unsupported(Cond ? static_cast<const Stmt *>(Cond) : Inc,
+                "loop condition or increment (its side effects need "
+                "statements)");
+    return;
+  }
+  Stmt *FBody = B.block(BodyFwd);
+  if (isa<ForStmt>(L))
+    Outer.push_back(B.forStmt(nullptr, FCond, FInc, FBody));
+  else if (isa<WhileStmt>(L))
+    Outer.push_back(B.whileStmt(FCond, FBody));
+  else
+    Outer.push_back(B.doStmt(FBody, FCond));
+  if (LI->Nested)
+    Outer.push_back(push(LI->Count));
+  Fwd.push_back(B.block(Outer));
+
+  // Reverse.
+  Stmts R;
+  if (LI->Nested)
+    R.push_back(pop(LI->Count));
+  Stmts RevBody;
+  RevBody.push_back(B.unop(UO_PreDec, B.ref(LI->Count)));
+  // The body pushed its jump id last; the increment (and, for a do loop,
+  // the condition) ran after it.
+  Stmts JumpPop;
+  if (LI->Flag)
+    JumpPop.push_back(pop(LI->Flag));
+  if (IsDo) {
+    // body_k then cond_k: undo cond_k, then body_k.
+    RevBody.insert(RevBody.end(), CondRev.begin(), CondRev.end());
+    RevBody.insert(RevBody.end(), JumpPop.begin(), JumpPop.end());
+    RevBody.insert(RevBody.end(), BodyRev.begin(), BodyRev.end());
+  } else {
+    // The final (false) condition first; then per iteration inc_k,
+    // body_k, cond_k.
+    R.insert(R.end(), CondRev.begin(), CondRev.end());
+    RevBody.insert(RevBody.end(), IncRev.begin(), IncRev.end());
+    RevBody.insert(RevBody.end(), JumpPop.begin(), JumpPop.end());
+    RevBody.insert(RevBody.end(), BodyRev.begin(), BodyRev.end());
+    if (!CondRev.empty()) {
+      // A second copy of the condition's reverse (one per place).
+      Stmts CF2, CR2;
+      Loops.push_back(LI);
+      loopHeaderExpr(Cond, CF2, CR2);
+      Loops.pop_back();
+      RevBody.insert(RevBody.end(), CR2.begin(), CR2.end());
+    }
   }
   R.push_back(B.whileStmt(B.ref(LI->Count), B.block(RevBody)));
   R.insert(R.end(), InitRev.begin(), InitRev.end());

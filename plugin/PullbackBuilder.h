@@ -138,6 +138,13 @@ private:
     std::vector<Stmts> SideRev;
   };
   void loop(const clang::Stmt *L, Stmts &Fwd, Stmts &Rev);
+  /// A loop whose condition or increment changes differentiated values.
+  void loopWithEffects(const clang::Stmt *L, const clang::Stmt *Init,
+                       const clang::Expr *Cond, const clang::Expr *Inc,
+                       const clang::Stmt *Body, Stmts &Fwd, Stmts &Rev);
+  /// One evaluation of a loop condition or increment with side effects;
+  /// returns its value (null for an increment).
+  clang::Expr *loopHeaderExpr(const clang::Expr *E, Stmts &Fwd, Stmts &Rev);
   void jump(const clang::Stmt *J, Stmts &Fwd, Stmts &Rev);
   void rangeFor(const clang::CXXForRangeStmt *RF, Stmts &Fwd, Stmts &Rev);
   void switchStmt(const clang::SwitchStmt *SS, Stmts &Fwd, Stmts &Rev);
@@ -245,6 +252,32 @@ private:
   /// right operands of `&&` and `||`, loop conditions).
   unsigned NoHoist = 0;
   const char *NoHoistWhy = nullptr;
+  struct NoHoistScope {
+    PullbackBuilder &P;
+    const char *Saved;
+    bool On;
+    NoHoistScope(PullbackBuilder &P, const char *Why)
+        : P(P), Saved(P.NoHoistWhy), On(Why != nullptr) {
+      if (On) {
+        ++P.NoHoist;
+        P.NoHoistWhy = Why;
+      }
+    }
+    ~NoHoistScope() {
+      if (On) {
+        --P.NoHoist;
+        P.NoHoistWhy = Saved;
+      }
+    }
+  };
+  /// Side effects inside expressions (Effects.cpp): run before the
+  /// statement, reversed after it; the value is the target after the
+  /// effect (or before it, for x++).
+  clang::Expr *hoistAssignment(const clang::BinaryOperator *BO, bool Need);
+  clang::Expr *hoistIncrement(const clang::UnaryOperator *UO, bool Need);
+  /// The expressions hoisted out of their statement (backprop sends their
+  /// adjoint to their target).
+  llvm::DenseSet<const clang::Expr *> HoistedEffects;
 
   // Map.cpp
   using Deferred =
@@ -311,6 +344,9 @@ private:
   /// The forward statement list being filled by fwd().
   Stmts *Cur = nullptr;
   Stmts Prologue;
+  /// Statements at the start of the forward sweep (dropped with it in a
+  /// reverse half).
+  Stmts FwdStart;
   llvm::StringSet<> Names;
   /// Returns that end the function on their path (last statement, or
   /// last in both branches of a final `if`): no jump needed.

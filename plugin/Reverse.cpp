@@ -219,6 +219,7 @@ bool PullbackBuilder::build() {
     return finishSplit(Fwd, Rev, Epilogue);
   Stmts All;
   All.insert(All.end(), Prologue.begin(), Prologue.end());
+  All.insert(All.end(), FwdStart.begin(), FwdStart.end());
   All.insert(All.end(), Fwd.begin(), Fwd.end());
   All.insert(All.end(), Rev.begin(), Rev.end());
   All.insert(All.end(), Epilogue.begin(), Epilogue.end());
@@ -600,6 +601,25 @@ void PullbackBuilder::exprStmt(const Expr *E, Stmts &Fwd, Stmts &Rev) {
 void PullbackBuilder::assignment(const BinaryOperator *BO, Stmts &Fwd,
                                  Stmts &Rev) {
   const Expr *LHS = strip(BO->getLHS());
+  // (t *= x) *= y, (++x) *= 2: the inner effect first, then this one on
+  // its target.
+  for (;;) {
+    if (const auto *In = dyn_cast<BinaryOperator>(LHS);
+        In && In->isAssignmentOp()) {
+      rebuild(In, false, false);
+      LHS = strip(In->getLHS());
+      continue;
+    }
+    if (const auto *U = dyn_cast<UnaryOperator>(LHS);
+        U && U->isPrefix() && U->isIncrementDecrementOp()) {
+      rebuild(U, false, false);
+      LHS = strip(U->getSubExpr());
+      continue;
+    }
+    break;
+  }
+  if (Failed)
+    return;
   const auto *DRE = dyn_cast<DeclRefExpr>(LHS);
   bool Element = isElementAccess(LHS);
   const VarDecl *VD = Element ? indexedVar(LHS)
@@ -818,6 +838,7 @@ bool PullbackBuilder::finishSplit(Stmts &Fwd, Stmts &Rev, Stmts &Epilogue) {
              false;
     if (RetVal)
       All.push_back(B.declStmt(RetVal));
+    All.insert(All.end(), FwdStart.begin(), FwdStart.end());
     All.insert(All.end(), Fwd.begin(), Fwd.end());
     // In chunks (a fold over hundreds of arguments exceeds clang's
     // nesting limit); the reverse half pops them last chunk first.

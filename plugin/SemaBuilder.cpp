@@ -38,7 +38,10 @@ Expr *SemaBuilder::ref(ValueDecl *D) {
   if (!D)
     return nullptr;
   QualType T = D->getType().getNonReferenceType();
-  return S.BuildDeclRefExpr(D, T, VK_LValue, Loc);
+  // Enumerators are values, not objects.
+  return S.BuildDeclRefExpr(D, T,
+                            isa<EnumConstantDecl>(D) ? VK_PRValue : VK_LValue,
+                            Loc);
 }
 
 /// Builds the nested-name-specifier `::ns1::ns2::` for \p DC.

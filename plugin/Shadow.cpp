@@ -76,9 +76,13 @@ Expr *shadowPointer(ShadowRoots &R, SemaBuilder &B, const Expr *P) {
     Expr *Base = shadowPointer(R, B, pointerBase(K));
     return B.binop(Negate ? BO_Sub : BO_Add, Base, R.indexValue(Off));
   }
-  if (const auto *UO = dyn_cast<UnaryOperator>(K))
+  if (const auto *UO = dyn_cast<UnaryOperator>(K)) {
     if (UO->getOpcode() == UO_AddrOf)
       return B.addrOf(shadowLValue(R, B, UO->getSubExpr()));
+    // p++, ++p: the pointer's offset was recorded where it was used.
+    if (UO->isIncrementDecrementOp())
+      return shadowPointer(R, B, UO->getSubExpr());
+  }
   if (const Expr *Obj = pointerBase(K))
     if (isa<CXXMemberCallExpr>(K)) // v.data()
       return B.memberCall(shadowLValue(R, B, Obj), "data", {});

@@ -1,6 +1,8 @@
 // Loops, tapes and split derivatives need no #include: the plugin makes
 // its runtime (grad/core.h) available by itself. Compiled without -I.
 // RUN: %clangxx -std=c++20 -O1 -fplugin=%plugin %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
+// The header the plugin includes is immune to the user's macros.
+// RUN: %clangxx -std=c++20 -O1 -fplugin=%plugin -DV=1 -DT=2 -DS=3 -DP=4 -DN=5 -DSize=6 -Dpos=7 %s -o %t.macros && %t.macros | %FileCheck-strict %s --implicit-check-not=FAIL
 #include <cmath>
 #include <cstdio>
 

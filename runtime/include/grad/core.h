@@ -22,6 +22,9 @@
 /// system when the stack is empty again and holds more than `keep_bytes`.
 /// The memory is released at thread exit.
 ///
+/// Every name the header uses beyond its API is reserved (`__top`, `_Tp`):
+/// it is included into translation units that may define any macro.
+///
 /// Values are trivially copyable and stored in 8-byte slots. push and pop
 /// are O(1): one compare and a store (or load) on the fast path; growth is
 /// amortised O(1) and out of line.
@@ -46,109 +49,114 @@ public:
   stack() = default;
   stack(const stack &) = delete;
   stack &operator=(const stack &) = delete;
-  ~stack() { std::free(Begin); }
+  ~stack() { std::free(__begin); }
 
-  template <class T> static constexpr std::size_t slot() {
-    return (sizeof(T) + 7) & ~std::size_t(7);
+  template <class _Tp> static constexpr std::size_t slot() {
+    return (sizeof(_Tp) + 7) & ~std::size_t(7);
   }
 
-  /// Appends a copy of V.
-  template <class T> void push(const T &V) {
-    static_assert(std::is_trivially_copyable_v<T>,
+  /// Appends a copy of the value.
+  template <class _Tp> void push(const _Tp &__v) {
+    static_assert(std::is_trivially_copyable_v<_Tp>,
                   "the stack holds trivially copyable values");
-    if (static_cast<std::size_t>(End - Top) < slot<T>()) [[unlikely]]
-      grow(slot<T>());
-    std::memcpy(Top, &V, sizeof(T));
-    Top += slot<T>();
+    if (static_cast<std::size_t>(__end - __top) < slot<_Tp>()) [[unlikely]]
+      __grow(slot<_Tp>());
+    std::memcpy(__top, &__v, sizeof(_Tp));
+    __top += slot<_Tp>();
   }
 
-  /// Removes the last value, which has type T, into V.
-  template <class T> void pop(T &V) {
-    static_assert(std::is_trivially_copyable_v<T>,
+  /// Removes the last value (of the argument's type) into the argument.
+  template <class _Tp> void pop(_Tp &__v) {
+    static_assert(std::is_trivially_copyable_v<_Tp>,
                   "the stack holds trivially copyable values");
-    Top -= slot<T>();
-    std::memcpy(static_cast<void *>(&V), Top, sizeof(T));
+    __top -= slot<_Tp>();
+    std::memcpy(static_cast<void *>(&__v), __top, sizeof(_Tp));
   }
 
-  /// Pushes Values in order (a split derivative's frame).
-  template <class... T> void push_all(const T &...Values) {
-    (push(Values), ...);
+  /// Pushes the values in order (a split derivative's frame).
+  template <class... _Tps> void push_all(const _Tps &...__vs) {
+    (push(__vs), ...);
   }
-  /// Pops what push_all(Values...) pushed, into the same variables.
-  template <class... T> void pop_all(T &...Values) {
-    popReversed(Values...);
+  /// Pops what push_all(...) pushed, into the same variables.
+  template <class... _Tps> void pop_all(_Tps &...__vs) {
+    __pop_reversed(__vs...);
   }
 
   /// Bytes in use; a position to come back to with reset().
-  std::size_t size() const { return static_cast<std::size_t>(Top - Begin); }
-  std::size_t capacity() const { return static_cast<std::size_t>(End - Begin); }
-  bool empty() const { return Top == Begin; }
+  std::size_t size() const {
+    return static_cast<std::size_t>(__top - __begin);
+  }
+  std::size_t capacity() const {
+    return static_cast<std::size_t>(__end - __begin);
+  }
+  bool empty() const { return __top == __begin; }
   /// Number of allocations made so far (for tests).
-  std::size_t allocations() const { return Allocations; }
+  std::size_t allocations() const { return __allocations; }
 
-  /// Drops everything above position Size.
-  void reset(std::size_t Size) {
-    Top = Begin + Size;
-    if (Size == 0 && capacity() > keep_bytes)
-      release();
+  /// Drops everything above the position it is given.
+  void reset(std::size_t __size) {
+    __top = __begin + __size;
+    if (__size == 0 && capacity() > keep_bytes)
+      __release();
   }
 
 private:
-  void popReversed() {}
-  template <class T, class... Rest> void popReversed(T &First, Rest &...More) {
-    popReversed(More...);
-    pop(First);
+  void __pop_reversed() {}
+  template <class _Tp, class... _Rest>
+  void __pop_reversed(_Tp &__first, _Rest &...__more) {
+    __pop_reversed(__more...);
+    pop(__first);
   }
 
-  [[gnu::noinline]] void grow(std::size_t Need) {
-    std::size_t Used = size();
-    std::size_t Cap = capacity() ? 2 * capacity() : 4096;
-    while (Cap - Used < Need)
-      Cap *= 2;
-    auto *P = static_cast<unsigned char *>(std::realloc(Begin, Cap));
-    if (!P)
+  [[gnu::noinline]] void __grow(std::size_t __need) {
+    std::size_t __used = size();
+    std::size_t __cap = capacity() ? 2 * capacity() : 4096;
+    while (__cap - __used < __need)
+      __cap *= 2;
+    auto *__p = static_cast<unsigned char *>(std::realloc(__begin, __cap));
+    if (!__p)
       std::abort();
-    ++Allocations;
-    Begin = P;
-    Top = P + Used;
-    End = P + Cap;
+    ++__allocations;
+    __begin = __p;
+    __top = __p + __used;
+    __end = __p + __cap;
   }
-  void release() {
-    std::free(Begin);
-    Begin = Top = End = nullptr;
+  void __release() {
+    std::free(__begin);
+    __begin = __top = __end = nullptr;
   }
 
-  unsigned char *Begin = nullptr, *Top = nullptr, *End = nullptr;
-  std::size_t Allocations = 0;
+  unsigned char *__begin = nullptr, *__top = nullptr, *__end = nullptr;
+  std::size_t __allocations = 0;
 };
 
 /// The calling thread's stack.
 inline stack &thread_stack() {
-  thread_local stack S;
-  return S;
+  thread_local stack __s;
+  return __s;
 }
 
 /// The shadow of heap memory a differentiated function allocates (new[],
 /// malloc): zeroed bytes of the same size, freed by the reverse sweep.
-inline void *shadow_alloc(std::size_t Bytes) {
-  void *P = std::calloc(Bytes ? Bytes : 1, 1);
-  if (!P)
+inline void *shadow_alloc(std::size_t __bytes) {
+  void *__p = std::calloc(__bytes ? __bytes : 1, 1);
+  if (!__p)
     std::abort();
-  return P;
+  return __p;
 }
-inline void shadow_free(void *P) { std::free(P); }
+inline void shadow_free(void *__p) { std::free(__p); }
 
 /// Restores the stack's top when the pullback that made it returns.
 class stack_mark {
 public:
-  explicit stack_mark(stack &S) : S(S), Size(S.size()) {}
+  explicit stack_mark(stack &__st) : __stack(__st), __saved(__st.size()) {}
   stack_mark(const stack_mark &) = delete;
   stack_mark &operator=(const stack_mark &) = delete;
-  ~stack_mark() { S.reset(Size); }
+  ~stack_mark() { __stack.reset(__saved); }
 
 private:
-  stack &S;
-  std::size_t Size;
+  stack &__stack;
+  std::size_t __saved;
 };
 
 } // namespace grad::detail

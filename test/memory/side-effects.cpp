@@ -1,0 +1,110 @@
+// Side effects inside expressions are sequenced as C++ sequences them: the
+// forward sweep runs each as a statement just before the statement that
+// contains it, the reverse sweep reverses it just after that statement.
+// RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
+// RUN: not %gradxx -fsyntax-only -DREFUSED %s 2>&1 | FileCheck %s --check-prefix=REFUSED
+#include "gradcheck.h"
+#include "vecgrad.h"
+#include <cmath>
+
+using gradcheck::check_grad;
+
+[[grad]] double chained(double x, double y) {
+  double a, b;
+  a = b = x * y;
+  return a * b + a;
+}
+
+[[grad]] double compound(double x, double y) {
+  double t = x + 1;
+  (t *= x) *= y;
+  return t;
+}
+
+[[grad]] double in_condition(double x, double y) {
+  double s = x;
+  if ((s += y) > 1)
+    return s * s;
+  return s;
+}
+
+static double g(double v) { return std::sin(v) * v; }
+[[grad]] double in_argument(double x, double y) { return g(y += x) * y; }
+
+[[grad]] double increments(double x, double y) {
+  double p = x++ * y;
+  double q = --y / x;
+  return p + q * x + (++x) * y;
+}
+
+// *p++ style walks: the shadow follows the pointer as it moves.
+[[grad]] double walk(const double *x, int n) {
+  const double *p = x;
+  double s = 0;
+  while (n--)
+    s = s * 0.5 + *p++ * *p;
+  return s;
+}
+
+// Writes through a moving pointer: *q++ = e.
+[[grad]] void scale_into(const double *x, double *out, int n, double a) {
+  double *q = out;
+  for (int i = 0; i < n; ++i)
+    *q++ = a * x[i] * x[i];
+}
+
+#ifdef REFUSED
+// REFUSED: side-effects.cpp:[[@LINE+2]]:19: error: grad: cannot differentiate assignment in a branch of '?:' in 'branchy'
+[[grad]] double branchy(double x, double y) {
+  return x > 0 ? (y = x * 2) : y;
+}
+// REFUSED: side-effects.cpp:[[@LINE+2]]:21: error: grad: cannot differentiate '++' on the right of '&&' in 'shortcut'
+[[grad]] double shortcut(double x, double y) {
+  return (x > 0 && (++y > 1)) ? y : x;
+}
+#endif
+
+int main() {
+  // CHECK: ok chained.d1
+  check_grad("chained", chained, chained_pullback, 0.7, 1.3);
+  // CHECK: ok compound.d1
+  check_grad("compound", compound, compound_pullback, 0.7, 1.3);
+  // CHECK: ok in_condition+.d1
+  check_grad("in_condition+", in_condition, in_condition_pullback, 0.7, 1.3);
+  // CHECK: ok in_condition-.d1
+  check_grad("in_condition-", in_condition, in_condition_pullback, 0.2, 0.3);
+  // CHECK: ok in_argument.d1
+  check_grad("in_argument", in_argument, in_argument_pullback, 0.7, 1.3);
+  // CHECK: ok increments.d1
+  check_grad("increments", increments, increments_pullback, 0.7, 1.3);
+  {
+    auto X = vecgrad::sample(6, 3);
+    std::vector<double> D(6);
+    walk_pullback(X.data(), 5, 1.0, D.data());
+    // CHECK: ok walk.d5
+    vecgrad::check("walk", [](const std::vector<double> &V) {
+      return walk(V.data(), 5);
+    }, X, D);
+  }
+  {
+    auto X = vecgrad::sample(4, 5), Seed = vecgrad::sample(4, 6);
+    std::vector<double> In = X;
+    In.push_back(0.8);
+    auto L = [&](const std::vector<double> &V) {
+      double Out[4];
+      scale_into(V.data(), Out, 4, V[4]);
+      double S = 0;
+      for (int I = 0; I < 4; ++I)
+        S += Seed[I] * Out[I];
+      return S;
+    };
+    std::vector<double> DX(4), DOut = Seed, Out(4);
+    double DA = 0;
+    scale_into_pullback(X.data(), Out.data(), 4, 0.8, DX.data(), DOut.data(),
+                        &DA);
+    DX.push_back(DA);
+    // CHECK: ok scale_into.d4
+    vecgrad::check("scale_into", L, In, DX);
+  }
+  return gradcheck::failures();
+}
