@@ -88,7 +88,8 @@ bool Activity::compute(const Expr *E) const {
     return false;
   E = E->IgnoreParens();
   QualType T = E->getType().getNonReferenceType();
-  if (!isFloating(T) && !(T->isRecordType() && hasFloatingData(T)))
+  // Floating values, and arrays and objects that hold them.
+  if (!isFloating(T) && !hasFloatingData(T))
     return false;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
@@ -130,6 +131,18 @@ bool Activity::compute(const Expr *E) const {
     }
     return false;
   }
+  // Containers built from pointers into active memory (v(p, p + n)).
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
+    for (const Expr *A : CE->arguments()) {
+      if (compute(A))
+        return true;
+      if (A->getType()->isPointerType()) {
+        bool IsThis;
+        const VarDecl *R = rootOf(A, IsThis);
+        if ((R && isActive(R)) || (IsThis && ThisActive))
+          return true;
+      }
+    }
   for (const Stmt *Child : E->children())
     if (const auto *CE = dyn_cast_or_null<Expr>(Child))
       if (compute(CE))

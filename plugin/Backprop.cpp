@@ -37,7 +37,12 @@ void PullbackBuilder::backprop(const Expr *E, Expr *Adj, Stmts &Out) {
     return;
   QualType T = K->getType().getNonReferenceType().getUnqualifiedType();
   if (isElementAccess(K)) {
-    Out.push_back(B.addAssign(adjointElement(K), Adj));
+    // An element of class type (a row of a std::vector of std::array)
+    // accumulates element by element.
+    if (T->isRecordType())
+      Out.push_back(B.callRuntime("accumulate", {}, {adjointElement(K), Adj}));
+    else
+      Out.push_back(B.addAssign(adjointElement(K), Adj));
     return;
   }
   if (const auto *DRE = dyn_cast<DeclRefExpr>(K)) {

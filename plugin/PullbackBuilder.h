@@ -219,6 +219,27 @@ private:
   std::nullptr_t noShadow(const clang::Stmt *S,
                           llvm::StringRef What) override;
 
+  // Containers.cpp: initializers and mutations of arrays and containers.
+  struct StorageInit {
+    clang::Expr *FwdInit = nullptr;
+    bool Direct = false;
+    /// Initializers that carry derivatives, by element index path.
+    llvm::SmallVector<
+        std::pair<llvm::SmallVector<unsigned, 2>, const clang::Expr *>, 8>
+        Elems;
+    /// v(n, x): every element is x.
+    const clang::Expr *Fill = nullptr;
+    /// v(p, p + n): the elements come from the memory at p.
+    const clang::Expr *RangeFrom = nullptr;
+  };
+  bool storageInit(const clang::VarDecl *VD, const clang::Expr *Init,
+                   StorageInit &SI);
+  clang::Expr *rebuildInitList(const clang::InitListExpr *IL,
+                               llvm::SmallVector<unsigned, 2> Prefix,
+                               StorageInit &SI);
+  void reverseStorageInit(const StorageInit &SI, clang::VarDecl *A,
+                          Stmts &Out);
+
   // Calls.cpp: calls to differentiated functions.
   struct CallPlan {
     PullbackEntry *PE = nullptr;

@@ -83,9 +83,21 @@ ParamClass classifyParam(ASTContext &Ctx, QualType T) {
     return C;
   }
   if (const auto *PT = NR->getAs<PointerType>()) {
-    if (isFloating(PT->getPointeeType())) {
+    QualType Pointee = PT->getPointeeType();
+    if (isFloating(Pointee) ||
+        (Pointee->isRecordType() && hasFloatingData(Pointee))) {
+      // double *, Params * (struct of floating members): a same-shaped
+      // adjoint.
       C.Kind = ParamKind::Pointer;
-      C.AdjointPointee = PT->getPointeeType().getUnqualifiedType();
+      C.AdjointPointee = Pointee.getUnqualifiedType();
+    } else if (const auto *PP = Pointee->getAs<PointerType>()) {
+      // double ** (a table of rows): a table of adjoint rows.
+      QualType Inner = PP->getPointeeType();
+      if (isFloating(Inner) ||
+          (Inner->isRecordType() && hasFloatingData(Inner))) {
+        C.Kind = ParamKind::Pointer;
+        C.AdjointPointee = Ctx.getPointerType(Inner.getUnqualifiedType());
+      }
     }
     return C;
   }

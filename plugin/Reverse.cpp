@@ -234,9 +234,9 @@ VarDecl *PullbackBuilder::adjointOf(const VarDecl *VD) {
   if (It != Adjoints.end())
     return It->second;
   QualType T = VD->getType().getNonReferenceType().getUnqualifiedType();
-  Expr *Init = (T->isArrayType() || T->isRecordType()) ? nullptr : B.zero(T);
-  if (T->isArrayType())
-    Init = B.emptyInitList();
+  // Zero, also for std::array and structs of floating members: `{}`.
+  Expr *Init = (T->isArrayType() || T->isRecordType()) ? B.emptyInitList()
+                                                       : B.zero(T);
   if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
     unsigned I = P->getFunctionScopeIndex();
     if (I < Sig.AdjointIndex.size() && Sig.AdjointIndex[I] >= 0 &&
@@ -453,35 +453,23 @@ void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,
   const Expr *Init = VD->hasInit() ? strip(VD->getInit()) : nullptr;
   Expr *NewInit = nullptr;
   bool Direct = false, Computed = false;
-  if (const auto *IL = dyn_cast_or_null<InitListExpr>(Init)) {
-    SmallVector<Expr *, 8> Elems;
-    for (const Expr *E : IL->inits()) {
-      if (Act.isActive(strip(E))) {
-        unsupported(E, "initializer list with differentiated values");
-        return;
-      }
-      if (isa<ImplicitValueInitExpr>(E))
-        continue;
-      Elems.push_back(plain(E));
-    }
-    NewInit = S.ActOnInitList(B.Loc, Elems, B.Loc).get();
-  } else if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(Init)) {
-    SmallVector<Expr *, 4> Args;
-    for (const Expr *A : CE->arguments()) {
-      if (isa<CXXDefaultArgExpr>(A))
-        break;
-      if (Act.isActive(strip(A))) {
-        unsupported(A, "container initialised from differentiated values");
-        return;
-      }
-      Args.push_back(plain(A));
-    }
-    if (!Args.empty()) {
-      NewInit = S.ActOnParenListExpr(B.Loc, B.Loc, Args).get();
-      Direct = true;
-    }
+  StorageInit SI;
+  const auto *Ctor = dyn_cast_or_null<CXXConstructExpr>(Init);
+  bool Copy = Ctor && Ctor->getConstructor()->isCopyOrMoveConstructor();
+  if (Init && !Copy &&
+      (isa<InitListExpr>(Init) || isa<CXXConstructExpr>(Init))) {
+    // Braces or a constructor: elements, or (count, value), may carry
+    // derivatives; their adjoints come back from the shadow's elements.
+    if (!storageInit(VD, Init, SI))
+      return;
+    NewInit = SI.FwdInit;
+    Direct = SI.Direct;
+  } else if (Copy && Ctor->getNumArgs() >= 1) {
+    // A copy of another container: the copy's adjoint flows back into it.
+    NewInit = rebuild(Ctor->getArg(0), false, true);
+    Computed = true;
   } else if (Init && !IsArray) {
-    // A container computed by an expression (a map, a copy, ...).
+    // A container computed by an expression (a map, ...).
     NewInit = fwd(VD->getInit(), false);
     Computed = true;
   } else if (Init) {
@@ -508,14 +496,25 @@ void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,
   if (Computed || IsTensor) {
     // Shaped like the value; the initializer's adjoint flows back when the
     // reverse sweep reaches the declaration.
-    Fwd.push_back(B.assign(B.ref(A), B.callGrad("zeros_like", {B.ref(NV)})));
+    if (IsVector)
+      Fwd.push_back(B.memberCall(B.ref(A), "assign",
+                                 {B.memberCall(B.ref(NV), "size", {}),
+                                  B.intLit(0, Ctx.IntTy)}));
+    else if (!IsStdArray)
+      Fwd.push_back(
+          B.assign(B.ref(A), B.callGrad("zeros_like", {B.ref(NV)})));
     Stmts R;
-    if (Computed && Act.isActive(strip(VD->getInit())))
-      backprop(VD->getInit(), B.ref(A), R);
+    const Expr *Source = Copy ? Ctor->getArg(0) : VD->getInit();
+    if (Computed && Act.isActive(strip(Source)))
+      backprop(Source, B.ref(A), R);
     R.push_back(B.callRuntime("zero", {}, {B.ref(A)}));
     Blocks.insert(Blocks.begin(), R.begin(), R.end());
     return;
   }
+  // The initializer's elements receive the adjoints of the elements they
+  // initialised, when the reverse sweep reaches the declaration.
+  Stmts InitRev;
+  reverseStorageInit(SI, A, InitRev);
   if (IsVector) {
     // Same size as the primal, zero: sized here, zeroed again when the
     // reverse sweep reaches the declaration.
@@ -525,21 +524,12 @@ void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,
     Zero = B.memberCall(B.ref(A), "assign",
                         {B.memberCall(B.ref(A), "size", {}),
                          B.intLit(0, Ctx.IntTy)});
-  } else if (IsStdArray) {
-    Zero = B.memberCall(B.ref(A), "fill", {B.intLit(0, Ctx.IntTy)});
   } else {
-    const auto *CAT = Ctx.getAsConstantArrayType(T);
-    VarDecl *K = B.var(PB, fresh("_k"), Ctx.getSizeType(),
-                       B.intLit(0, Ctx.getSizeType()));
-    Expr *Elem = B.subscript(B.ref(A), B.ref(K));
-    Zero = B.forStmt(
-        B.declStmt(K),
-        B.binop(BO_LT, B.ref(K),
-                B.intLit(CAT->getSize().getZExtValue(), Ctx.getSizeType())),
-        B.unop(UO_PreInc, B.ref(K)),
-        B.assign(Elem, B.intLit(0, Ctx.IntTy)));
+    // Arrays of any rank and std::array: zeroed in place.
+    Zero = B.callRuntime("zero", {}, {B.ref(A)});
   }
   Blocks.insert(Blocks.begin(), Zero);
+  Blocks.insert(Blocks.begin(), InitRev.begin(), InitRev.end());
 }
 
 void PullbackBuilder::exprStmt(const Expr *E, Stmts &Fwd, Stmts &Rev) {
@@ -869,9 +859,6 @@ bool PullbackBuilder::finishSplit(Stmts &Fwd, Stmts &Rev, Stmts &Epilogue) {
     for (Stmt *St : Epilogue)
       F.TraverseStmt(St);
     if (F.Found) {
-      if (getenv("GRAD_DEBUG_DROPPED"))
-        for (Stmt *St : Rev)
-          St->dumpPretty(Ctx);
       unsupported(Primal, "reverse half reading parameter '" +
                               F.Found->getDecl()->getNameAsString() +
                               "' (internal error)");

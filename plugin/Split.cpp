@@ -271,8 +271,6 @@ void Differentiator::defineSplit(PullbackEntry *E) {
       return;
     }
     Done.push_back(FD);
-    if (getenv("GRAD_DEBUG_AST"))
-      FD->dump();
     Emit(FD);
   }
 }

@@ -146,6 +146,28 @@ inline void *shadow_alloc(std::size_t __bytes) {
 }
 inline void shadow_free(void *__p) { std::free(__p); }
 
+/// __dst += __src for scalars, std::vector, std::array and tensors.
+template <class _Dp, class _Sp> void accumulate(_Dp &__dst, const _Sp &__src) {
+  if constexpr (std::is_arithmetic_v<_Dp>)
+    __dst += __src;
+  else
+    for (std::size_t __i = 0; __i < __dst.size(); ++__i)
+      __dst[__i] += __src[__i];
+}
+
+/// Sets every element (or the scalar) to zero, keeping the shape: arrays
+/// (of any rank) and structs of floating members bytewise (IEEE zero is all
+/// zero bits), containers element by element.
+template <class _Dp> void zero(_Dp &__dst) {
+  if constexpr (std::is_arithmetic_v<_Dp>)
+    __dst = 0;
+  else if constexpr (std::is_trivially_copyable_v<_Dp>)
+    std::memset(static_cast<void *>(&__dst), 0, sizeof(_Dp));
+  else
+    for (auto &__e : __dst)
+      ::grad::detail::zero(__e);
+}
+
 /// Restores the stack's top when the pullback that made it returns.
 class stack_mark {
 public:

@@ -29,6 +29,7 @@
 #define GRAD_LOWERING_H
 
 #include "dual.h"
+#include "core.h"
 #include "ops.h"
 #include "tape.h"
 
@@ -48,24 +49,6 @@ template <class... Ts> std::tuple<Ts &...> refs(Ts &...Vs) {
 }
 template <class... Ts> std::tuple<Ts...> adjoints(Ts... Ps) {
   return std::tuple<Ts...>(Ps...);
-}
-
-/// Dst += Src for scalars, std::vector, std::array and tensors.
-template <class D, class S> void accumulate(D &Dst, const S &Src) {
-  if constexpr (std::is_arithmetic_v<D>)
-    Dst += Src;
-  else
-    for (std::size_t I = 0; I < Dst.size(); ++I)
-      Dst[I] += Src[I];
-}
-
-/// Sets every element (or the scalar) to zero, keeping the shape.
-template <class D> void zero(D &Dst) {
-  if constexpr (std::is_arithmetic_v<D>)
-    Dst = 0;
-  else
-    for (auto &E : Dst)
-      E = 0;
 }
 
 /// A callable that appends references to captured state to the element
