@@ -431,10 +431,52 @@ Expr *PullbackBuilder::adjointStorage(const VarDecl *VD) {
         return B.ref(adjointOf(VD));
       if (K == ParamKind::Pointer)
         return B.ref(DP);
+      // A by-value container written in the body: the caller's adjoint
+      // is the adjoint of its entry value only.
+      if (K == ParamKind::Class && !P->getType()->isReferenceType() &&
+          Act.isDataWritten(P))
+        return localParamShadow(P);
       return B.paren(B.deref(B.ref(DP)));
     }
+    if (P->getDeclContext() == Primal &&
+        classifyParam(Ctx, P->getType()).Kind == ParamKind::Class)
+      return localParamShadow(P);
   }
   return B.ref(adjointOf(VD));
+}
+
+Expr *PullbackBuilder::localParamShadow(const ParmVarDecl *P) {
+  auto Known = Adjoints.find(P);
+  if (Known != Adjoints.end())
+    return B.ref(Known->second);
+  QualType T = P->getType().getNonReferenceType();
+  StringRef RecName = T->getAsCXXRecordDecl()
+                          ? T->getAsCXXRecordDecl()->getName()
+                          : StringRef();
+  bool Sized = RecName == "vector" || RecName == "tensor";
+  if (Half != SplitHalf::None && Sized)
+    return unsupported(P, "parameter '" + P->getNameAsString() + "' of type '" +
+                              T.getAsString() +
+                              "' written in a function that returns early");
+  bool HasAdjoint = Sig.AdjointIndex[P->getFunctionScopeIndex()] >= 0;
+  if (!Sized && RecName != "array" && HasAdjoint)
+    return unsupported(P, "parameter '" + P->getNameAsString() +
+                              "' of type '" + T.getAsString() +
+                              "' passed by value and written in the body");
+  VarDecl *A = adjointOf(P);
+  // Shaped like the entry value (the prologue runs before the body).
+  if (RecName == "vector")
+    Prologue.push_back(B.memberCall(
+        B.ref(A), "assign",
+        {B.memberCall(B.ref(param(P->getFunctionScopeIndex())), "size", {}),
+         B.intLit(0, Ctx.IntTy)}));
+  else if (RecName == "tensor")
+    Prologue.push_back(B.assign(
+        B.ref(A), B.callGrad("zeros_like",
+                             {B.ref(param(P->getFunctionScopeIndex()))})));
+  if (HasAdjoint)
+    LocalParamShadows.push_back({P, A});
+  return B.ref(A);
 }
 
 Expr *PullbackBuilder::adjointElement(const Expr *E) {

@@ -183,6 +183,9 @@ private:
   /// The adjoint lvalue of element access \p E (d_x[i], (*d_v)[i]).
   clang::Expr *adjointElement(const clang::Expr *E);
   clang::Expr *adjointStorage(const clang::VarDecl *VD);
+  /// The local shadow of by-value container parameter \p P, shaped like
+  /// its entry value.
+  clang::Expr *localParamShadow(const clang::ParmVarDecl *P);
   /// Aliases (local pointers and references): the base of the storage
   /// root \p R as a pointer to \p Pointee (primal or shadow side);
   /// \p Elements tells whether offsets count elements or bytes.
@@ -365,6 +368,11 @@ private:
   /// The forward statement list being filled by fwd().
   Stmts *Cur = nullptr;
   Stmts Prologue;
+  /// By-value container parameters with a shadow of their own (written in
+  /// the body, or not in the wrt list): added to the caller's adjoint at
+  /// the end.
+  llvm::SmallVector<std::pair<const clang::ParmVarDecl *, clang::VarDecl *>, 2>
+      LocalParamShadows;
   /// Statements at the start of the forward sweep (dropped with it in a
   /// reverse half).
   Stmts FwdStart;

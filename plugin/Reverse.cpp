@@ -215,6 +215,11 @@ bool PullbackBuilder::build() {
       Epilogue.push_back(B.addAssign(Target, B.ref(It->second)));
   }
 
+  for (auto &[P, A] : LocalParamShadows) {
+    int Idx = Sig.AdjointIndex[P->getFunctionScopeIndex()];
+    Epilogue.push_back(B.callRuntime(
+        "accumulate", {}, {B.deref(B.ref(param(Idx))), B.ref(A)}));
+  }
   if (Half != SplitHalf::None)
     return finishSplit(Fwd, Rev, Epilogue);
   Stmts All;
