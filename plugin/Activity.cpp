@@ -314,8 +314,11 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
 /// assignments.
 struct AliasDefs : RecursiveASTVisitor<AliasDefs> {
   llvm::MapVector<const VarDecl *, SmallVector<const Expr *, 2>> Defs;
+  /// Loop variables of range-based for loops: bound to an element of the
+  /// range (not to the iterator their implicit initializer reads).
+  llvm::DenseSet<const VarDecl *> LoopVars;
   bool VisitVarDecl(VarDecl *VD) {
-    if (isAliasVar(VD)) {
+    if (isAliasVar(VD) && !LoopVars.count(VD)) {
       auto &L = Defs[VD];
       if (VD->hasInit())
         L.push_back(VD->getInit());
@@ -324,6 +327,7 @@ struct AliasDefs : RecursiveASTVisitor<AliasDefs> {
   }
   bool VisitCXXForRangeStmt(CXXForRangeStmt *RF) {
     const VarDecl *V = RF->getLoopVariable();
+    LoopVars.insert(V);
     if (isAliasVar(V))
       Defs[V].push_back(RF->getRangeInit());
     return true;

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Consumer.h"
+#include "Diagnostics.h"
 #include "PullbackBuilder.h"
 #include "Shadow.h"
 
@@ -441,6 +442,14 @@ Expr *PullbackBuilder::adjointStorage(const VarDecl *VD) {
     if (P->getDeclContext() == Primal &&
         classifyParam(Ctx, P->getType()).Kind == ParamKind::Class)
       return localParamShadow(P);
+    if (P->getDeclContext() == Primal &&
+        classifyParam(Ctx, P->getType()).Kind == ParamKind::Pointer)
+      // Memory of unknown extent without an adjoint from the caller.
+      return unsupported(
+          P, "pointer parameter '" + P->getNameAsString() +
+                 "', which receives differentiated values but is not in "
+                 "the wrt list (add it: its adjoint carries the seed of "
+                 "what is written there)");
   }
   return B.ref(adjointOf(VD));
 }

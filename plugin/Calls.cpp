@@ -211,6 +211,12 @@ Expr *PullbackBuilder::rebuildUserCall(const CallExpr *CE,
       Plans[strip(CE)].Seed = Seed;
     }
   }
+  // Containers the callee may have resized: their local shadows follow.
+  for (unsigned I = 0; I < FD->getNumParams() && I < CE->getNumArgs(); ++I) {
+    QualType PT = FD->getParamDecl(I)->getType();
+    if (PT->isReferenceType() && !PT.getNonReferenceType().isConstQualified())
+      resizeShadow(CE->getArg(I), *Cur);
+  }
   Stmts R;
   VarDecl *Seed = Plans[strip(CE)].Seed;
   backpropUserCall(CE, Seed ? B.ref(Seed) : nullptr, R);

@@ -63,6 +63,11 @@ public:
   void finish();
   /// The "requested here" note for a failing pullback.
   void noteRequest(const PullbackEntry &E);
+  /// True the first time an error of \p Primal's derivative is reported at
+  /// \p Loc (its variants and halves are built separately).
+  bool firstErrorAt(clang::SourceLocation Loc, const clang::FunctionDecl *Primal) {
+    return ErrorsAt.insert({Loc.getRawEncoding(), Primal}).second;
+  }
   /// Reports that the runtime is missing (once per translation unit).
   void needRuntime(clang::SourceLocation Loc, const PullbackEntry &E);
 
@@ -78,6 +83,7 @@ public:
   const std::vector<clang::FunctionDecl *> &defined() const { return Done; }
 
 private:
+  llvm::DenseSet<std::pair<unsigned, const clang::FunctionDecl *>> ErrorsAt;
   void define(PullbackEntry *E, const clang::FunctionDecl *Def);
   void defineSplit(PullbackEntry *E);
   /// Queues the definition of \p E's pullback if it is needed and its

@@ -178,3 +178,193 @@ void PullbackBuilder::reverseStorageInit(const StorageInit &SI, VarDecl *A,
 }
 
 } // namespace grad
+
+namespace grad {
+
+/// The std::vector members whose effect on the shadow is modelled.
+static bool isModelledMutation(StringRef Name) {
+  return Name == "push_back" || Name == "emplace_back" ||
+         Name == "pop_back" || Name == "resize" || Name == "assign" ||
+         Name == "clear" || Name == "reserve" || Name == "shrink_to_fit" ||
+         Name == "insert";
+}
+
+bool PullbackBuilder::isContainerMutation(const CallExpr *CE) const {
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
+  const auto *MD = MC ? MC->getMethodDecl() : nullptr;
+  if (!MD || !MD->getIdentifier() || !isModelledMutation(MD->getName()))
+    return false;
+  return isStdClass(MC->getImplicitObjectArgument()->getType(), "vector");
+}
+
+bool PullbackBuilder::shadowFromCaller(const VarDecl *VD) const {
+  const auto *P = dyn_cast<ParmVarDecl>(VD);
+  if (!P || P->getDeclContext() != Primal)
+    return false;
+  for (auto &[LP, A] : LocalParamShadows)
+    if (LP == P)
+      return false;
+  return P->getType()->isReferenceType() ||
+         !Act.isDataWritten(P); // (written by-value ones get their own)
+}
+
+void PullbackBuilder::resizeShadow(const Expr *Obj, Stmts &Out) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(strip(Obj));
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || !isStdClass(VD->getType().getNonReferenceType(), "vector") ||
+      !Act.isActive(VD) || shadowFromCaller(VD))
+    return;
+  // Shadows are zero during the forward sweep: resizing at the end keeps
+  // every element where it belongs.
+  Expr *Sh = shadowLValue(*this, B, strip(Obj));
+  if (!Sh)
+    return;
+  Out.push_back(B.memberCall(
+      Sh, "resize", {B.memberCall(B.ref(mapVar(VD)), "size", {})}));
+}
+
+Expr *PullbackBuilder::containerMutation(const CallExpr *CE) {
+  const auto *MC = cast<CXXMemberCallExpr>(CE);
+  const CXXMethodDecl *MD = MC->getMethodDecl();
+  StringRef Name = MD->getName();
+  const Expr *Obj = strip(MC->getImplicitObjectArgument());
+  const auto *DRE = dyn_cast<DeclRefExpr>(Obj);
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || !mapVar(VD) || (Act.isAlias(VD) && !Act.isOwner(VD)))
+    return unsupported(CE, "call to '" + Name.str() + "' on " +
+                               spelled(Obj) +
+                               " (a std::vector that is not a variable)");
+  SmallVector<const Expr *, 2> Args;
+  for (const Expr *A : MC->arguments())
+    if (!isa<CXXDefaultArgExpr>(A))
+      Args.push_back(A);
+  QualType SizeT = Ctx.getSizeType();
+  Expr *V = B.ref(mapVar(VD));
+  // The size before the call, for the reverse sweep.
+  auto RecordSize = [&]() {
+    VarDecl *O = hoist("_o", SizeT);
+    Cur->push_back(B.assign(B.ref(O), B.memberCall(V, "size", {})));
+    if (!Loops.empty() && !Frames.empty())
+      Frames.back().Recorded.push_back(O);
+    return O;
+  };
+  // The forward call, with the element values as the forward sweep
+  // computes them (recorded for their own backprop).
+  auto Value = [&](const Expr *A) { return fwd(A, false); };
+  const Expr *Elem = nullptr; // the inserted value, if it has an adjoint
+  VarDecl *Old = nullptr, *Pos = nullptr;
+  SmallVector<Expr *, 2> FArgs;
+  if (Name == "push_back" || Name == "emplace_back") {
+    if (Args.size() > 1)
+      return unsupported(CE, "call to '" + Name.str() +
+                                 "' with more than one argument");
+    if (!Args.empty()) {
+      Elem = Args[0];
+      FArgs.push_back(Value(Args[0]));
+    }
+  } else if (Name == "resize" || Name == "assign") {
+    if (Args.empty() || Args.size() > 2 ||
+        !Args[0]->getType()->isIntegralOrEnumerationType())
+      return unsupported(CE, "call to '" + Name.str() +
+                                 "' with these arguments (use a count and "
+                                 "a value)");
+    Old = RecordSize();
+    FArgs.push_back(plain(Args[0]));
+    if (Args.size() == 2) {
+      Elem = Args[1];
+      FArgs.push_back(Value(Args[1]));
+    }
+  } else if (Name == "clear") {
+    Old = RecordSize();
+  } else if (Name == "insert") {
+    if (Args.size() != 2 || !isFloating(strip(Args[1])->getType()))
+      return unsupported(CE, "call to 'insert' with these arguments (insert "
+                             "one value at a position)");
+    // The position as an index: iterators do not survive the mutation.
+    Pos = hoist("_k", Ctx.getPointerDiffType());
+    Cur->push_back(B.assign(
+        B.ref(Pos),
+        B.binop(BO_Sub, plain(Args[0]), B.memberCall(V, "begin", {}))));
+    if (!Loops.empty() && !Frames.empty())
+      Frames.back().Recorded.push_back(Pos);
+    Elem = Args[1];
+    FArgs.push_back(B.binop(BO_Add, B.memberCall(V, "begin", {}), B.ref(Pos)));
+    FArgs.push_back(Value(Args[1]));
+  } else {
+    // pop_back, reserve, shrink_to_fit: no operands.
+    for (const Expr *A : Args)
+      FArgs.push_back(plain(A));
+  }
+  if (Failed)
+    return nullptr;
+  Expr *Call = B.memberCall(B.ref(mapVar(VD)), MD->getDeclName(), FArgs);
+  Cur->push_back(Call);
+  if (Name != "reserve" && Name != "shrink_to_fit")
+    resizeShadow(Obj, *Cur);
+  SideEffectCalls.insert(strip(CE));
+  if (!Act.isActive(VD) || Name == "reserve" || Name == "shrink_to_fit")
+    return Call;
+
+  // The reverse sweep undoes the mutation on the shadow; the values that
+  // went in receive the adjoints of the elements they became.
+  Stmts R;
+  Expr *Sh = shadowLValue(*this, B, Obj);
+  if (!Sh)
+    return nullptr;
+  bool ElemActive = Elem && Act.isActive(strip(Elem));
+  QualType ET = Elem ? strip(Elem)->getType().getNonReferenceType()
+                           .getUnqualifiedType()
+                     : Ctx.DoubleTy;
+  if (Name == "push_back" || Name == "emplace_back") {
+    if (ElemActive) {
+      VarDecl *A = bind(B.memberCall(Sh, "back", {}), ET, R);
+      R.push_back(B.memberCall(shadowLValue(*this, B, Obj), "pop_back", {}));
+      backprop(Elem, B.ref(A), R);
+    } else {
+      R.push_back(B.memberCall(Sh, "pop_back", {}));
+    }
+  } else if (Name == "pop_back") {
+    R.push_back(B.memberCall(Sh, "emplace_back", {}));
+  } else if (Name == "insert") {
+    Expr *At = B.subscript(Sh, B.ref(Pos));
+    if (ElemActive) {
+      VarDecl *A = bind(At, ET, R);
+      backprop(Elem, B.ref(A), R);
+    }
+    Expr *S2 = shadowLValue(*this, B, Obj);
+    R.push_back(B.memberCall(
+        S2, "erase",
+        {B.binop(BO_Add, B.memberCall(shadowLValue(*this, B, Obj), "begin",
+                                      {}),
+                 B.ref(Pos))}));
+  } else {
+    // resize, assign, clear: the new elements' adjoints flow into the
+    // value they were made from; the shadow gets its old size back.
+    if (ElemActive) {
+      VarDecl *Sum = B.var(PB, fresh("_s"), ET, B.zero(ET));
+      R.push_back(B.declStmt(Sum));
+      VarDecl *K = B.var(PB, fresh("_i"), SizeT,
+                         Name == "resize" ? B.ref(Old)
+                                          : B.intLit(0, SizeT));
+      R.push_back(B.forStmt(
+          B.declStmt(K),
+          B.binop(BO_LT, B.ref(K),
+                  B.memberCall(shadowLValue(*this, B, Obj), "size", {})),
+          B.unop(UO_PreInc, B.ref(K)),
+          B.addAssign(B.ref(Sum),
+                      B.subscript(shadowLValue(*this, B, Obj), B.ref(K)))));
+      backprop(Elem, B.ref(Sum), R);
+    }
+    if (Name == "resize")
+      R.push_back(B.memberCall(shadowLValue(*this, B, Obj), "resize",
+                               {B.ref(Old)}));
+    else
+      R.push_back(B.memberCall(shadowLValue(*this, B, Obj), "assign",
+                               {B.ref(Old), B.zero(ET)}));
+  }
+  if (!Frames.empty())
+    Frames.back().SideRev.push_back(std::move(R));
+  return Call;
+}
+
+} // namespace grad

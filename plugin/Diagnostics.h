@@ -15,6 +15,12 @@
 
 #include "clang/Basic/Diagnostic.h"
 
+#include <string>
+
+namespace clang {
+class Stmt;
+}
+
 namespace grad {
 
 enum class Diag {
@@ -26,6 +32,11 @@ enum class Diag {
 /// Emits diagnostic \p D at \p Loc, honouring -w and -Werror for warnings.
 clang::DiagnosticBuilder report(clang::DiagnosticsEngine &DE, Diag D,
                                 clang::SourceLocation Loc);
+
+/// The construct \p S as the user would name it in a diagnostic ("call to
+/// 'f'", "brace initialisation of 'std::vector<double>'"), never by its
+/// AST class.
+std::string constructName(const clang::Stmt *S);
 
 } // namespace grad
 

@@ -140,11 +140,61 @@ std::string constructName(const Stmt *S) {
              "' operator";
     }
   default:
-    if (isa<Expr>(S))
-      return std::string("expression of kind '") + S->getStmtClassName() +
-             "'";
-    return std::string("statement of kind '") + S->getStmtClassName() + "'";
+    break;
   }
+  // Named by what the user wrote, never by the AST class.
+  auto TypeName = [](const Expr *E) {
+    return "'" + E->getType().getAsString() + "'";
+  };
+  if (const auto *CE = dyn_cast<CallExpr>(S)) {
+    if (const auto *FD =
+            dyn_cast_or_null<FunctionDecl>(CE->getCalleeDecl()))
+      return "call to '" + FD->getNameAsString() + "'";
+    return "call through a function pointer";
+  }
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(S))
+    return (CE->isListInitialization() ? "brace initialisation of "
+                                       : "construction of ") +
+           TypeName(CE);
+  if (const auto *IL = dyn_cast<InitListExpr>(S))
+    return "brace initialisation of " + TypeName(IL);
+  if (isa<PredefinedExpr>(S))
+    return "'__func__'";
+  if (isa<StringLiteral>(S))
+    return "string literal";
+  if (const auto *NC = dyn_cast<CXXNamedCastExpr>(S))
+    return "'" + std::string(NC->getCastName()) + "'";
+  if (const auto *EC = dyn_cast<ExplicitCastExpr>(S))
+    return "cast to " + TypeName(EC);
+  if (isa<AbstractConditionalOperator>(S))
+    return "'?:' expression";
+  if (const auto *BO = dyn_cast<BinaryOperator>(S))
+    return "'" + BO->getOpcodeStr().str() + "' operator";
+  if (isa<CXXDefaultArgExpr>(S))
+    return "default argument";
+  if (isa<CXXStdInitializerListExpr>(S))
+    return "'std::initializer_list'";
+  if (isa<UnaryExprOrTypeTraitExpr>(S))
+    return "'sizeof'";
+  if (isa<CXXTypeidExpr>(S))
+    return "'typeid'";
+  if (isa<CXXNoexceptExpr>(S))
+    return "'noexcept' operator";
+  if (isa<AtomicExpr>(S))
+    return "atomic builtin";
+  if (isa<ConstantExpr>(S) || isa<MaterializeTemporaryExpr>(S) ||
+      isa<CXXBindTemporaryExpr>(S) || isa<ExprWithCleanups>(S) ||
+      isa<ImplicitCastExpr>(S))
+    return constructName(*S->child_begin());
+  if (const auto *E = dyn_cast<Expr>(S))
+    return "expression of type " + TypeName(E);
+  if (isa<DeclStmt>(S))
+    return "declaration";
+  if (isa<CXXCatchStmt>(S))
+    return "'catch' handler";
+  if (isa<SEHTryStmt>(S))
+    return "'__try' block";
+  return "statement";
 }
 
 std::nullptr_t PullbackBuilder::unsupported(const Stmt *St, StringRef What) {
@@ -157,7 +207,7 @@ std::nullptr_t PullbackBuilder::unsupported(const Decl *Dc, StringRef What) {
 
 std::nullptr_t PullbackBuilder::unsupportedAt(SourceLocation Loc,
                                               StringRef What) {
-  if (!Failed) {
+  if (!Failed && D.firstErrorAt(Loc, Primal)) {
     report(S.Diags, Diag::UnsupportedConstruct, Loc)
         << What << Primal->getNameAsString();
     D.noteRequest(Entry);
@@ -380,6 +430,8 @@ Expr *PullbackBuilder::rebuildCall(const CallExpr *CE, bool Need, bool Plain) {
   // memory is differentiated (its derivative reverses the writes) or an
   // error (no body, no rule).
   bool Writes = writtenStorage(CE) != nullptr;
+  if (Writes && isContainerMutation(CE))
+    return containerMutation(CE);
   if (Writes && !isa<CXXMemberCallExpr>(CE) &&
       !isa<CXXOperatorCallExpr>(CE) && !runtimeName(CE).size()) {
     if (findRule(FD))

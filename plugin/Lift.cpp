@@ -331,8 +331,7 @@ Expr *Cloner::expr(const Expr *E) {
       return toDual(Sub);
     return B.staticCast(T, Sub);
   }
-  return fail(E, "expression of kind '" + std::string(E->getStmtClassName()) +
-                     "'");
+  return fail(E, constructName(E));
 }
 
 Stmt *Cloner::stmt(const Stmt *St) {
@@ -401,7 +400,7 @@ Stmt *Cloner::stmt(const Stmt *St) {
     return new (Ctx) NullStmt(B.Loc);
   if (const auto *E = dyn_cast<Expr>(St))
     return expr(E);
-  fail(St, "statement of kind '" + std::string(St->getStmtClassName()) + "'");
+  fail(St, constructName(St));
   return nullptr;
 }
 } // namespace

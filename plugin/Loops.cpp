@@ -266,7 +266,7 @@ void PullbackBuilder::sequence(ArrayRef<const Stmt *> Body, Stmts &Fwd,
     Stmts R;
     stmt(Child, Fwd, R);
     if (Failed)
-      return;
+      continue; // the next statements still report their own errors
     if (Flag && Before > Start && !R.empty()) {
       // Ran only if no earlier statement of this sequence jumped.
       Expr *NoJump = B.binop(
@@ -277,6 +277,8 @@ void PullbackBuilder::sequence(ArrayRef<const Stmt *> Body, Stmts &Fwd,
     }
     Blocks.push_back(std::move(R));
   }
+  if (Failed)
+    return;
   for (auto It = Blocks.rbegin(); It != Blocks.rend(); ++It)
     Rev.insert(Rev.end(), It->begin(), It->end());
 }
@@ -655,10 +657,9 @@ void PullbackBuilder::rangeFor(const CXXForRangeStmt *RF, Stmts &Fwd,
   }
   const VarDecl *V = RF->getLoopVariable();
   QualType VT = V->getType();
-  if (VT->isReferenceType() && !VT.getNonReferenceType().isConstQualified()) {
-    unsupported(RF, "range-based 'for' loop with a non-const reference");
-    return;
-  }
+  // A reference is an alias of the element it binds to: its shadow is
+  // that element's shadow (see aliasOffset).
+  bool ByRef = VT->isReferenceType();
   QualType ET = VT.getNonReferenceType().getUnqualifiedType();
   if (!ET->isArithmeticType()) {
     unsupported(RF, "range-based 'for' loop over elements of type '" +
@@ -683,7 +684,11 @@ void PullbackBuilder::rangeFor(const CXXForRangeStmt *RF, Stmts &Fwd,
   Outer.push_back(B.assign(B.ref(LI->Count), B.intLit(0, SizeT)));
 
   // The element, re-read in the reverse sweep when the range is not written.
-  bool Reread = !Act.isDataWritten(C) && !Act.isWritten(V);
+  // (Not in a split derivative's reverse half when the range is a
+  // parameter it does not receive: the caller may have changed it.)
+  const auto *CP = dyn_cast<ParmVarDecl>(C);
+  bool Reread = !Act.isDataWritten(C) && !Act.isWritten(V) &&
+                (Half == SplitHalf::None || !CP || keptInReverseHalf(CP));
   VarDecl *RK = B.var(PB, fresh("_k"), SizeT,
                       B.unop(UO_PreDec, B.ref(LI->Count)));
   VarDecl *RV = nullptr;
@@ -695,7 +700,8 @@ void PullbackBuilder::rangeFor(const CXXForRangeStmt *RF, Stmts &Fwd,
   LI->BodyFrame = Frames.size();
   Stmts BodyFwd, BodyRev;
   BodyFwd.push_back(B.unop(UO_PreInc, B.ref(LI->Count)));
-  VarDecl *NV = B.var(PB, V->getName(), ET, B.subscript(B.ref(MC), B.ref(K)));
+  VarDecl *NV = B.var(PB, V->getName(), ByRef ? VT : ET,
+                      B.subscript(B.ref(MC), B.ref(K)));
   VarMap[V] = NV;
   BodyFwd.push_back(B.declStmt(NV));
   stmt(RF->getBody(), BodyFwd, BodyRev);
@@ -718,7 +724,7 @@ void PullbackBuilder::rangeFor(const CXXForRangeStmt *RF, Stmts &Fwd,
   if (LI->Flag)
     RevBody.push_back(pop(LI->Flag));
   RevBody.insert(RevBody.end(), BodyRev.begin(), BodyRev.end());
-  if (Act.isActive(V) && Act.isActive(C)) {
+  if (!ByRef && Act.isActive(V) && Act.isActive(C)) {
     // The element's adjoint flows back into the range's adjoint.
     VarDecl *A = adjointOf(V);
     RevBody.push_back(B.addAssign(

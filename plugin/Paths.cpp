@@ -27,10 +27,25 @@ const CallExpr *stdGet(const Expr *E) {
   return CE;
 }
 
+const CXXMemberCallExpr *elementMember(const Expr *E) {
+  const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(E);
+  const CXXMethodDecl *MD = MC ? MC->getMethodDecl() : nullptr;
+  if (!MD || !MD->getIdentifier() || !MD->getParent()->isInStdNamespace() ||
+      !MC->isLValue() || !isFloating(MC->getType()))
+    return nullptr;
+  StringRef N = MD->getName();
+  if (N == "back" || N == "front" || (N == "at" && MC->getNumArgs() == 1))
+    return MC;
+  return nullptr;
+}
+
 const Expr *pathBase(const Expr *E) {
   if (!E)
     return nullptr;
   E = E->IgnoreParenImpCasts();
+  // v.back(), v.front(), v.at(i): elements.
+  if (const CXXMemberCallExpr *MC = elementMember(E))
+    return MC->getImplicitObjectArgument();
   // std::get<I>(t) on a tuple, pair or array: an element like t[I].
   if (const CallExpr *Get = stdGet(E))
     return Get->getArg(0);
@@ -61,6 +76,8 @@ const Expr *pathBase(const Expr *E) {
 
 const Expr *pathIndex(const Expr *E) {
   E = E ? E->IgnoreParenImpCasts() : nullptr;
+  if (const CXXMemberCallExpr *MC = elementMember(E))
+    return MC->getNumArgs() == 1 ? MC->getArg(0) : nullptr;
   if (const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(E))
     return AS->getIdx();
   if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(E))

@@ -26,8 +26,13 @@ namespace grad {
 /// `std::get<I>(t)` on an lvalue tuple, pair or array, or null.
 const clang::CallExpr *stdGet(const clang::Expr *E);
 
+/// v.back(), v.front(), v.at(i) on a standard container of floating
+/// elements (an lvalue element), or null.
+const clang::CXXMemberCallExpr *elementMember(const clang::Expr *E);
+
 /// The base of one access step (the `a` of `a[i]`, the `p` of `*p` or
-/// `p->m`, the `t` of `std::get<I>(t)`), or null if \p E is no step.
+/// `p->m`, the `t` of `std::get<I>(t)`, the `v` of `v.back()`), or null if
+/// \p E is no step.
 const clang::Expr *pathBase(const clang::Expr *E);
 
 /// The index of a subscript step (`i` of `a[i]`), or null.

@@ -103,6 +103,7 @@ private:
 
   // Reverse.cpp
   void stmt(const clang::Stmt *S, Stmts &Fwd, Stmts &Rev);
+  void stmtImpl(const clang::Stmt *S, Stmts &Fwd, Stmts &Rev);
   void compound(const clang::CompoundStmt *CS, Stmts &Fwd, Stmts &Rev);
   void declStmt(const clang::DeclStmt *DS, Stmts &Fwd, Stmts &Rev);
   void exprStmt(const clang::Expr *E, Stmts &Fwd, Stmts &Rev);
@@ -183,6 +184,17 @@ private:
   /// The adjoint lvalue of element access \p E (d_x[i], (*d_v)[i]).
   clang::Expr *adjointElement(const clang::Expr *E);
   clang::Expr *adjointStorage(const clang::VarDecl *VD);
+  /// push_back, resize, insert, ... on a std::vector (Containers.cpp).
+  bool isContainerMutation(const clang::CallExpr *CE) const;
+  /// Emits the mutation into the forward sweep, its undo on the shadow
+  /// as a side effect of the statement; returns the forward call.
+  clang::Expr *containerMutation(const clang::CallExpr *CE);
+  /// True if \p VD's shadow is the caller's adjoint (a container passed
+  /// by reference): sized by the caller for the value on exit.
+  bool shadowFromCaller(const clang::VarDecl *VD) const;
+  /// After a call that may change the size of std::vector \p Obj: its
+  /// local shadow follows (forward sweep).
+  void resizeShadow(const clang::Expr *Obj, Stmts &Out);
   /// The local shadow of by-value container parameter \p P, shaped like
   /// its entry value.
   clang::Expr *localParamShadow(const clang::ParmVarDecl *P);
@@ -255,6 +267,9 @@ private:
     clang::VarDecl *Seed = nullptr;
   };
   llvm::DenseMap<const clang::Expr *, CallPlan> Plans;
+  /// Calls the forward sweep already emitted as side effects (container
+  /// mutations).
+  llvm::DenseSet<const clang::Expr *> SideEffectCalls;
   /// Which parameters get adjoints at this call: every differentiable
   /// scalar, and pointers, references and objects whose memory carries
   /// derivatives here.
@@ -368,6 +383,8 @@ private:
   /// The forward statement list being filled by fwd().
   Stmts *Cur = nullptr;
   Stmts Prologue;
+  /// Variables declared by statements that failed (see stmt()).
+  llvm::DenseSet<const clang::VarDecl *> Poisoned;
   /// By-value container parameters with a shadow of their own (written in
   /// the body, or not in the wrt list): added to the caller's adjoint at
   /// the end.
@@ -414,9 +431,6 @@ private:
 /// (implicit casts, parentheses, default arguments, substituted template
 /// arguments): the key of recorded values.
 const clang::Expr *stripExpr(const clang::Expr *E);
-
-/// Spelled name of a statement or expression class for diagnostics.
-std::string constructName(const clang::Stmt *S);
 
 } // namespace grad
 

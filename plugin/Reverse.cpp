@@ -268,9 +268,55 @@ VarDecl *PullbackBuilder::bind(Expr *Adj, QualType T, Stmts &Out) {
   return V;
 }
 
+namespace {
+/// The variables a statement declares, and whether it mentions one of a
+/// given set.
+struct DeclaredVars : RecursiveASTVisitor<DeclaredVars> {
+  const llvm::DenseSet<const VarDecl *> *Probe = nullptr;
+  llvm::SmallVector<const VarDecl *, 4> Declared;
+  bool Mentions = false;
+  bool VisitVarDecl(VarDecl *VD) {
+    Declared.push_back(VD);
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    if (Probe)
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        Mentions |= Probe->count(VD) != 0;
+    return true;
+  }
+};
+} // namespace
+
 void PullbackBuilder::stmt(const Stmt *St, Stmts &Fwd, Stmts &Rev) {
-  if (Failed || !St)
+  if (!St || B.Failed)
     return;
+  // After an error the function's derivative is not emitted, but the
+  // remaining statements are still looked at so that one compile reports
+  // every unsupported construct (one per statement). A statement that uses
+  // a variable declared by a failed one is skipped: its errors would only
+  // follow from the first.
+  DeclaredVars DV;
+  if (!Poisoned.empty()) {
+    DV.Probe = &Poisoned;
+    DV.TraverseStmt(const_cast<Stmt *>(St));
+    if (DV.Mentions) {
+      Poisoned.insert(DV.Declared.begin(), DV.Declared.end());
+      Failed = true;
+      return;
+    }
+  }
+  bool FailedBefore = Failed;
+  Failed = false;
+  stmtImpl(St, Fwd, Rev);
+  if (Failed && DV.Declared.empty())
+    DV.TraverseStmt(const_cast<Stmt *>(St));
+  if (Failed)
+    Poisoned.insert(DV.Declared.begin(), DV.Declared.end());
+  Failed = Failed || FailedBefore;
+}
+
+void PullbackBuilder::stmtImpl(const Stmt *St, Stmts &Fwd, Stmts &Rev) {
   Stmts *Saved = Cur;
   Cur = &Fwd;
   SourceLocation SavedLoc = B.Loc;
@@ -302,6 +348,9 @@ void PullbackBuilder::stmt(const Stmt *St, Stmts &Fwd, Stmts &Rev) {
     ifStmt(IS, Fwd, Local);
   else if (const auto *AS = dyn_cast<AttributedStmt>(St))
     stmt(AS->getSubStmt(), Fwd, Local);
+  else if (const auto *LS = dyn_cast<LabelStmt>(St))
+    // Only a 'goto' can reach it, and that is the error.
+    stmt(LS->getSubStmt(), Fwd, Local);
   else if (const auto *E = dyn_cast<Expr>(St))
     exprStmt(E, Fwd, Local);
   else
@@ -584,7 +633,7 @@ void PullbackBuilder::exprStmt(const Expr *E, Stmts &Fwd, Stmts &Rev) {
       return;
     Expr *R = plain(K);
     // A call that writes memory put itself in the forward sweep.
-    if (R && !Plans.count(K))
+    if (R && !Plans.count(K) && !SideEffectCalls.count(K))
       Fwd.push_back(R);
     return;
   }

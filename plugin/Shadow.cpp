@@ -21,6 +21,14 @@ Expr *buildStep(SemaBuilder &B, Expr *Base, const Expr *Step,
   const Expr *K = Step->IgnoreParenImpCasts();
   if (!Base)
     return nullptr;
+  if (const CXXMemberCallExpr *MC = elementMember(K)) {
+    // v.back(), v.at(i): the same member of the shadow, which has the
+    // primal's size at every point.
+    SmallVector<Expr *, 1> Args;
+    for (const Expr *A : MC->arguments())
+      Args.push_back(Index(A));
+    return B.memberCall(Base, MC->getMethodDecl()->getName(), Args);
+  }
   if (const Expr *I = pathIndex(K))
     return B.subscript(Base, Index(I));
   if (const auto *UO = dyn_cast<UnaryOperator>(K))
