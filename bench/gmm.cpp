@@ -12,10 +12,14 @@
 /// Two variants: fixed-size local arrays as scratch (gmm_arr) and
 /// std::vector<double> scratch buffers as ADBench writes it (gmm_vec). The
 /// additive constants (which need lgamma) are left out: they change neither
-/// the gradient nor the timing.
+/// the gradient nor the timing. A third variant, gmm_objective (gmm_c), is
+/// written the C way ADBench's C++ is written: helpers taking pointers and
+/// writing through out-parameters, &means[ik * d] arguments, the result
+/// through `double *err`.
 ///
-/// Benchmarks: gmm/primal, gmm/grad, gmm_vec/primal, gmm_vec/grad, gmm/hand
-/// (a hand-written adjoint in the style of ADBench's manual derivative).
+/// Benchmarks: gmm/primal, gmm/grad, gmm_vec/primal, gmm_vec/grad,
+/// gmm_c/primal, gmm_c/grad, and gmm/hand (= gmm_vec/hand = gmm_c/hand: a
+/// hand-written adjoint in the style of ADBench's manual derivative).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -163,6 +167,115 @@ gmm_vec(int d, int k, int n, const double *alphas, const double *means,
   return slse - n * lse_alphas + prior;
 }
 
+// gmm_c: the objective as ADBench's C++ writes it (shared/gmm.h): small C
+// helpers taking lengths and pointers, results through out-parameters, the
+// components addressed as &means[ik * d], scratch in std::vector<double>
+// passed as .data() / &v[0], and the result written through `double *err`.
+// CONSTANT and the Wishart normaliser are kept except for its lgamma term.
+
+struct Wishart {
+  double gamma;
+  int m;
+};
+
+double arr_max(int n, const double *const x) {
+  double m = x[0];
+  for (int i = 1; i < n; i++)
+    if (m < x[i])
+      m = x[i];
+  return m;
+}
+
+double sqnorm(int n, const double *const x) {
+  double res = x[0] * x[0];
+  for (int i = 1; i < n; i++)
+    res = res + x[i] * x[i];
+  return res;
+}
+
+void subtract(int d, const double *const x, const double *const y,
+              double *out) {
+  for (int id = 0; id < d; id++)
+    out[id] = x[id] - y[id];
+}
+
+double logsumexp(int n, const double *const x) {
+  double mx = arr_max(n, x);
+  double semx = 0.;
+  for (int i = 0; i < n; i++)
+    semx = semx + std::exp(x[i] - mx);
+  return std::log(semx) + mx;
+}
+
+void preprocess_qs(int d, int k, const double *const icf, double *sum_qs,
+                   double *Qdiags) {
+  int icf_sz = d * (d + 1) / 2;
+  for (int ik = 0; ik < k; ik++) {
+    sum_qs[ik] = 0.;
+    for (int id = 0; id < d; id++) {
+      double q = icf[ik * icf_sz + id];
+      sum_qs[ik] = sum_qs[ik] + q;
+      Qdiags[ik * d + id] = std::exp(q);
+    }
+  }
+}
+
+void Qtimesx(int d, const double *const Qdiag, const double *const ltri,
+             const double *const x, double *out) {
+  for (int id = 0; id < d; id++)
+    out[id] = Qdiag[id] * x[id];
+  int Lparamsidx = 0;
+  for (int i = 0; i < d; i++)
+    for (int j = i + 1; j < d; j++) {
+      out[j] = out[j] + ltri[Lparamsidx] * x[i];
+      Lparamsidx++;
+    }
+}
+
+double log_wishart_prior(int p, int k, Wishart wishart,
+                         const double *const sum_qs, const double *const Qdiags,
+                         const double *const icf) {
+  int n = p + wishart.m + 1;
+  int icf_sz = p * (p + 1) / 2;
+  // ADBench also subtracts log_gamma_distrib(0.5 * n, p) here.
+  double C = n * p * (std::log(wishart.gamma) - 0.5 * std::log(2));
+  double out = 0;
+  for (int ik = 0; ik < k; ik++) {
+    double frobenius =
+        sqnorm(p, &Qdiags[ik * p]) + sqnorm(icf_sz - p, &icf[ik * icf_sz + p]);
+    out = out + 0.5 * wishart.gamma * wishart.gamma * frobenius -
+          wishart.m * sum_qs[ik];
+  }
+  return out - k * C;
+}
+
+[[grad("alphas, means, icf, err")]] void
+gmm_objective(int d, int k, int n, const double *const alphas,
+              const double *const means, const double *const icf,
+              const double *const x, Wishart wishart, double *err) {
+  const double CONSTANT = -n * d * 0.5 * std::log(2 * M_PI);
+  int icf_sz = d * (d + 1) / 2;
+  std::vector<double> Qdiags(d * k);
+  std::vector<double> sum_qs(k);
+  std::vector<double> xcentered(d);
+  std::vector<double> Qxcentered(d);
+  std::vector<double> main_term(k);
+  preprocess_qs(d, k, icf, &sum_qs[0], &Qdiags[0]);
+  double slse = 0.;
+  for (int ix = 0; ix < n; ix++) {
+    for (int ik = 0; ik < k; ik++) {
+      subtract(d, &x[ix * d], &means[ik * d], xcentered.data());
+      Qtimesx(d, &Qdiags[ik * d], &icf[ik * icf_sz + d], xcentered.data(),
+              Qxcentered.data());
+      main_term[ik] = alphas[ik] + sum_qs[ik] - 0.5 * sqnorm(d, &Qxcentered[0]);
+    }
+    slse = slse + logsumexp(k, &main_term[0]);
+  }
+  double lse_alphas = logsumexp(k, alphas);
+  *err = CONSTANT + slse - n * lse_alphas;
+  *err = *err + log_wishart_prior(d, k, wishart, &sum_qs[0], &Qdiags[0], icf);
+}
+
 /// Hand-written adjoint: per point, a forward pass keeping xc and Qxc for
 /// every component, then the softmax weights of the log-sum-exp.
 static void gmmHand(int d, int k, int n, const double *alphas,
@@ -278,12 +391,43 @@ std::vector<double> checkOne(const char *Name, PrimalFn F, PullbackFn Pb) {
   return G;
 }
 
+/// gmm_objective behind the PrimalFn / PullbackFn signatures: the Wishart
+/// struct built from (gamma, m), the result read from / seeded into err.
+double gmmC(int d, int k, int n, const double *alphas, const double *means,
+            const double *icf, const double *x, double gamma, int m) {
+  double err;
+  gmm_objective(d, k, n, alphas, means, icf, x, Wishart{gamma, m}, &err);
+  return err;
+}
+void gmmCPullback(int d, int k, int n, const double *alphas,
+                  const double *means, const double *icf, const double *x,
+                  double gamma, int m, double dret, double *dal, double *dmu,
+                  double *dicf) {
+  double err = 0, derr = dret;
+  gmm_objective_pullback(d, k, n, alphas, means, icf, x, Wishart{gamma, m},
+                         &err, dal, dmu, dicf, &derr);
+}
+
 void checkAll() {
   const auto A = checkOne("gmm", gmm_arr, gmm_arr_pullback);
   const auto V = checkOne("gmm_vec", gmm_vec, gmm_vec_pullback);
+  const auto C = checkOne("gmm_c", gmmC, gmmCPullback);
   const auto H = checkOne("gmm/hand", gmm_arr, gmmHand);
   bench::expectSame("gmm_vec vs gmm", V, A, 1e-9);
   bench::expectSame("gmm/hand vs gmm", H, A, 1e-9);
+  bench::expectSame("gmm_c vs gmm/hand", C, H, 1e-9);
+  // The value: gmm_arr plus the constants gmm_objective keeps.
+  Inputs &I = in();
+  const double Arr = gmm_arr(D, K, N, I.Alphas.data(), I.Means.data(),
+                             I.Icf.data(), I.X.data(), I.Gamma, I.M);
+  const double Consts =
+      -N * D * 0.5 * std::log(2 * M_PI) -
+      K * ((D + I.M + 1) * D * (std::log(I.Gamma) - 0.5 * std::log(2)));
+  const std::vector<double> Cv = {gmmC(D, K, N, I.Alphas.data(),
+                                       I.Means.data(), I.Icf.data(),
+                                       I.X.data(), I.Gamma, I.M)};
+  bench::expectSame("gmm_c value", Cv, std::vector<double>{Arr + Consts},
+                    1e-12);
 }
 
 template <PrimalFn F> void primal(benchmark::State &S) {
@@ -311,6 +455,9 @@ int main(int argc, char **argv) {
   benchmark::RegisterBenchmark("gmm_vec/primal", primal<gmm_vec>);
   benchmark::RegisterBenchmark("gmm_vec/grad", gradient<gmm_vec_pullback>);
   benchmark::RegisterBenchmark("gmm_vec/hand", gradient<gmmHand>);
+  benchmark::RegisterBenchmark("gmm_c/primal", primal<gmmC>);
+  benchmark::RegisterBenchmark("gmm_c/grad", gradient<gmmCPullback>);
+  benchmark::RegisterBenchmark("gmm_c/hand", gradient<gmmHand>);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv))
     return 1;
