@@ -96,11 +96,18 @@ Expr *SemaBuilder::funcRef(FunctionDecl *FD) {
   for (const TemplateArgument &A :
        Args ? Args->asArray() : ArrayRef<TemplateArgument>())
     Explicit.addArgument(argLoc(A));
-  return S.BuildDeclRefExpr(
+  Expr *Ref = S.BuildDeclRefExpr(
       FD, FD->getType(), VK_LValue, NameInfo,
       SS.isSet() ? SS.getWithLocInContext(Ctx) : NestedNameSpecifierLoc(),
       /*FoundD=*/nullptr, /*TemplateKWLoc=*/SourceLocation(),
       Args ? &Explicit : nullptr);
+  // Derivatives the plugin declares now and defines later (possibly after
+  // Sema's end-of-file check for inline functions used but not defined).
+  if (!FD->hasBody() && FD->getIdentifier() &&
+      (FD->getName().starts_with("_grad_") ||
+       FD->getName().ends_with("_pullback")))
+    S.UndefinedButUsed.erase(FD->getCanonicalDecl());
+  return Ref;
 }
 
 static int precedenceOf(const Expr *E) {
