@@ -35,6 +35,11 @@
   return std::max(lo, std::min(x * x, hi));
 }
 
+// std::clamp has its own rule (min(max(v, lo), hi), as libstdc++ defines it).
+[[grad]] double stdclamp(double x, double lo, double hi) {
+  return std::clamp(x * x, lo, hi) * std::clamp(std::sin(x), -0.5, 0.5);
+}
+
 int main() {
   using gradcheck::check_grad;
   using gradcheck::expect;
@@ -78,5 +83,11 @@ int main() {
   check_grad("clamp_hi", clamp_sq, clamp_sq_pullback, 1.8, 0.1, 2.0);
   // CHECK: ok clamp_lo.d2
   check_grad("clamp_lo", clamp_sq, clamp_sq_pullback, 0.2, 0.1, 2.0);
+  // CHECK: ok stdclamp_mid.d0
+  check_grad("stdclamp_mid", stdclamp, stdclamp_pullback, 0.5, 0.1, 0.9);
+  // CHECK: ok stdclamp_lo.d1
+  check_grad("stdclamp_lo", stdclamp, stdclamp_pullback, 0.2, 0.1, 0.9);
+  // CHECK: ok stdclamp_hi.d2
+  check_grad("stdclamp_hi", stdclamp, stdclamp_pullback, 1.2, 0.1, 0.9);
   return gradcheck::failures();
 }
