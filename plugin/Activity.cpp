@@ -56,6 +56,8 @@ const VarDecl *Activity::rootOf(const Expr *E, bool &IsThis) const {
     IsThis = true;
     return nullptr;
   }
+  if (const Expr *A = movedArg(E))
+    return rootOf(A, IsThis);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     return VD ? storageOf(VD) : nullptr;

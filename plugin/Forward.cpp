@@ -32,6 +32,10 @@ const Expr *stripExpr(const Expr *E) {
       Next = DA->getExpr();
     if (const auto *NT = dyn_cast<SubstNonTypeTemplateParmExpr>(Next))
       Next = NT->getReplacement();
+    // std::move(x), std::forward<T>(x): x itself (the derivative of a
+    // move is that of a copy).
+    if (const Expr *A = movedArg(Next))
+      Next = A;
     if (Next == E)
       return E;
     E = Next;
@@ -673,6 +677,14 @@ Expr *PullbackBuilder::rebuild(const Expr *E, bool Need, bool Plain) {
       return hoistAssignment(BO, Need);
     }
     if (Op == BO_Comma) {
+      if (NoHoist) {
+        // Where nothing can run ahead (a loop increment `++i, --j`, a
+        // branch of ?:), the comma stays; an effect with a derivative in
+        // its left operand is refused by the hoist it would need.
+        Expr *L = plain(BO->getLHS());
+        Expr *Out = B.binop(BO_Comma, L, rebuild(BO->getRHS(), false, Plain));
+        return Need ? record(BO, Out) : Out;
+      }
       Cur->push_back(plain(BO->getLHS()));
       return rebuild(BO->getRHS(), Need, Plain);
     }

@@ -27,6 +27,16 @@ const CallExpr *stdGet(const Expr *E) {
   return CE;
 }
 
+const Expr *movedArg(const Expr *E) {
+  const auto *CE = dyn_cast_or_null<CallExpr>(E);
+  const FunctionDecl *FD = CE ? CE->getDirectCallee() : nullptr;
+  if (!FD || CE->getNumArgs() != 1 || !FD->isInStdNamespace() ||
+      !FD->getIdentifier() ||
+      (FD->getName() != "move" && FD->getName() != "forward"))
+    return nullptr;
+  return CE->getArg(0);
+}
+
 const CXXMemberCallExpr *elementMember(const Expr *E) {
   const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(E);
   const CXXMethodDecl *MD = MC ? MC->getMethodDecl() : nullptr;

@@ -26,6 +26,9 @@ namespace grad {
 /// `std::get<I>(t)` on an lvalue tuple, pair or array, or null.
 const clang::CallExpr *stdGet(const clang::Expr *E);
 
+/// The argument of std::move(x) or std::forward<T>(x), or null.
+const clang::Expr *movedArg(const clang::Expr *E);
+
 /// v.back(), v.front(), v.at(i) on a standard container of floating
 /// elements (an lvalue element), or null.
 const clang::CXXMemberCallExpr *elementMember(const clang::Expr *E);
