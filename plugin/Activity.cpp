@@ -203,6 +203,11 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
     }
     if (const VarDecl *VD = elementVar(K)) {
       const VarDecl *R = Act.storageOf(VD);
+      for (const VarDecl *MR : Act.rootsOf(VD)) {
+        WrittenData.insert(MR);
+        if (RHS)
+          Defs.push_back({MR, RHS});
+      }
       if (!R)
         return;
       WrittenData.insert(R);
@@ -275,6 +280,11 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
       }
       if (const VarDecl *VD = refVar(A); VD && ByRef)
         Written.insert(VD);
+      if (const VarDecl *Base = pathRoot(A, IsThis))
+        for (const VarDecl *MR : Act.rootsOf(Base)) {
+          WrittenData.insert(MR);
+          Effects.push_back({MR, CE});
+        }
       if (!R)
         return;
       WrittenData.insert(R);
@@ -359,8 +369,20 @@ void Activity::computeAliases(const Stmt *Body) {
     bool Changed = false;
     for (auto &[VD, L] : AD.Defs) {
       const VarDecl *Root = nullptr;
-      bool Known = !L.empty();
+      bool Known = !L.empty(), Unknown = false;
+      SmallVector<const VarDecl *, 2> All;
+      // `c ? a : b` defines the pointer as one of two storages.
+      SmallVector<const Expr *, 4> Flat;
       for (const Expr *E : L) {
+        const auto *CO = dyn_cast<ConditionalOperator>(E->IgnoreParenImpCasts());
+        if (CO && VD->getType()->isPointerType()) {
+          Flat.push_back(CO->getTrueExpr());
+          Flat.push_back(CO->getFalseExpr());
+        } else {
+          Flat.push_back(E);
+        }
+      }
+      for (const Expr *E : Flat) {
         if (E->IgnoreParenImpCasts()->isNullPointerConstant(
                 *Ctx, Expr::NPC_ValueDependentIsNotNull))
           continue;
@@ -369,13 +391,28 @@ void Activity::computeAliases(const Stmt *Body) {
         const VarDecl *R = allocation(E).K != Allocation::None
                                ? VD
                                : rootOf(E, IsThis);
+        if (!R || R == VD)
+          Unknown = true;
+        else if (!llvm::is_contained(All, R))
+          All.push_back(R);
         if (!R || (Root && R != Root)) {
           Known = false;
-          break;
+          continue;
         }
         Root = R;
       }
       const VarDecl *New = Known ? Root : nullptr;
+      // Pointers (not references) into several known storages.
+      if (!Known && !Unknown && All.size() > 1 &&
+          VD->getType()->isPointerType()) {
+        if (Roots[VD] != All) {
+          Roots[VD] = All;
+          Changed = true;
+        }
+      } else if (Roots.count(VD)) {
+        Roots.erase(VD);
+        Changed = true;
+      }
       if (Alias[VD] != New) {
         Alias[VD] = New;
         Changed = true;

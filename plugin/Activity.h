@@ -66,6 +66,17 @@ public:
     auto It = Alias.find(VD);
     return It == Alias.end() ? VD : It->second;
   }
+  /// A local pointer assigned pointers into different storages (`xp = x2;
+  /// ... xp = &s[i];`): those storages, in a fixed order (empty if \p VD is
+  /// not such a pointer). Its storage is then unknown (storageOf is null);
+  /// the builder tracks which one it points into at run time.
+  llvm::ArrayRef<const clang::VarDecl *>
+  rootsOf(const clang::VarDecl *VD) const {
+    auto It = Roots.find(VD);
+    return It == Roots.end() ? llvm::ArrayRef<const clang::VarDecl *>()
+                             : llvm::ArrayRef<const clang::VarDecl *>(
+                                   It->second);
+  }
   /// The storage the pointer or lvalue expression \p E points into: a
   /// variable, or null (unknown, or `this` with \p IsThis set).
   const clang::VarDecl *rootOf(const clang::Expr *E, bool &IsThis) const;
@@ -85,6 +96,9 @@ private:
   llvm::DenseSet<const clang::VarDecl *> Active, Written, WrittenData,
       AddressTaken;
   llvm::DenseMap<const clang::VarDecl *, const clang::VarDecl *> Alias;
+  llvm::DenseMap<const clang::VarDecl *,
+                 llvm::SmallVector<const clang::VarDecl *, 2>>
+      Roots;
   llvm::SmallVector<const clang::VarDecl *, 16> Order;
   llvm::DenseMap<const clang::Expr *, bool> Cache;
   bool Done = false;

@@ -25,6 +25,8 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/Sema/Sema.h"
 
+#include <functional>
+
 using namespace clang;
 
 namespace grad {
@@ -234,8 +236,92 @@ void PullbackBuilder::declareAlias(const VarDecl *VD) {
   AliasOffsets[VD] = T;
 }
 
+void PullbackBuilder::noteAliasDef(const VarDecl *VD, const Expr *RHS,
+                                   Stmts &Out) {
+  ArrayRef<const VarDecl *> Rs = Act.rootsOf(VD);
+  if (Rs.empty() || !RHS || !Act.isActive(VD))
+    return;
+  if (RHS->IgnoreParenImpCasts()->isNullPointerConstant(
+          Ctx, Expr::NPC_ValueDependentIsNotNull))
+    return;
+  // The root index of one definition: a constant, or for `c ? p : q`
+  // the condition choosing between two (evaluated again: it must have no
+  // side effects).
+  std::function<Expr *(const Expr *)> Index = [&](const Expr *E) -> Expr * {
+    const Expr *K = E->IgnoreParenImpCasts();
+    if (const auto *CO = dyn_cast<ConditionalOperator>(K)) {
+      if (CO->getCond()->HasSideEffects(Ctx))
+        return unsupported(CO, "pointer '" + VD->getNameAsString() +
+                                   "' chosen by a condition with side effects");
+      Expr *T = Index(CO->getTrueExpr());
+      Expr *F = T ? Index(CO->getFalseExpr()) : nullptr;
+      return F ? B.paren(B.cond(plain(CO->getCond()), T, F)) : nullptr;
+    }
+    bool IsThis;
+    const VarDecl *R = Act.rootOf(K, IsThis);
+    const auto *It = llvm::find(Rs, R);
+    if (It == Rs.end())
+      return unsupported(E, "pointer '" + VD->getNameAsString() +
+                                "' whose target the plugin cannot track");
+    return B.intLit(It - Rs.begin(), Ctx.IntTy);
+  };
+  Expr *I = Index(RHS);
+  if (!I)
+    return;
+  VarDecl *&A = RootIndex[VD];
+  if (!A)
+    A = hoist("_a", Ctx.IntTy);
+  Out.push_back(B.assign(B.ref(A), I));
+}
+
+Expr *PullbackBuilder::multiRootBase(const VarDecl *VD, Expr *Index,
+                                     bool Shadow) {
+  ArrayRef<const VarDecl *> Rs = Act.rootsOf(VD);
+  QualType Pointee = aliasPointee(VD);
+  // (i == 0 ? base0 : i == 1 ? base1 : ... baseN)
+  Expr *Out = nullptr;
+  for (size_t K = Rs.size(); K-- > 0;) {
+    bool Elements;
+    Expr *Base = aliasBase(Rs[K], Pointee, Shadow, Elements);
+    if (!Base || !Elements) {
+      unsupported(VD, "pointer '" + VD->getNameAsString() +
+                          "' into storages of different element types");
+      return nullptr;
+    }
+    Out = Out ? B.cond(B.binop(BO_EQ, Index, B.intLit(K, Ctx.IntTy)), Base,
+                       Out)
+              : Base;
+  }
+  return B.paren(Out);
+}
+
 void PullbackBuilder::noteAliasUse(const DeclRefExpr *Use) {
   const auto *VD = cast<VarDecl>(Use->getDecl());
+  if (!Act.rootsOf(VD).empty()) {
+    // Which storage, and where in it: recorded at the use.
+    if (MultiUses.count(Use))
+      return;
+    VarDecl *A = RootIndex.lookup(VD);
+    if (!A) {
+      unsupported(Use, "pointer '" + VD->getNameAsString() +
+                           "' (internal error: no root index)");
+      return;
+    }
+    VarDecl *UA = hoist("_a", Ctx.IntTy);
+    Cur->push_back(B.assign(B.ref(UA), B.ref(A)));
+    Expr *Base = multiRootBase(VD, B.ref(A), /*Shadow=*/false);
+    if (!Base)
+      return;
+    Expr *Off = B.binop(BO_Sub, B.ref(mapVar(VD)), Base);
+    VarDecl *UO = hoist("_o", Off->getType());
+    Cur->push_back(B.assign(B.ref(UO), Off));
+    if (!Loops.empty() && !Frames.empty()) {
+      Frames.back().Recorded.push_back(UA);
+      Frames.back().Recorded.push_back(UO);
+    }
+    MultiUses[Use] = {UA, UO};
+    return;
+  }
   const VarDecl *R = Act.storageOf(VD);
   if (AliasOffsets.count(VD) || AliasUses.count(Use) ||
       AliasPtrs.count(Use) || !R || (VD == R && StableOwners.count(R)))
@@ -280,6 +366,13 @@ void PullbackBuilder::noteAliasUse(const DeclRefExpr *Use) {
 
 Expr *PullbackBuilder::aliasShadow(const DeclRefExpr *Use) {
   const auto *VD = cast<VarDecl>(Use->getDecl());
+  auto MU = MultiUses.find(Use);
+  if (MU != MultiUses.end()) {
+    Expr *Base = multiRootBase(VD, B.ref(MU->second.first), /*Shadow=*/true);
+    if (!Base)
+      return nullptr;
+    return B.binop(BO_Add, Base, B.ref(MU->second.second));
+  }
   const VarDecl *R = Act.storageOf(VD);
   if (!R)
     return unsupported(Use, "pointer '" + VD->getNameAsString() +

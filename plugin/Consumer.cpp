@@ -182,10 +182,12 @@ PullbackEntry *Differentiator::calleePullback(const FunctionDecl *Callee,
   std::string Why;
   std::string Name = pullbackName(FD);
   if (!computeSignature(S.Context, FD, Mask, Name, Sig, Why)) {
-    report(S.Diags, Diag::UnsupportedConstruct, Loc)
-        << ("call to '" + FD->getNameAsString() + "' (" + Why + ")")
-        << Caller.Primal->getNameAsString();
-    noteRequest(Caller);
+    if (firstErrorAt(Loc, Caller.Primal)) {
+      report(S.Diags, Diag::UnsupportedConstruct, Loc)
+          << ("call to '" + FD->getNameAsString() + "' (" + Why + ")")
+          << Caller.Primal->getNameAsString();
+      noteRequest(Caller);
+    }
     return nullptr;
   }
   FunctionDecl *Mismatch = nullptr;

@@ -672,6 +672,13 @@ Expr *PullbackBuilder::rebuild(const Expr *E, bool Need, bool Plain) {
             !storageActive(LV) && !Act.isActive(strip(BO->getRHS()))))) {
         Expr *R = B.binop(Op, rebuild(LV, false, true),
                           rebuild(BO->getRHS(), false, true));
+        if (Op == BO_Assign && !Act.rootsOf(cast<VarDecl>(LV->getDecl())).empty()) {
+          if (NoHoist)
+            return unsupported(BO, std::string("assignment ") + NoHoistWhy);
+          Cur->push_back(R);
+          noteAliasDef(cast<VarDecl>(LV->getDecl()), BO->getRHS(), *Cur);
+          return rebuild(LV, Need, true);
+        }
         return Need ? record(BO, R) : R;
       }
       return hoistAssignment(BO, Need);

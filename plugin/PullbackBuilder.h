@@ -210,6 +210,14 @@ private:
   void declareAlias(const clang::VarDecl *VD);
   /// A use of an alias whose shadow the reverse sweep needs: its offset.
   void noteAliasUse(const clang::DeclRefExpr *Use);
+  /// A definition `q = e` (or the initializer) of a pointer that points
+  /// into several storages: records which one, in q's root index.
+  void noteAliasDef(const clang::VarDecl *VD, const clang::Expr *RHS,
+                    Stmts &Out);
+  /// The bases of the storages of multi-root pointer \p VD, combined by its
+  /// root index \p Index (primal or shadow side), or null.
+  clang::Expr *multiRootBase(const clang::VarDecl *VD, clang::Expr *Index,
+                             bool Shadow);
   /// The shadow of an alias at \p Use: root shadow plus offset.
   clang::Expr *aliasShadow(const clang::DeclRefExpr *Use);
   /// True if \p VD's shadow is its root's shadow plus an offset recorded
@@ -222,6 +230,12 @@ private:
   llvm::DenseMap<const clang::VarDecl *, clang::VarDecl *> EntryPointers;
   /// Uses of aliases of heap memory allocated in loops: the shadow pointer.
   llvm::DenseMap<const clang::DeclRefExpr *, clang::VarDecl *> AliasPtrs;
+  /// Multi-root pointers: the current root index, and at each use the
+  /// recorded (index, offset).
+  llvm::DenseMap<const clang::VarDecl *, clang::VarDecl *> RootIndex;
+  llvm::DenseMap<const clang::DeclRefExpr *,
+                 std::pair<clang::VarDecl *, clang::VarDecl *>>
+      MultiUses;
   /// Pointers owning heap memory allocated outside loops.
   llvm::DenseSet<const clang::VarDecl *> StableOwners;
   /// The declaration of a pointer owning heap memory: its shadow.

@@ -442,6 +442,8 @@ void PullbackBuilder::declStmt(const DeclStmt *DS, Stmts &Fwd, Stmts &Rev) {
         Cur = &Fwd;
         if (Act.isOwner(VD))
           ownerDecl(VD, Blocks);
+        else if (!Act.rootsOf(VD).empty())
+          noteAliasDef(VD, VD->getInit(), Fwd);
         else
           declareAlias(VD);
         Cur = SavedCur;
@@ -691,6 +693,8 @@ void PullbackBuilder::assignment(const BinaryOperator *BO, Stmts &Fwd,
                          : B.ref(NV);
   if (!Act.isActive(VD) || !isFloating(LHS->getType())) {
     Fwd.push_back(B.binop(Op, Target, fwd(RHS, false)));
+    if (!Element && Op == BO_Assign)
+      noteAliasDef(VD, RHS, Fwd);
     return;
   }
   auto Adjoint = [&]() -> Expr * {
