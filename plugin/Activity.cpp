@@ -58,6 +58,8 @@ const VarDecl *Activity::rootOf(const Expr *E, bool &IsThis) const {
   }
   if (const Expr *A = movedArg(E))
     return rootOf(A, IsThis);
+  if (const Expr *A = accessorArg(E))
+    return rootOf(A, IsThis);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     return VD ? storageOf(VD) : nullptr;
@@ -267,7 +269,7 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
     // What the call may write through: non-const pointer and reference
     // parameters, and the object of a non-const member function.
     const FunctionDecl *FD = CE->getDirectCallee();
-    if (isDeallocation(FD))
+    if (isDeallocation(FD) || accessorArg(CE))
       return true;
     // \p ByRef: the parameter binds the argument itself (a reference), so
     // a variable passed is written as a whole (a pointer re-seated).

@@ -430,6 +430,24 @@ Expr *PullbackBuilder::rebuildCall(const CallExpr *CE, bool Need, bool Plain) {
   const FunctionDecl *FD = CE->getDirectCallee();
   if (!FD)
     return unsupported(CE, "call through a function pointer");
+  // An accessor (`row(A, n, i)`, `at(v, i)`) computes an address: as
+  // written where its result is bound to a pointer or reference, whose
+  // shadow is found from what it points into.
+  if (accessorArg(CE) && (Plain || CE->getType()->isPointerType())) {
+    SmallVector<Expr *, 4> Args;
+    for (const Expr *A : CE->arguments()) {
+      if (isa<CXXDefaultArgExpr>(A))
+        break;
+      Args.push_back(rebuild(A, false, true));
+    }
+    Expr *R = B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Args);
+    return Need ? record(CE, R) : R;
+  }
+  if (accessorArg(CE))
+    return unsupported(CE, "value of '" + spelled(CE) +
+                               "', a reference into '" +
+                               spelled(accessorArg(CE)) +
+                               "' (bind it to a local reference first)");
   // Never a silently dropped derivative: a call that writes differentiated
   // memory is differentiated (its derivative reverses the writes) or an
   // error (no body, no rule).

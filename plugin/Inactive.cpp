@@ -153,8 +153,8 @@ struct Blocker : RecursiveASTVisitor<Blocker> {
 static void forEachWritable(const CallExpr *CE,
                             llvm::function_ref<bool(const Expr *)> F) {
   const FunctionDecl *FD = CE->getDirectCallee();
-  if (isDeallocation(FD))
-    return;
+  if (isDeallocation(FD) || accessorArg(CE))
+    return; // (an accessor only computes an address)
   unsigned Shift = 0;
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
     const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);

@@ -27,6 +27,38 @@ const CallExpr *stdGet(const Expr *E) {
   return CE;
 }
 
+const Expr *accessorArg(const Expr *E) {
+  const auto *CE = dyn_cast_or_null<CallExpr>(E);
+  const FunctionDecl *FD = CE ? CE->getDirectCallee() : nullptr;
+  if (!FD || isa<CXXMethodDecl>(FD) || FD->isVariadic())
+    return nullptr;
+  QualType RT = FD->getReturnType();
+  if (!(RT->isPointerType() || RT->isLValueReferenceType()) ||
+      !hasFloatingData(RT->getPointeeType()))
+    return nullptr;
+  const FunctionDecl *Def = nullptr;
+  if (!FD->hasBody(Def) || !Def)
+    return nullptr;
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
+  if (!Body || Body->size() != 1)
+    return nullptr;
+  const auto *RS = dyn_cast<ReturnStmt>(Body->body_front());
+  const Expr *V = RS ? RS->getRetValue() : nullptr;
+  if (!V || V->HasSideEffects(Def->getASTContext(),
+                              /*IncludePossibleEffects=*/false))
+    return nullptr;
+  bool IsThis;
+  const auto *P = dyn_cast_or_null<ParmVarDecl>(pathRoot(V, IsThis));
+  if (!P || P->getDeclContext() != Def)
+    return nullptr;
+  // The pointer (or the object) itself, never a copy of it.
+  QualType PT = P->getType();
+  if (!(PT->isPointerType() || PT->isReferenceType()))
+    return nullptr;
+  unsigned I = P->getFunctionScopeIndex();
+  return I < CE->getNumArgs() ? CE->getArg(I) : nullptr;
+}
+
 const Expr *movedArg(const Expr *E) {
   const auto *CE = dyn_cast_or_null<CallExpr>(E);
   const FunctionDecl *FD = CE ? CE->getDirectCallee() : nullptr;

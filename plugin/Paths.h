@@ -26,6 +26,12 @@ namespace grad {
 /// `std::get<I>(t)` on an lvalue tuple, pair or array, or null.
 const clang::CallExpr *stdGet(const clang::Expr *E);
 
+/// For a call to a helper whose whole body returns a pointer or reference
+/// into one of its pointer or reference parameters (`double* row(double* A,
+/// int n, int i) { return A + i * n; }`, `double& at(std::vector<double>& v,
+/// int i) { return v[i]; }`): the argument for that parameter, or null.
+const clang::Expr *accessorArg(const clang::Expr *E);
+
 /// The argument of std::move(x) or std::forward<T>(x), or null.
 const clang::Expr *movedArg(const clang::Expr *E);
 

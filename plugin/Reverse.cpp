@@ -672,7 +672,16 @@ void PullbackBuilder::assignment(const BinaryOperator *BO, Stmts &Fwd,
                       : DRE   ? dyn_cast<VarDecl>(DRE->getDecl())
                               : nullptr;
   if (!VD) {
-    unsupported(LHS, "assignment to " + constructName(LHS));
+    const Expr *Acc = LHS;
+    while (Acc && !accessorArg(Acc))
+      Acc = pathBase(Acc);
+    if (Acc)
+      unsupported(LHS, "assignment to " + constructName(LHS) + " through '" +
+                           spelled(Acc) +
+                           "' (bind the result to a local pointer or "
+                           "reference first)");
+    else
+      unsupported(LHS, "assignment to " + constructName(LHS));
     return;
   }
   if (!VD->isLocalVarDeclOrParm()) {
