@@ -90,11 +90,24 @@ struct Checker : RecursiveASTVisitor<Checker> {
         warn(BO, R, CA->getComputationResultType());
       return true;
     }
-    if (widenedFloat(L) && !widenedFloat(R))
+    // (0.01 * x) * x: one warning, at the promotion that made the left
+    // operand double; its fix makes the outer product float too.
+    if (widenedFloat(L) && !widenedFloat(R) && !promotedInside(R))
       warn(BO, R, L->getType());
-    else if (widenedFloat(R) && !widenedFloat(L))
+    else if (widenedFloat(R) && !widenedFloat(L) && !promotedInside(L))
       warn(BO, L, R->getType());
     return true;
+  }
+
+  /// True if \p E is wide because a float was promoted inside it.
+  static bool promotedInside(const Expr *E) {
+    const auto *BO = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
+    if (!BO || BO->isAssignmentOp() || BO->isLogicalOp() || BO->isCommaOp())
+      return false;
+    if ((widenedFloat(BO->getLHS()) != nullptr) !=
+        (widenedFloat(BO->getRHS()) != nullptr))
+      return true;
+    return promotedInside(BO->getLHS()) || promotedInside(BO->getRHS());
   }
 
   bool VisitCallExpr(CallExpr *CE) {
