@@ -60,6 +60,16 @@ const VarDecl *Activity::rootOf(const Expr *E, bool &IsThis) const {
     return rootOf(A, IsThis);
   if (const Expr *A = accessorArg(E))
     return rootOf(A, IsThis);
+  // A copy of an iterator (passed by value): what it points into.
+  if (const auto *CC = dyn_cast<CXXConstructExpr>(E->IgnoreImplicit()))
+    if (CC->getNumArgs() == 1 &&
+        CC->getConstructor()->isCopyOrMoveConstructor() &&
+        holdsWritablePointer(CC->getType()))
+      return rootOf(CC->getArg(0)->IgnoreImplicit(), IsThis);
+  // v.begin(), v.end(), v.rbegin(): iterators into v.
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E->IgnoreImplicit()))
+    if (isStdAccessor(MC->getMethodDecl()) && !MC->getType()->isReferenceType())
+      return rootOf(MC->getImplicitObjectArgument(), IsThis);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     return VD ? storageOf(VD) : nullptr;
@@ -316,7 +326,8 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
       bool Writable =
           (PT->isReferenceType() &&
            !PT.getNonReferenceType().isConstQualified()) ||
-          (PT->isPointerType() && !PT->getPointeeType().isConstQualified());
+          (PT->isPointerType() && !PT->getPointeeType().isConstQualified()) ||
+          (PT->isRecordType() && holdsWritablePointer(PT));
       if (Writable)
         Through(A, PT->isReferenceType());
     }

@@ -126,6 +126,22 @@ Expr *PullbackBuilder::rebuildUserCall(const CallExpr *CE,
   if (FD->isVariadic())
     return unsupported(CE, "call to variadic function '" +
                                FD->getNameAsString() + "'");
+  // Iterators (and other objects holding a pointer) into differentiated
+  // memory, passed by value: the callee's writes through them have no
+  // shadow to go to.
+  for (unsigned I = 0; I < FD->getNumParams() && I < CE->getNumArgs(); ++I) {
+    QualType PT = FD->getParamDecl(I)->getType();
+    const auto *RD = PT.getNonReferenceType()->getAsCXXRecordDecl();
+    bool Span = RD && RD->isInStdNamespace() && RD->getIdentifier() &&
+                RD->getName() == "span";
+    if (PT->isRecordType() && !Span && holdsWritablePointer(PT) &&
+        memoryActive(CE->getArg(I)))
+      return unsupported(CE->getArg(I),
+                         "iterator '" + spelled(CE->getArg(I)) +
+                             "' passed to '" + FD->getNameAsString() +
+                             "' (write the loop, or pass a pointer such as "
+                             "v.data())");
+  }
   WrtMask Mask = callMask(FD, CE);
   PullbackEntry *PE =
       D.calleePullback(FD, Loc, Entry, /*Queue=*/false, &Mask);

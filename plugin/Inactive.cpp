@@ -74,6 +74,15 @@ bool PullbackBuilder::storageActive(const Expr *E) {
            storageActive(CO->getFalseExpr());
   if (const auto *EC = dyn_cast<ExplicitCastExpr>(E))
     return storageActive(EC->getSubExpr());
+  // Iterators and other objects holding a pointer: what they point into
+  // (v.begin() into v; unknown ones may point anywhere).
+  if (!E->getType()->isPointerType() && holdsWritablePointer(E->getType())) {
+    bool IsThis;
+    const VarDecl *R = Act.rootOf(E, IsThis);
+    if (IsThis)
+      return Act.ThisActive;
+    return R ? Act.isActive(R) : true;
+  }
   // A call or anything else that yields a reference or pointer to floating
   // data may point into differentiated storage.
   QualType T = E->getType();
@@ -181,7 +190,9 @@ static void forEachWritable(const CallExpr *CE,
     bool Writable =
         (PT->isReferenceType() &&
          !PT.getNonReferenceType().isConstQualified()) ||
-        (PT->isPointerType() && !PT->getPointeeType().isConstQualified());
+        (PT->isPointerType() && !PT->getPointeeType().isConstQualified()) ||
+        // Iterators and spans passed by value write what they point to.
+        (PT->isRecordType() && holdsWritablePointer(PT));
     if (Writable && F(A))
       return;
   }

@@ -27,6 +27,33 @@ const CallExpr *stdGet(const Expr *E) {
   return CE;
 }
 
+bool holdsWritablePointer(QualType T, unsigned Depth) {
+  if (Depth == 0)
+    T = T.getNonReferenceType();
+  else if (T->isReferenceType())
+    return false; // (captures and views by reference: not iterators)
+  if (T->isPointerType()) {
+    QualType P = T->getPointeeType();
+    return !P.isConstQualified() &&
+           (P->isRealFloatingType() || hasFloatingData(P));
+  }
+  const auto *RD = T->getAsCXXRecordDecl();
+  // Values that own their data (containers, tensors, structs of doubles)
+  // are copied with it; closures are lambdas, handled as such.
+  if (!RD || !RD->hasDefinition() || RD->isLambda() || Depth > 4)
+    return false;
+  if (Depth == 0 && hasFloatingData(T) &&
+      !(RD->getIdentifier() && RD->getName().contains("iterator")))
+    return false;
+  for (const FieldDecl *F : RD->fields())
+    if (holdsWritablePointer(F->getType(), Depth + 1))
+      return true;
+  for (const CXXBaseSpecifier &B : RD->bases())
+    if (holdsWritablePointer(B.getType(), Depth + 1))
+      return true;
+  return false;
+}
+
 const Expr *accessorArg(const Expr *E) {
   const auto *CE = dyn_cast_or_null<CallExpr>(E);
   const FunctionDecl *FD = CE ? CE->getDirectCallee() : nullptr;

@@ -26,6 +26,11 @@ namespace grad {
 /// `std::get<I>(t)` on an lvalue tuple, pair or array, or null.
 const clang::CallExpr *stdGet(const clang::Expr *E);
 
+/// True if a value of type \p T (by value) holds a pointer through which
+/// floating data can be written: an iterator (`std::vector<double>::
+/// iterator`), a `std::span<double>`, a struct with a `double*` member.
+bool holdsWritablePointer(clang::QualType T, unsigned Depth = 0);
+
 /// For a call to a helper whose whole body returns a pointer or reference
 /// into one of its pointer or reference parameters (`double* row(double* A,
 /// int n, int i) { return A + i * n; }`, `double& at(std::vector<double>& v,
