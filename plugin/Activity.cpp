@@ -133,6 +133,14 @@ bool Activity::compute(const Expr *E) const {
         const VarDecl *R = rootOf(A, IsThis);
         if ((R && isActive(R)) || (IsThis && ThisActive))
           return true;
+        // A local pointer into several storages, or into one it cannot
+        // name: it may point into differentiated memory.
+        if (!R && !IsThis && hasFloatingData(AT->isPointerType()
+                                                 ? AT->getPointeeType()
+                                                 : AT.getNonReferenceType()))
+          if (const VarDecl *P = pathRoot(A, IsThis))
+            if (isAlias(P) && !storageOf(P))
+              return true;
       }
     }
     // obj.method(...) on an object that carries derivatives.
