@@ -647,6 +647,33 @@ void PullbackBuilder::exprStmt(const Expr *E, Stmts &Fwd, Stmts &Rev) {
 void PullbackBuilder::assignment(const BinaryOperator *BO, Stmts &Fwd,
                                  Stmts &Rev) {
   const Expr *LHS = strip(BO->getLHS());
+  // C++17 sequences the right operand before the left one: a right operand
+  // that reads what an effect in the left operand changes
+  // (`(z += z) += (y + z)`) would read the new value here.
+  if (LHS != BO->getLHS()->IgnoreParens() || isa<BinaryOperator>(LHS) ||
+      isa<UnaryOperator>(LHS)) {
+    const auto *In = dyn_cast<BinaryOperator>(LHS);
+    const auto *U = dyn_cast<UnaryOperator>(LHS);
+    const Expr *Changed = In && In->isAssignmentOp() ? In->getLHS()
+                          : U && U->isIncrementDecrementOp() ? U->getSubExpr()
+                                                             : nullptr;
+    bool IsThis;
+    const VarDecl *CV = Changed ? pathRoot(Changed, IsThis) : nullptr;
+    if (CV) {
+      DeclaredVars Reads;
+      llvm::DenseSet<const VarDecl *> Probe{CV};
+      Reads.Probe = &Probe;
+      Reads.TraverseStmt(const_cast<Expr *>(BO->getRHS()));
+      if (Reads.Mentions) {
+        unsupported(BO, "assignment whose right operand reads '" +
+                            CV->getNameAsString() +
+                            "', which its left operand changes (C++ "
+                            "evaluates the right operand first: use two "
+                            "statements)");
+        return;
+      }
+    }
+  }
   // (t *= x) *= y, (++x) *= 2: the inner effect first, then this one on
   // its target.
   for (;;) {
