@@ -23,7 +23,8 @@ with pre-filled adjoints (checking accumulation), and prints `ok NAME` or
 `FAIL NAME.pP.dI got G want W ...`; the last line is
 `checked N functions, P points, F failures, S skipped points`.
 
-Features (--features, comma separated; `all` and `default` are accepted):
+Features (--features, comma separated; `default`, `all` (every feature
+before the memory ones), `memory` and `-NAME` are accepted):
   expr       arithmetic + - * /, unary minus, int and floating literals
   locals     local variables
   overwrite  re-assignment of locals and parameters, compound assignment
@@ -42,6 +43,37 @@ Features (--features, comma separated; `all` and `default` are accepted):
   arrays     (not default) local `double a[3]` scratch arrays (no active
              initializer) and a `const double *p` parameter of 4 elements,
              read with computed indices (loop counters, `(i + 1) % 4`)
+  memory     (not default) = pointers,outargs,sidefx,outparams:
+  pointers   local arrays (also `= {...}`, `= {}`), `const double *q = p + 1`,
+             `double *w = &a[2]`, `double *pt = &t`, `double &r = a[1]`;
+             reads `*q`, `q[-1]`, `*(q + 2)`, writes `*w = / += / *= ...`,
+             `++w`, `w += 2`, re-seating, pointer walks in counted loops
+             (`*q++`, `for (q = a; q != a + 3; ++q)`)
+  outargs    un-annotated helpers writing through pointers and references
+             (sq, axpy, step, prod, swap2; at / cell return a pointer /
+             reference bound to a local), called with `&t`, `&a[1]`, `a + 1`,
+             `p`, `w`, `t`; calls of earlier functions with `p` / `out`
+  sidefx     side effects inside expressions: `a = b = e`, `(t *= x) += y`,
+             `g(t += x)`, `t++ * e`, `if ((t += y) > e)`, `(t = e, t * y)`,
+             `a[k++]`, `q[--k]`
+  outparams  functions with a `double *out` (2 elements) parameter, most of
+             them void; out's entry values are inputs, the checker seeds both
+             exit values and checks the replayed out values
+  retwrite   (not in memory) assignment through a returned pointer or
+             reference, `cell(a, 1) += e` (needs outargs)
+  seqorder   (not in memory) `(t op= a) op= b` where b reads t (C++17
+             evaluates b first)
+
+Memory bounds: every array has one bound for all its elements; it may grow
+only at the loop depth where the array was declared, so a loop body keeps
+the bound of outer arrays invariant. A write that would exceed a bound first
+squashes the element (`a[1] = 4 * tanh(a[1] / 4)`). Side-effecting
+expressions never read the written variable (or a pointer to it) elsewhere
+in the same full expression, so nothing is unsequenced; pointers keep a
+statically known offset (they are re-seated only in their own scope).
+
+-DPRIMAL_ONLY compiles a program without the plugin: main then evaluates
+each function at 20 points and checks finiteness and the generator's bound.
 
 Bounds in loops: each outer variable that a loop body writes is squashed at
 the start of every iteration (`S * tanh(v / S)`, or `v / (1 + v*v / (4 S*S))`
@@ -54,8 +86,17 @@ import math
 import random
 import sys
 
-ALL_FEATURES = ("expr", "locals", "overwrite", "ternary", "math", "calls",
-                "if", "helpers", "protos", "loops", "returns", "arrays")
+# `all` keeps meaning the features before the memory ones, so that seeds
+# recorded with `all` reproduce; `all,memory` is everything.
+LEGACY_FEATURES = ("expr", "locals", "overwrite", "ternary", "math", "calls",
+                   "if", "helpers", "protos", "loops", "returns", "arrays")
+# Not part of `memory` (the plugin fails them, see README.md): retwrite
+# (assignment through a call's returned pointer / reference) and seqorder
+# (the right operand of `(t op= a) op= b` reads t, sequenced first in C++17).
+MEMORY_FEATURES = ("pointers", "outargs", "sidefx", "outparams")
+ALL_FEATURES = LEGACY_FEATURES + MEMORY_FEATURES + ("retwrite", "seqorder")
+# Names that stand for several features.
+GROUPS = {"memory": MEMORY_FEATURES, "all": LEGACY_FEATURES}
 DEFAULT_FEATURES = ("expr", "locals", "overwrite", "ternary", "math", "calls",
                     "if", "helpers", "protos")
 
@@ -64,6 +105,9 @@ LOOP_LIMIT = 4.0  # loop-carried values are squashed to at most this
 PARAM_ARRAY = 4   # elements of the `const double *p` parameter
 ARRAY_CALLS = False  # pass `p` on to calls of functions with an array
 ARG_LIMIT = 2.0  # arguments of generated functions (the test box is [-2, 2])
+OUT_LEN = 2       # elements of the `double *out` parameter (outparams)
+OUT_CHANCE = 0.35  # share of functions with an `out` parameter
+OUT_WEIGHTS = (0.75, -1.25)  # the checker's loss: ret + w . out
 PARAMS = ("x", "y", "z", "w")
 
 
@@ -78,22 +122,76 @@ class E:
 
 class Var:
     def __init__(self, name, bound, assignable=True, array=False, is_int=False,
-                 length=3):
+                 length=3, root=None, off=0, pconst=False, ref=False,
+                 depth=0):
         self.name = name
         self.bound = float(bound)
-        self.assignable = assignable
+        self.assignable = assignable  # for pointers: may be re-seated
         self.array = array
         self.is_int = is_int   # a loop counter: int, never negative
         self.length = length   # elements, for arrays
+        # Pointers and references (memory features): what they point into
+        # (an array or scalar Var), the element offset into an array root,
+        # whether the pointee is const, and the loop depth of declaration
+        # (arrays declared outside the innermost loop must not grow there).
+        self.root = root
+        self.off = off
+        self.pconst = pconst
+        self.ref = ref
+        self.depth = depth
+
+    @property
+    def scalar(self):
+        """A plain double (or loop counter) variable."""
+        return not self.array and self.root is None
+
+    @property
+    def ptr(self):
+        return self.root is not None
+
+
+class Cell:
+    """One double lvalue: its text, the text of its address, and the Var it
+    lives in (idx: element index for an array root, None for a scalar)."""
+
+    def __init__(self, text, addr, root, idx):
+        self.text = text
+        self.addr = addr
+        self.root = root
+        self.idx = idx
+
+
+class Range:
+    """`n` consecutive doubles as a pointer expression (helper arguments)."""
+
+    def __init__(self, text, root, start, n):
+        self.text = text
+        self.root = root
+        self.start = start   # element index in an array root, None: scalar
+        self.n = n
+
+    def cells(self):
+        return [self.start + k for k in range(self.n)] \
+            if self.root.array else [None]
 
 
 class Func:
-    def __init__(self, name, arity, bound, annotated, array_at=None):
+    def __init__(self, name, arity, bound, annotated, array_at=None,
+                 kinds=None, void=False, out_bound=0.0):
         self.name = name
         self.arity = arity          # scalar parameters
         self.bound = bound
         self.annotated = annotated
         self.array_at = array_at    # position of `const double *p`, or None
+        # Parameter kinds in order: "s" double, "p" const double[4], "o"
+        # double out[2] (outparams). void: no return value.
+        self.kinds = kinds or ["s"] * arity
+        self.void = void
+        self.out_bound = out_bound  # bound of out[] on exit
+
+    @property
+    def has_out(self):
+        return "o" in self.kinds
 
 
 class Gen:
@@ -107,6 +205,11 @@ class Gen:
         self.lines = []
         self.loops = []      # frames of the enclosing generated loops
         self.ret_bound = 0.0  # bound of the early returns so far
+        self.hidden = set()  # ids of Vars an expression must not read
+        self.void = False    # the current function returns void
+        # Any memory feature: loop counters without `loops` (pointer walks),
+        # exact exp bounds (see math).
+        self.mem = bool(self.f & set(MEMORY_FEATURES))
 
     # --- helpers -----------------------------------------------------------
     def on(self, feature):
@@ -116,7 +219,12 @@ class Gen:
         return self.rng.random() < p
 
     def vars(self):
-        return [v for s in self.scopes for v in s]
+        vs = [v for s in self.scopes for v in s]
+        if self.hidden:
+            # A hidden variable is also hidden behind its pointers.
+            vs = [v for v in vs if id(v) not in self.hidden and
+                  (v.root is None or id(v.root) not in self.hidden)]
+        return vs
 
     def lookup(self, name):
         for s in reversed(self.scopes):
@@ -170,7 +278,7 @@ class Gen:
         return E(text, v)
 
     def leaf(self):
-        vs = [v for v in self.vars() if not v.array]
+        vs = [v for v in self.vars() if v.scalar]
         if vs and self.chance(0.8):
             # Prefer locals (params are scopes[0]) so that values flow on.
             ws = [1 if v in self.scopes[0] else 3 for v in vs]
@@ -200,13 +308,13 @@ class Gen:
     def cond(self, depth):
         a, b = self.expr(depth), self.expr(depth)
         # `i < i` on a loop counter is -Wtautological-compare.
-        if a.text == b.text and self.on("loops"):
+        if a.text == b.text and (self.on("loops") or self.mem):
             b = E(f"{b.text} + 0.5", b.bound + 0.5)
         op = self.rng.choice(["<", "<=", ">", ">="])
         c = f"{a.text} {op} {b.text}"
         if self.chance(0.15):
             d, e = self.expr(0), self.expr(0)
-            if d.text == e.text and self.on("loops"):
+            if d.text == e.text and (self.on("loops") or self.mem):
                 e = E(f"{e.text} + 0.5", e.bound + 0.5)
             c = f"({c}) {self.rng.choice(['&&', '||'])} {d.text} < {e.text}"
         return c
@@ -223,6 +331,12 @@ class Gen:
             kinds += ["call"] * 2
         if self.on("arrays") and self.arrays():
             kinds += ["elem"]
+        if self.mem_arrays() and self.arrays():
+            kinds += ["elem"]
+        if self.on("pointers") and self.ptr_vars():
+            kinds += ["deref", "deref"]
+        if self.on("outargs") and self.pick_range(2, False, dry=True):
+            kinds += ["dot2"]
         k = self.rng.choice(kinds)
         d = depth - 1
         if k == "add":
@@ -250,6 +364,12 @@ class Gen:
             return self.call(d)
         if k == "elem":
             return self.elem()
+        if k == "deref":
+            return self.deref()
+        if k == "dot2":
+            a, b = self.pick_range(2, False), self.pick_range(2, False)
+            return self.limit(E(f"dot2({a.text}, {b.text})",
+                                2 * a.root.bound * b.root.bound))
         return self.limit(self.math(d))
 
     def param_array(self):
@@ -262,8 +382,10 @@ class Gen:
         # Passing a pointer to a differentiated call is not supported yet
         # ("cannot differentiate argument of type 'const double *'"); with
         # ARRAY_CALLS, a function with an array parameter gets the caller's.
-        return [f for f in self.funcs if f.array_at is None or (
-            ARRAY_CALLS and self.param_array() is not None)]
+        # Functions with an out parameter are called as statements (gcall).
+        return [f for f in self.funcs if not f.has_out and (
+            f.array_at is None or (ARRAY_CALLS and
+                                   self.param_array() is not None))]
 
     def call(self, d):
         f = self.rng.choice(self.callable())
@@ -302,7 +424,12 @@ class Gen:
             return E(f"{F}({args[0]}, {args[1]})", math.pi)
         if name in ("sinh", "cosh", "exp", "exp2", "expm1"):
             a = s(2.0)
-            return E(f"{F}({a.text})", math.cosh(2) if name != "exp2" else 4)
+            b = math.cosh(2) if name != "exp2" else 4
+            if name in ("exp", "expm1") and self.mem:
+                # cosh(2) under-estimates exp(2); kept as it was for the
+                # other features so that their seeds reproduce.
+                b = math.exp(2)
+            return E(f"{F}({a.text})", b)
         if name == "asinh":
             return E(f"{F}({u.text})", math.asinh(u.bound))
         if name == "acosh":
@@ -390,7 +517,7 @@ class Gen:
         kinds = []
         if self.on("locals"):
             kinds += ["decl"] * 3
-        if self.on("overwrite") and any(v.assignable and not v.array
+        if self.on("overwrite") and any(v.assignable and v.scalar
                                         for v in self.vars()):
             kinds += ["assign", "assign", "compound", "compound"]
         if self.on("if") and depth > 0:
@@ -398,7 +525,7 @@ class Gen:
         if self.on("locals") and depth > 0:
             kinds += ["block"]
         if self.on("loops") and depth > 0 and any(
-                v.assignable and not v.array for v in self.vars()):
+                v.assignable and v.scalar for v in self.vars()):
             kinds += ["loop", "loop"]
         if self.on("loops") and self.loops:
             kinds += ["jump"]
@@ -409,6 +536,7 @@ class Gen:
         if self.on("arrays") and any(
                 v.array and v.assignable for v in self.vars()):
             kinds += ["elemwrite"]
+        kinds += self.memory_kinds(depth)
         if not kinds:
             return
         getattr(self, "s_" + self.rng.choice(kinds))(depth)
@@ -432,7 +560,7 @@ class Gen:
 
     def target(self):
         return self.rng.choice([v for v in self.vars()
-                                if v.assignable and not v.array])
+                                if v.assignable and v.scalar])
 
     def s_assign(self, depth):
         v = self.target()
@@ -518,7 +646,7 @@ class Gen:
         r = self.rng
         self.nlocals += 1
         k = f"i{self.nlocals}"
-        outer = [v for v in self.vars() if v.assignable and not v.array]
+        outer = [v for v in self.vars() if v.assignable and v.scalar]
         before = {id(v): v.bound for v in outer}
         inv = {id(v): max(v.bound, LOOP_LIMIT) for v in outer}
         kind = r.choice(["for", "for", "down", "step", "while", "whilec",
@@ -597,8 +725,12 @@ class Gen:
 
     def s_ret(self, depth):
         c = self.cond(1)
+        if self.void:
+            self.emit(f"if ({c})")
+            self.emit("  return;")
+            return
         e = self.limit(self.expr(2))
-        vs = [v for v in self.vars() if not v.array and not v.is_int]
+        vs = [v for v in self.vars() if v.scalar and not v.is_int]
         if vs:
             v = self.rng.choice(vs)
             e = self.limit(E(f"{v.name} + {paren(e)}", v.bound + e.bound))
@@ -616,7 +748,8 @@ class Gen:
             e = self.limit(self.expr(2))
             self.emit(f"{name}[{j}] = {e.text};")
             bound = max(bound, e.bound)
-        self.scopes[-1].append(Var(name, bound, True, True))
+        self.scopes[-1].append(Var(name, bound, True, True,
+                                   depth=len(self.loops)))
 
     def s_elemwrite(self, depth):
         # Writes keep the array's bound, so they are safe inside loops.
@@ -624,43 +757,1027 @@ class Gen:
         e = self.squash(self.expr(2), a.bound)
         self.emit(f"{a.name}[{self.index(a.length)}] = {e.text};")
 
+    # --- memory: pointers, outargs, sidefx, outparams -----------------------
+    # Every write into memory goes through `wrote`: a scalar gets the new
+    # bound (set_bound, so loops squash it), an array keeps one bound for
+    # all its elements, which may only grow where the array was declared
+    # (not inside a loop nested deeper), so loop bodies keep it invariant.
+    def mem_arrays(self):
+        """Memory features that need arrays to point into."""
+        return self.on("pointers") or self.on("outargs")
+
+    def can_grow(self, root):
+        return not root.array or root.depth == len(self.loops)
+
+    def cap(self, root):
+        return LIMIT if self.can_grow(root) else root.bound
+
+    def wrote(self, root, b):
+        if root.array:
+            assert b <= self.cap(root) + 1e-9, (root.name, b, self.cap(root))
+            root.bound = max(root.bound, b)
+        else:
+            assert b <= LIMIT + 1e-9, (root.name, b)
+            self.set_bound(root, b)
+
+    def hide(self, *roots):
+        """Context: expressions must not read these roots (side effects)."""
+        gen = self
+
+        class Hide:
+            def __enter__(self):
+                self.saved = set(gen.hidden)
+                gen.hidden |= {id(r) for r in roots}
+
+            def __exit__(self, *a):
+                gen.hidden = self.saved
+        return Hide()
+
+    def ptr_vars(self, writable=False):
+        return [v for v in self.vars() if v.ptr and
+                (not writable or not v.pconst)]
+
+    def ptr_span(self, v):
+        """Valid element indices through pointer v: [lo, hi)."""
+        if v.root.array:
+            return -v.off, v.root.length - v.off
+        return 0, 1
+
+    def ptr_text(self, v, j):
+        """The lvalue `element j through pointer v`."""
+        if v.ref:
+            return v.name
+        r = self.rng
+        if j == 0:
+            return r.choice([f"*{v.name}", f"*{v.name}", f"{v.name}[0]"])
+        if j > 0:
+            return r.choice([f"{v.name}[{j}]", f"*({v.name} + {j})"])
+        return r.choice([f"{v.name}[{j}]", f"*({v.name} - {-j})"])
+
+    def ptr_addr(self, v, j):
+        """A pointer expression to element j through v."""
+        if v.ref:
+            return f"&{v.name}"
+        if j == 0:
+            return v.name
+        if j > 0:
+            return self.rng.choice([f"{v.name} + {j}", f"&{v.name}[{j}]"])
+        return f"{v.name} - {-j}"
+
+    def pick_j(self, v):
+        lo, hi = self.ptr_span(v)
+        if lo <= 0 < hi and self.chance(0.5):
+            return 0
+        return self.rng.randrange(lo, hi)
+
+    def deref(self):
+        v = self.rng.choice(self.ptr_vars())
+        lo, hi = self.ptr_span(v)
+        ints = [u for u in self.vars() if u.is_int]
+        if not v.ref and lo <= 0 and hi >= 2 and ints and self.chance(0.4):
+            return E(f"{v.name}[{self.index(hi)}]", v.root.bound)
+        return E(self.ptr_text(v, self.pick_j(v)), v.root.bound)
+
+    def writable_sources(self):
+        return [v for v in self.vars() if v.assignable and not v.is_int and (
+            v.scalar or v.array)] + self.ptr_vars(writable=True)
+
+    def cell_of(self, v):
+        """A random writable element of variable v (scalar, array, pointer)."""
+        if v.scalar:
+            return Cell(v.name, f"&{v.name}", v, None)
+        if v.array:
+            k = self.rng.randrange(v.length)
+            addr = self.rng.choice([f"&{v.name}[{k}]",
+                                    f"{v.name} + {k}" if k else v.name])
+            return Cell(f"{v.name}[{k}]", addr, v, k)
+        j = self.pick_j(v)
+        idx = v.off + j if v.root.array else None
+        return Cell(self.ptr_text(v, j), self.ptr_addr(v, j), v.root, idx)
+
+    def pick_cell(self, prefer_ptr=False):
+        srcs = self.writable_sources()
+        if not srcs:
+            return None
+        ws = [3 if (v.ptr and prefer_ptr) or v.array else 1 for v in srcs]
+        return self.cell_of(self.rng.choices(srcs, ws)[0])
+
+    def pick_range(self, n, writable, dry=False, avoid=None):
+        """n consecutive doubles as a pointer expression (Range)."""
+        cands = []
+        for v in self.vars():
+            if v.is_int or (writable and (not v.assignable if not v.ptr
+                                          else v.pconst)):
+                continue
+            if avoid is not None and (v is avoid or v.root is avoid):
+                continue
+            if v.array and v.length >= n:
+                cands.append((v, 3))
+            elif v.scalar and n == 1:
+                cands.append((v, 1))
+            elif v.ptr and (n == 1 or (v.root.array and not v.ref)):
+                lo, hi = self.ptr_span(v)
+                if hi - lo >= n and (not v.ref or n == 1):
+                    cands.append((v, 3))
+        if dry:
+            return bool(cands)
+        if not cands:
+            return None
+        v = self.rng.choices([c[0] for c in cands], [c[1] for c in cands])[0]
+        r = self.rng
+        if v.array:
+            s = r.randint(0, v.length - n)
+            text = v.name if s == 0 and r.random() < 0.7 else r.choice(
+                [f"{v.name} + {s}", f"&{v.name}[{s}]"])
+            return Range(text, v, s, n)
+        if v.scalar:
+            return Range(f"&{v.name}", v, None, 1)
+        if v.ref or not v.root.array:
+            return Range(self.ptr_addr(v, 0), v.root,
+                         v.off if v.root.array else None, 1)
+        lo, hi = self.ptr_span(v)
+        j = 0 if lo <= 0 <= hi - n and r.random() < 0.5 else \
+            r.randint(lo, hi - n)
+        return Range(self.ptr_addr(v, j), v.root, v.off + j, n)
+
+    def presquash(self, cell, m):
+        """Emits `cell = squash(cell)` so that it holds at most m."""
+        if cell.root.bound <= m:
+            return cell.root.bound
+        s = self.squash(E(cell.text, cell.root.bound), m)
+        self.emit(f"{cell.text} = {s.text};")
+        if not cell.root.array:
+            self.set_bound(cell.root, s.bound)
+        return s.bound
+
+    def range_cells(self, rg):
+        if not rg.root.array:
+            return [Cell(rg.root.name, f"&{rg.root.name}", rg.root, None)]
+        return [Cell(f"{rg.root.name}[{k}]", "", rg.root, k)
+                for k in rg.cells()]
+
+    def squash_range(self, rg, m):
+        """Squashes a range to m; returns its bound (const ranges stay)."""
+        if rg.root.bound <= m:
+            return rg.root.bound
+        if not rg.root.assignable:
+            return rg.root.bound
+        for c in self.range_cells(rg):
+            self.presquash(c, m)
+        return m if rg.root.array else rg.root.bound
+
+    def new_name(self, letter):
+        self.nlocals += 1
+        return f"{letter}{self.nlocals}"
+
+    def memory_kinds(self, depth):
+        kinds = []
+        if self.on("pointers"):
+            have_arrays = any(v.array for v in self.vars())
+            kinds += ["marray"] * (1 if have_arrays else 3)
+            kinds += ["ptrdecl", "ptrdecl"]
+            if self.ptr_vars(writable=True):
+                kinds += ["ptrwrite"] * 3
+            if self.movable():
+                kinds += ["ptrmove"]
+            if have_arrays:
+                kinds += ["ptrwalk"]
+            if not self.on("arrays") and any(
+                    v.array and v.assignable for v in self.vars()):
+                kinds += ["elemwrite"]
+        if self.on("outargs"):
+            if not self.on("pointers") and not any(v.array for v in self.vars()):
+                kinds += ["marray"]
+            kinds += ["helpercall"] * 3
+            if self.on("calls") and self.ptr_callees():
+                kinds += ["gcall"]
+        if self.on("sidefx") and any(v.assignable and v.scalar and not v.is_int
+                                     for v in self.vars()):
+            kinds += ["sidefx"] * 3
+        return kinds
+
+    # A local array for pointers: element-wise, aggregate or empty-braced.
+    def s_marray(self, depth):
+        r = self.rng
+        name = self.new_name("a")
+        n = r.choice([3, 4, 4])
+        form = r.choice(["fill", "agg", "agg", "zero"])
+        es = [self.limit(self.expr(2)) for _ in range(n)]
+        # `{i}` would narrow an int in an aggregate initializer.
+        es = [E(f"double({e.text})", e.bound) if e.is_int else e for e in es]
+        bound = max(e.bound for e in es)
+        if form == "fill":
+            self.emit(f"double {name}[{n}];")
+            for j, e in enumerate(es):
+                self.emit(f"{name}[{j}] = {e.text};")
+        elif form == "agg":
+            size = "" if r.random() < 0.3 else str(n)
+            self.emit(f"double {name}[{size}] = {{{', '.join(e.text for e in es)}}};")
+        else:
+            self.emit(f"double {name}[{n}] = {{}};")
+            bound = 0.0
+            for j in sorted(r.sample(range(n), r.randint(1, n))):
+                self.emit(f"{name}[{j}] = {es[j].text};")
+                bound = max(bound, es[j].bound)
+        self.scopes[-1].append(Var(name, bound, True, True, length=n,
+                                   depth=len(self.loops)))
+
+    def ptr_type(self, pconst, ref):
+        r = self.rng
+        if ref:
+            return r.choice(["const double &", "const auto &"] if pconst
+                            else ["double &", "double &", "auto &"])
+        return r.choice(["const double *", "const double *", "const auto *"]
+                        if pconst else ["double *", "double *", "auto *"])
+
+    def s_ptrdecl(self, depth):
+        r = self.rng
+        ref = self.chance(0.25)
+        writable = self.chance(0.6)
+        roots = [v for v in self.vars() if (v.array or v.scalar) and
+                 not v.is_int and (v.assignable or not writable)]
+        if not roots:
+            writable = False
+            roots = [v for v in self.vars() if (v.array or v.scalar) and
+                     not v.is_int]
+        root = r.choices(roots, [3 if v.array else 1 for v in roots])[0]
+        # `auto *` keeps the constness of the root: no mutable pointer to p.
+        pconst = not writable
+        off = r.randrange(root.length) if root.array else 0
+        name = self.new_name("r" if ref else "q" if pconst else "w")
+        derived = [v for v in self.ptr_vars(writable=not pconst)
+                   if v.root is root and not v.ref and
+                   0 <= off - v.off and root.array]
+        if ref:
+            if derived and self.chance(0.4):
+                v = r.choice(derived)
+                init = self.ptr_text(v, off - v.off)
+            else:
+                init = f"{root.name}[{off}]" if root.array else root.name
+        elif derived and self.chance(0.4):
+            v = r.choice(derived)
+            init = self.ptr_addr(v, off - v.off)
+        elif root.array:
+            init = root.name if off == 0 and self.chance(0.6) else \
+                r.choice([f"{root.name} + {off}", f"&{root.name}[{off}]"])
+        else:
+            init = f"&{root.name}"
+        ty = self.ptr_type(pconst, ref)
+        if ty.startswith("auto") and not root.assignable:
+            ty = "const " + ty
+        self.emit(f"{ty}{name} = {init};")
+        v = Var(name, 0.0, not ref, root=root, off=off, pconst=pconst,
+                ref=ref)
+        self.scopes[-1].append(v)
+        # Most pointers are written through right away: `*pt *= x;`.
+        if not pconst and self.chance(0.6):
+            self.write_through(v)
+
+    def write_through(self, v):
+        j = self.pick_j(v)
+        cell = Cell(self.ptr_text(v, j), self.ptr_addr(v, j), v.root,
+                    v.off + j if v.root.array else None)
+        text, b = self.update(cell)
+        self.emit(text + ";")
+        self.wrote(cell.root, b)
+
+    def update(self, cell, op=None, budget=None):
+        """`cell OP= e` text for op in = += -= *= /=; emits presquashes.
+        Returns (text, new bound of the cell)."""
+        cap = self.cap(cell.root) if budget is None else budget
+        b = cell.root.bound
+        op = op or self.rng.choice(["=", "=", "+=", "-=", "*=", "/="])
+        if op == "=":
+            e = self.squash(self.limit(self.expr(2)), cap)
+            if e.text == cell.text:   # not `r = r`
+                e = E(f"0.5 * {paren(e)}", e.bound / 2)
+            return f"{cell.text} = {e.text}", e.bound
+        if op == "/=":
+            text, lo = self.denom(1)
+            if b / lo > cap:
+                b = self.presquash(cell, cap * lo)
+            return f"{cell.text} /= {text}", b / lo
+        a = self.expr(2)
+        if op == "*=":
+            if b * a.bound > cap:
+                a = self.squash(a, 1.0)
+            if b * a.bound > cap:
+                b = self.presquash(cell, cap)
+            return f"{cell.text} *= {a.text}", b * a.bound
+        if b + a.bound > cap:
+            if a.bound > cap / 2:
+                a = self.squash(a, cap / 2)
+            if b + a.bound > cap:
+                b = self.presquash(cell, cap - a.bound)
+        return f"{cell.text} {op} {a.text}", b + a.bound
+
+    def s_ptrwrite(self, depth):
+        self.write_through(self.rng.choice(self.ptr_vars(writable=True)))
+
+    def movable(self):
+        """Pointers that may be re-seated: declared in this very scope (so
+        their offset is known statically), not references."""
+        return [v for v in self.scopes[-1] if v.ptr and not v.ref and
+                id(v) not in self.hidden]
+
+    def s_ptrmove(self, depth):
+        r = self.rng
+        v = r.choice(self.movable())
+        L = v.root.length if v.root.array else 1
+        moves = []
+        if v.root.array:
+            if v.off + 1 < L:
+                moves += [f"++{v.name};", f"{v.name}++;"]
+            if v.off >= 1:
+                moves += [f"--{v.name};", f"{v.name}--;"]
+            if v.off + 2 < L:
+                moves += [f"{v.name} += 2;"]
+        if not moves or self.chance(0.3):
+            roots = [u for u in self.vars() if (u.array or u.scalar) and
+                     not u.is_int and (u.assignable or v.pconst)]
+            root = r.choice(roots)
+            off = r.randrange(root.length) if root.array else 0
+            if root.array:
+                init = root.name if off == 0 else f"{root.name} + {off}"
+            else:
+                init = f"&{root.name}"
+            self.emit(f"{v.name} = {init};")
+            v.root, v.off = root, off
+            return
+        m = r.choice(moves)
+        self.emit(m)
+        v.off += 2 if "+=" in m else 1 if "++" in m else -1
+
+    def s_ptrwalk(self, depth):
+        """A pointer walking over n elements in a counted loop: reads (and
+        maybe writes) each element once; the accumulator is a fresh local
+        or an outer variable with room, so bounds hold statically."""
+        r = self.rng
+        root = r.choice([v for v in self.vars() if v.array])
+        L = root.length
+        writable = root.assignable and self.chance(0.5)
+        form = r.choice(["idx", "idx", "for", "post", "while"])
+        own = [v for v in self.movable() if v.root is root and v.off < L and
+               (not writable or not v.pconst)]
+        k = self.new_name("i")
+        if form != "for" and own and self.chance(0.5):
+            q, decl = r.choice(own), None
+            start = q.off
+        else:
+            start = r.randrange(L)
+            ty = self.ptr_type(not writable, False)
+            init = root.name if start == 0 else f"{root.name} + {start}"
+            q = Var(self.new_name("w" if writable else "q"), 0.0, True,
+                    root=root, off=start, pconst=not writable)
+            decl = f"{ty}{q.name} = {init}"
+        n = r.randint(1, L - start)
+        b = root.bound
+        cap = self.cap(root)
+        acc_ok = [v for v in self.vars() if v.scalar and v.assignable and
+                  not v.is_int and v.bound < LIMIT / 2]
+        fresh = not acc_ok or self.chance(0.6)
+        if fresh:
+            acc = Var(self.new_name("s"), 0.0)
+            self.emit(f"double {acc.name} = 0.0;")
+        else:
+            acc = r.choice(acc_ok)
+        room = LIMIT - acc.bound
+        if decl and form != "for":
+            self.emit(decl + ";")
+        CUR = "@CUR@"   # the current element, spelled per form below
+        # The body reads the current element, the counter and any variable
+        # but the walked array and the accumulator.
+        with self.hide(root, acc):
+            self.scopes.append([Var(k, n, False, is_int=True)]
+                               if form in ("idx", "post") else [])
+            other = self.expr(1)
+            term = r.choice([
+                E(f"{paren(other)} * {CUR}", other.bound * b),
+                E(f"{CUR}", b),
+                E(f"{CUR} - {paren(other)}", b + other.bound)])
+            if self.on("math") and self.chance(0.3):
+                term = E(f"{self.fn('sin')}({term.text})", 1.0)
+            term = self.squash(term, room / n)
+            new = None
+            if writable and form == "post":
+                # `*w++ = e`: e does not read *w.
+                new = self.squash(self.limit(self.expr(2)), cap)
+            elif writable:
+                a1 = self.squash(self.expr(1), 1.0)
+                a2 = self.expr(1)
+                new = self.squash(self.limit(
+                    E(f"{paren(a1)} * {CUR} + {paren(a2)}",
+                      a1.bound * b + a2.bound)), cap)
+            self.scopes.pop()
+        if form == "for":
+            self.emit(f"for ({decl}; {q.name} != {root.name} + {start + n}; "
+                      f"++{q.name}) {{")
+        elif form == "while":
+            self.emit(f"while ({q.name} != {root.name} + {start + n}) {{")
+        else:
+            self.emit(f"for (int {k} = 0; {k} < {n}; ++{k}) {{")
+        self.indent += 1
+        cur = f"*{q.name}"
+        if form == "post" and new is None:
+            # `*q++` inside the expression, where q appears once.
+            self.emit(f"{acc.name} += {term.text.replace(CUR, f'*{q.name}++', 1)};")
+        else:
+            self.emit(f"{acc.name} += {term.text.replace(CUR, cur)};")
+            if new is not None and form == "post":
+                self.emit(f"*{q.name}++ = {new.text.replace(CUR, cur)};")
+            elif new is not None:
+                self.emit(f"{cur} = {new.text.replace(CUR, cur)};")
+            if form in ("idx", "while"):
+                self.emit(r.choice([f"++{q.name};", f"{q.name}++;",
+                                    f"{q.name} += 1;"]))
+        self.indent -= 1
+        self.emit("}")
+        if new is not None:
+            self.wrote(root, new.bound)
+        if fresh:
+            acc.bound = n * term.bound
+            self.scopes[-1].append(acc)
+        else:
+            self.set_bound(acc, acc.bound + n * term.bound)
+        if form != "for":
+            q.off = start + n
+            if decl:
+                self.scopes[-1].append(q)
+
+    # --- outargs: helpers that write through pointers and references ------
+    def ptr_callees(self):
+        return [f for f in self.funcs if "p" in f.kinds or f.has_out]
+
+    def s_helpercall(self, depth):
+        kinds = ["sq", "sq", "axpy", "axpy", "step", "step", "prod", "prod",
+                 "swap", "at"]
+        for _ in range(6):
+            if getattr(self, "c_" + self.rng.choice(kinds))():
+                return
+
+    def c_sq(self):
+        cell = self.pick_cell()
+        if cell is None:
+            return False
+        cap = self.cap(cell.root)
+        b = cell.root.bound
+        if b * b > cap:
+            b = self.presquash(cell, math.sqrt(cap))
+        self.emit(f"sq({cell.addr});")
+        self.wrote(cell.root, b * b)
+        return True
+
+    def c_step(self):
+        cell = self.pick_cell()
+        if cell is None:
+            return False
+        cap = self.cap(cell.root)
+        b = cell.root.bound
+        u = self.squash(self.expr(2), math.sqrt(cap / 2))
+        self.emit(f"step({cell.text}, {u.text});")
+        self.wrote(cell.root, 0.5 * b + u.bound ** 2)
+        return True
+
+    def c_swap(self):
+        x, y = self.pick_cell(), self.pick_cell()
+        if x is None:
+            return False
+        bx, by = x.root.bound, y.root.bound
+        if by > self.cap(x.root):
+            by = self.presquash(y, self.cap(x.root))
+        if bx > self.cap(y.root):
+            bx = self.presquash(x, self.cap(y.root))
+        self.emit(f"swap2({x.text}, {y.text});")
+        if x.root is y.root and not x.root.array:
+            return True
+        self.wrote(x.root, by)
+        self.wrote(y.root, bx)
+        return True
+
+    def c_at(self):
+        """A helper returning a pointer / reference into its argument: the
+        result bound to a local (`double *w = at(a, 1);`) and written
+        through, or (retwrite) assigned to directly (`cell(a, 1) += e;`)."""
+        rg = self.pick_range(self.rng.randint(1, 3), True)
+        if rg is None:
+            return False
+        j = self.rng.randrange(rg.n)
+        idx = rg.start + j if rg.root.array else None
+        if not (self.on("retwrite") and self.chance(0.5)):
+            ref = self.chance(0.5)
+            name = self.new_name("r" if ref else "w")
+            if ref:
+                self.emit(f"double &{name} = cell({rg.text}, {j});")
+            else:
+                self.emit(f"double *{name} = at({rg.text}, {j});")
+            v = Var(name, 0.0, not ref, root=rg.root,
+                    off=idx if idx is not None else 0, ref=ref)
+            self.scopes[-1].append(v)
+            self.write_through(v)
+            return True
+        text = self.rng.choice([f"*at({rg.text}, {j})", f"cell({rg.text}, {j})",
+                                f"at({rg.text}, {j})[0]"])
+        # No presquash through the helper: squash the element by name.
+        if rg.root.array:
+            cell_n = Cell(f"{rg.root.name}[{idx}]", "", rg.root, idx)
+        else:
+            cell_n = Cell(rg.root.name, "", rg.root, None)
+        op = self.rng.choice(["=", "+=", "-=", "*="])
+        cap = self.cap(rg.root)
+        if op != "=" and rg.root.bound > cap / 2:
+            self.presquash(cell_n, cap / 2)
+        b = min(rg.root.bound, cap / 2) if op != "=" else rg.root.bound
+        if op == "=":
+            e = self.squash(self.limit(self.expr(2)), cap)
+            nb = e.bound
+        elif op == "*=":
+            e = self.squash(self.expr(2), 1.0)
+            nb = b * e.bound
+        else:
+            e = self.squash(self.expr(2), cap / 2)
+            nb = b + e.bound
+        self.emit(f"{text} {op} {e.text};")
+        self.wrote(rg.root, nb)
+        return True
+
+    def c_axpy(self):
+        r = self.rng
+        n = r.randint(1, 3)
+        y = self.pick_range(n, True)
+        x = self.pick_range(n, False)
+        if x is None or y is None:
+            return False
+        cap = self.cap(y.root)
+        if x.root is y.root:
+            # y may read elements it wrote: y <= B (1 + |c|)^n.
+            bnd = y.root.bound
+            if bnd > cap / 2:
+                self.squash_range(y, cap / 2)
+                self.squash_range(x, cap / 2)
+                bnd = cap / 2
+            cmax = (cap / max(bnd, 1e-9)) ** (1.0 / n) - 1
+            bx = None
+        else:
+            by = self.squash_range(y, cap / 2) if y.root.bound > cap / 2 \
+                else y.root.bound
+            bx = x.root.bound
+            cmax = (cap - by) / max(bx, 1e-9)
+        lits = [c for c in (0.5, -0.5, 0.25, 0.75, -1.0, 1.5, 2.0)
+                if abs(c) <= cmax]
+        if lits and self.chance(0.6):
+            c = r.choice(lits)
+            ce = E(fmt(c) if self.chance(0.5) else repr(c), abs(c))
+        else:
+            ce = self.squash(self.expr(1), min(cmax, 1.5))
+        self.emit(f"axpy({n}, {ce.text}, {x.text}, {y.text});")
+        if bx is None:
+            nb = bnd * (1 + ce.bound) ** n
+        else:
+            nb = by + ce.bound * bx
+        self.wrote(y.root, min(nb, cap))
+        return True
+
+    def c_prod(self, o=None):
+        o = o or self.pick_range(2, True)
+        a, b = self.pick_range(2, False), self.pick_range(2, False)
+        if o is None or a is None or b is None:
+            return False
+        cap = self.cap(o.root)
+
+        def worst(ba, bb):
+            o0 = 2 * ba * bb
+            first = o.start if o.root.array else None
+            ba2 = max(ba, o0) if a.root is o.root and first in a.cells() else ba
+            bb2 = max(bb, o0) if b.root is o.root and first in b.cells() else bb
+            return max(o0, 2 * ba2 * bb2)
+
+        for m in (None, 2.0, 1.5, 1.0, 0.7, 0.5, 0.35, 0.25):
+            ba = a.root.bound if m is None or not a.root.assignable \
+                else min(a.root.bound, m)
+            bb = b.root.bound if m is None or not b.root.assignable \
+                else min(b.root.bound, m)
+            w = worst(ba, bb)
+            if w <= cap:
+                break
+        else:
+            return False
+        if m is not None:
+            self.squash_range(a, m)
+            self.squash_range(b, m)
+        self.emit(f"prod({a.text}, {b.text}, {o.text});")
+        self.wrote(o.root, w)
+        return True
+
+    def s_gcall(self, depth):
+        """Calls an earlier generated function with pointer arguments: its
+        `p` gets a 4-element range bounded by ARG_LIMIT, its `out` a
+        writable 2-element range disjoint from that."""
+        r = self.rng
+        f = r.choice(self.ptr_callees())
+        args = []
+        orange = None
+        if f.has_out:
+            orange = self.pick_range(OUT_LEN, True)
+            if orange is None:
+                return
+            if f.out_bound > self.cap(orange.root):
+                return
+            if orange.root.bound > ARG_LIMIT:
+                self.squash_range(orange, ARG_LIMIT)
+        for kd in f.kinds:
+            if kd == "s":
+                args.append(self.squash(self.expr(1), ARG_LIMIT).text)
+            elif kd == "o":
+                args.append(orange.text)
+            else:
+                pr = self.pick_range(PARAM_ARRAY, False,
+                                     avoid=orange.root if orange else None)
+                if pr is None or (pr.root.bound > ARG_LIMIT and
+                                  not pr.root.assignable):
+                    return
+                self.squash_range(pr, ARG_LIMIT)
+                args.append(pr.text)
+        call = f"{f.name}({', '.join(args)})"
+        if f.void:
+            self.emit(call + ";")
+        else:
+            name = self.new_local()
+            self.emit(f"double {name} = {call};")
+        if orange is not None:
+            self.wrote(orange.root, f.out_bound)
+        if not f.void:
+            self.scopes[-1].append(Var(name, f.bound))
+
+    # --- sidefx: side effects inside expressions ---------------------------
+    def sfx_target(self):
+        """A scalar variable, array element or element through a pointer."""
+        vs = [v for v in self.vars() if v.assignable and v.scalar and
+              not v.is_int]
+        if self.chance(0.3):
+            cell = self.pick_cell()
+            if cell is not None:
+                return cell
+        v = self.rng.choice(vs)
+        return Cell(v.name, f"&{v.name}", v, None)
+
+    def s_sidefx(self, depth):
+        r = self.rng
+        kind = r.choice(["chain", "chain", "compound2", "arg", "arg",
+                         "incdec", "incdec", "ifcond", "assignexpr", "comma",
+                         "index"])
+        getattr(self, "x_" + kind)(depth)
+
+    def x_chain(self, depth):
+        """a = b = e (and a = b = c = e) over distinct cells."""
+        ts = []
+        for _ in range(self.rng.choice([2, 2, 3])):
+            t = self.sfx_target()
+            if all((t.root, t.idx) != (u.root, u.idx) for u in ts):
+                ts.append(t)
+        if len(ts) < 2:
+            ts.append(Cell(self.new_local(), "", None, None))
+        cap = min(self.cap(t.root) if t.root else LIMIT for t in ts)
+        e = self.squash(self.limit(self.expr(3)), cap)
+        decl = ""
+        if ts[-1].root is None:   # a fresh local at the end of the chain
+            ts = [ts[-1]] + ts[:-1]
+            decl = "double "
+        self.emit(decl + " = ".join(t.text for t in ts) + f" = {e.text};")
+        for t in ts:
+            if t.root is None:
+                self.scopes[-1].append(Var(t.text, e.bound))
+            else:
+                self.wrote(t.root, e.bound)
+
+    def x_compound2(self, depth):
+        """(t op1= e1) op2= e2; with seqorder e2 may read t (C++17: e2 is
+        evaluated first, so it reads t's old value)."""
+        t = self.sfx_target()
+        cap = self.cap(t.root)
+        op1 = self.rng.choice(["+=", "-=", "*=", "/=", "="])
+        text1, b1 = self.update(t, op1, budget=cap / 2)
+        op2 = self.rng.choice(["+=", "-=", "*="])
+        reads_t = self.on("seqorder") and self.chance(0.3)
+        if reads_t:
+            e2 = self.expr(1)
+        else:
+            with self.hide(t.root):
+                e2 = self.expr(2)
+        e2 = self.squash(e2, 1.0 if op2 == "*=" else cap / 2)
+        nb = b1 * e2.bound if op2 == "*=" else b1 + e2.bound
+        self.emit(f"({text1}) {op2} {e2.text};")
+        self.wrote(t.root, nb)
+
+    def sfx_expr(self, t, cap=None):
+        """An expression with a side effect on cell t: (text, bare text,
+        value bound, new bound of t); text is parenthesized where needed,
+        bare is for argument lists and comma operands. Emits any presquash
+        first."""
+        r = self.rng
+        k = r.choice(["op", "op", "inc"])
+        cap = self.cap(t.root) if cap is None else cap
+        if k == "inc":
+            b = t.root.bound
+            if b + 1 > cap:
+                b = self.presquash(t, cap - 1) if cap > 1.5 else b
+                if b + 1 > cap:
+                    k = "op"
+            if k == "inc":
+                op = r.choice(["++", "--"])
+                text = r.choice([f"{op}{t.text}", f"{t.text}{op}"])
+                if text.startswith(op) and t.text.startswith("*"):
+                    text = f"{op}{t.text}"
+                elif not text.startswith(op) and t.text.startswith("*"):
+                    text = f"({t.text}){op}"
+                return text, text, b + 1, b + 1
+        text, nb = self.update(t, r.choice(["=", "+=", "-=", "*=", "/="]), cap)
+        return f"({text})", text, nb, nb
+
+    def x_arg(self, depth):
+        """u = g(t += e) op e2, or a generated function's argument."""
+        t = self.sfx_target()
+        text, bare, vb, nb = self.sfx_expr(t)
+        funcs = [f for f in self.callable() if f.arity >= 1] \
+            if self.on("calls") else []
+        with self.hide(t.root):
+            if funcs and self.chance(0.5):
+                f = self.rng.choice(funcs)
+                pos = self.rng.randrange(f.arity)
+                args = [self.squash(self.expr(1), ARG_LIMIT).text
+                        for _ in range(f.arity)]
+                arg = bare if vb <= ARG_LIMIT else \
+                    f"{fmt(ARG_LIMIT / vb)} * {text}"
+                args[pos] = arg
+                call = E(f"{f.name}({', '.join(args)})", f.bound)
+            else:
+                call = E(f"g({bare})", 0.5)
+            e2 = self.expr(2)
+            u = self.sfx_dest(t)
+        op = self.rng.choice(["+", "-", "*"])
+        val = self.limit(E(f"{call.text} {op} {paren(e2)}",
+                           call.bound * e2.bound if op == "*"
+                           else call.bound + e2.bound))
+        self.put(u, val)
+        self.wrote(t.root, nb)
+
+    def sfx_dest(self, t):
+        """Where a side-effecting expression goes: a fresh local (None) or
+        a scalar other than t's root (called with t's root hidden)."""
+        vs = [v for v in self.vars() if v.assignable and v.scalar and
+              not v.is_int]
+        if vs and self.chance(0.5):
+            return self.rng.choice(vs)
+        return None
+
+    def put(self, u, val):
+        if u is None:
+            name = self.new_local()
+            self.emit(f"double {name} = {val.text};")
+            self.scopes[-1].append(Var(name, val.bound))
+        elif self.chance(0.3) and u.bound + val.bound <= LIMIT:
+            self.emit(f"{u.name} += {val.text};")
+            self.set_bound(u, u.bound + val.bound)
+        else:
+            self.emit(f"{u.name} = {val.text};")
+            self.set_bound(u, val.bound)
+
+    def x_incdec(self, depth):
+        """u = e1 op t++ (or ++t, t--, --t)."""
+        t = self.sfx_target()
+        b = t.root.bound
+        cap = self.cap(t.root)
+        if b + 1 > cap:
+            if cap <= 1.5:
+                return self.x_chain(depth)
+            b = self.presquash(t, cap - 1)
+        op = self.rng.choice(["++", "--"])
+        pre = self.chance(0.5)
+        tt = f"({t.text})" if t.text.startswith("*") and not pre else t.text
+        text = f"{op}{tt}" if pre else f"{tt}{op}"
+        with self.hide(t.root):
+            e1 = self.expr(2)
+            u = self.sfx_dest(t)
+        k = self.rng.choice(["mul", "add", "div"])
+        if k == "mul":
+            val = E(f"{paren(e1)} * {text}", e1.bound * (b + 1))
+        elif k == "add":
+            val = E(f"{text} + {paren(e1)}", e1.bound + b + 1)
+        else:
+            val = E(f"{text} / (1.5 + {paren(e1)} * {paren(e1)})", (b + 1) / 1.5)
+        self.put(u, self.limit(val))
+        self.wrote(t.root, b + 1)
+
+    def x_assignexpr(self, depth):
+        """u = (t = e1) op e2, u += (t *= e1)."""
+        t = self.sfx_target()
+        text, bare, vb, nb = self.sfx_expr(t)
+        with self.hide(t.root):
+            e2 = self.expr(2)
+            u = self.sfx_dest(t)
+        op = self.rng.choice(["+", "*", "-"])
+        val = self.limit(E(f"{text} {op} {paren(e2)}",
+                           vb * e2.bound if op == "*" else vb + e2.bound))
+        self.put(u, val)
+        self.wrote(t.root, nb)
+
+    def x_comma(self, depth):
+        """u = (t op= e1, e2) where e2 reads t after the side effect."""
+        t = self.sfx_target()
+        text, bare, vb, nb = self.sfx_expr(t)
+        self.wrote(t.root, nb)   # e2 sees the new value
+        with self.hide(t.root):
+            u = self.sfx_dest(t)
+        a = self.expr(1)
+        e2 = self.limit(E(f"{t.text} * {paren(a)}", nb * a.bound))
+        val = E(f"({bare}, {e2.text})",
+                e2.bound)
+        self.put(u, val)
+
+    def x_ifcond(self, depth):
+        """if ((t op= e) cmp e2) { ... } else { ... }"""
+        t = self.sfx_target()
+        text, bare, vb, nb = self.sfx_expr(t)
+        with self.hide(t.root):
+            e2 = self.expr(1)
+        self.wrote(t.root, nb)
+        cmp = self.rng.choice(["<", "<=", ">", ">="])
+        self.emit(f"if ({text} {cmp} {e2.text}) {{")
+        outer, then = self.block(depth, self.rng.randint(1, 2))
+        if self.chance(0.5):
+            self.emit("} else {")
+            _, other = self.block(depth, self.rng.randint(1, 2))
+        else:
+            other = [v.bound for v in outer]
+        self.emit("}")
+        for v, a, b in zip(outer, then, other):
+            v.bound = max(a, b)
+
+    def x_index(self, depth):
+        """int k = c; ... a[k++] ... q[--k] ...: an int index moved inside
+        larger expressions (each statement names k once)."""
+        r = self.rng
+        srcs = [v for v in self.vars() if v.array] + \
+            [v for v in self.ptr_vars() if not v.ref and v.root.array]
+        if not srcs:
+            return self.x_chain(depth)
+        v = r.choice(srcs)
+        lo, hi = (0, v.length) if v.array else self.ptr_span(v)
+        b = v.bound if v.array else v.root.bound
+        k = self.new_name("k")
+        kv = r.randrange(lo, hi)
+        self.emit(f"int {k} = {kv};")
+        for _ in range(r.randint(1, 3)):
+            ops = []
+            if kv + 1 < hi:
+                ops += ["x++", "++x"]
+            if kv - 1 >= lo:
+                ops += ["x--", "--x"]
+            if not ops:
+                break
+            op = r.choice(ops)
+            idx = kv if op in ("x++", "x--") else \
+                kv + 1 if op == "++x" else kv - 1
+            kv = kv + 1 if "++" in op else kv - 1
+            if not lo <= idx < hi:
+                continue
+            elt = E(f"{v.name}[{op.replace('x', k)}]", b)
+            a = self.expr(1)
+            val = self.limit(r.choice([
+                E(f"{elt.text} * {paren(a)}", b * a.bound),
+                E(f"{paren(a)} - {elt.text}", b + a.bound)]))
+            self.put(self.sfx_dest(None), val)
+
+    def read_memory(self, e):
+        """With memory features, e plus reads of 1-2 arrays / pointers that
+        are still in scope, so that writes into memory reach the result."""
+        if not self.mem:
+            return e
+        srcs = [v for v in self.vars() if v.array or v.ptr]
+        for v in self.rng.sample(srcs, min(len(srcs), self.rng.randint(1, 2))):
+            if v.array:
+                t = E(f"{v.name}[{self.rng.randrange(v.length)}]", v.bound)
+            else:
+                t = E(self.ptr_text(v, self.pick_j(v)), v.root.bound)
+            op = self.rng.choice(["+", "-", "*"])
+            b = t.bound * e.bound if op == "*" else t.bound + e.bound
+            e = self.limit(E(f"{paren(t)} {op} {paren(e)}", b))
+        return e
+
+    # --- outparams ----------------------------------------------------------
+    def finish_out(self, out):
+        """Final writes of both out elements from live variables."""
+        r = self.rng
+        live = [v for s in self.scopes for v in s if v.scalar]
+
+        def value(cap):
+            e = self.limit(self.expr(3))
+            for v in r.sample(live, min(len(live), r.randint(0, 2))):
+                op = r.choice(["+", "-", "*"])
+                b = v.bound * e.bound if op == "*" else v.bound + e.bound
+                e = self.limit(E(f"{v.name} {op} {paren(e)}", b))
+            if self.chance(0.5):
+                e = self.read_memory(e)
+            return self.squash(e, cap)
+
+        forms = ["idx", "idx", "idx", "walk"]
+        if self.on("outargs"):
+            forms += ["prod"]
+        form = r.choice(forms)
+        if form == "prod" and self.c_prod(Range("out", out, 0, OUT_LEN)):
+            return
+        if form == "walk":
+            name = self.new_name("o")
+            self.emit(f"double *{name} = out;")
+            for k in range(OUT_LEN):
+                e = value(LIMIT)
+                last = k == OUT_LEN - 1
+                self.emit(f"*{name}{'' if last else '++'} = {e.text};")
+                self.wrote(out, e.bound)
+            return
+        for k in range(OUT_LEN):
+            op = r.choice(["=", "=", "+=", "-="])
+            lhs = r.choice([f"out[{k}]", f"out[{k}]",
+                            "*out" if k == 0 else f"*(out + {k})"])
+            if op == "=":
+                e = value(LIMIT)
+                self.emit(f"{lhs} = {e.text};")
+                self.wrote(out, e.bound)
+                continue
+            b = out.bound
+            if b > LIMIT / 2:
+                b = self.presquash(Cell(lhs, "", out, k), LIMIT / 2)
+            e = value(LIMIT / 2)
+            self.emit(f"{lhs} {op} {e.text};")
+            self.wrote(out, b + e.bound)
+
     # --- functions ---------------------------------------------------------
     def function(self, name, annotated, protos):
         arity = self.rng.randint(1, 4)
         params = [Var(p, ARG_LIMIT, self.on("overwrite")) for p in PARAMS[:arity]]
         array_at = None
-        if self.on("arrays") and self.chance(0.5):
+        if (self.on("arrays") or self.mem_arrays()) and self.chance(0.5):
             array_at = self.rng.randint(0, arity)
             params.insert(array_at, Var("p", ARG_LIMIT, False, True,
                                         length=PARAM_ARRAY))
+        void = False
+        out = None
+        if self.on("outparams") and self.chance(OUT_CHANCE):
+            # Results (also) through `double *out`: entry values are inputs
+            # in [-2, 2], the checker seeds both exit values.
+            out = Var("out", ARG_LIMIT, True, True, length=OUT_LEN)
+            params.insert(self.rng.randint(0, len(params)), out)
+            void = not self.chance(0.3)
+            if array_at is not None:
+                array_at = [p.name for p in params].index("p")
         self.scopes = [list(params), []]
         self.nlocals = 0
         self.lines = []
         self.indent = 1
         self.loops = []
         self.ret_bound = 0.0
+        self.void = void
         for _ in range(self.rng.randint(0, 6)):
             self.stmt(2)
-        ret = self.limit(self.expr(3))
-        # Return something that reads several live variables, so that most
-        # statements reach the result.
-        live = [v for s in self.scopes for v in s if not v.array]
-        ret = E(ret.text, max(ret.bound, self.ret_bound), ret.is_int)
-        for v in self.rng.sample(live, min(len(live), self.rng.randint(1, 3))):
-            op = self.rng.choice(["+", "-", "*"])
-            b = v.bound * ret.bound if op == "*" else v.bound + ret.bound
-            ret = self.limit(E(f"{v.name} {op} {paren(ret)}", b))
-        self.emit(f"return {ret.text};")
-        sig = f"double {name}({', '.join(('const double *' if p.array else 'double ') + p.name for p in params)})"
+        if out is not None:
+            self.finish_out(out)
+        ret = E("0", 0.0)
+        if not void:
+            ret = self.limit(self.expr(3))
+            # Return something that reads several live variables, so that
+            # most statements reach the result.
+            live = [v for s in self.scopes for v in s if v.scalar]
+            ret = E(ret.text, max(ret.bound, self.ret_bound), ret.is_int)
+            for v in self.rng.sample(live, min(len(live), self.rng.randint(1, 3))):
+                op = self.rng.choice(["+", "-", "*"])
+                b = v.bound * ret.bound if op == "*" else v.bound + ret.bound
+                ret = self.limit(E(f"{v.name} {op} {paren(ret)}", b))
+            ret = self.read_memory(ret)
+            self.emit(f"return {ret.text};")
+        sig = f"{'void' if void else 'double'} {name}({', '.join(self.param_decl(p) for p in params)})"
         prefix = "[[grad]] " if annotated else self.rng.choice(
             ["static ", "inline ", ""])
         if annotated and protos is not None and self.chance(0.25):
             protos.append(f"[[grad]] {sig};")
             prefix = ""
         text = f"{prefix}{sig} {{\n" + "\n".join(self.lines) + "\n}\n"
+        kinds = ["o" if p is out else "p" if p.array else "s" for p in params]
         self.funcs.append(Func(name, arity, max(ret.bound, self.ret_bound),
-                               annotated, array_at))
+                               annotated, array_at, kinds, void,
+                               out.bound if out is not None else 0.0))
+        self.void = False
         return text
+
+    def param_decl(self, p):
+        if not p.array:
+            return "double " + p.name
+        if p.name == "out":
+            return self.rng.choice(["double *out", "double *out", "double* out",
+                                    "double out[]", f"double out[{OUT_LEN}]"])
+        if self.on("outparams") or self.on("pointers"):
+            return self.rng.choice(["const double *p", "const double *p",
+                                    "const double* p",
+                                    f"const double p[{PARAM_ARRAY}]"])
+        return "const double *p"
 
 
 def paren(e):
@@ -691,7 +1808,9 @@ HARNESS = r"""
 // they disagree (a kink of ?:, if, fabs, fmin, ... within a step) is redrawn.
 namespace fuzz {
 using Fn = double (*)(const double *);
-using Pb = void (*)(const double *, double, double *);
+// Pb calls the pullback with seed s (out parameters: s * OUT_WEIGHTS) and
+// adds every adjoint into d; it returns the number of replay mismatches.
+using Pb = int (*)(const double *, double, double *);
 struct Case {
   const char *Name;
   int Arity;
@@ -709,7 +1828,20 @@ struct Rng {
   }
 };
 
-enum { MaxArity = 8 }; // 4 scalars and a 4-element array
+enum { MaxArity = 10 }; // 4 scalars, a 4-element array, 2 out elements
+
+// The pullback replays writes through pointers: out must end as f leaves it.
+static int replay(const char *Name, const double *Got, const double *Want,
+                  int N) {
+  int Bad = 0;
+  for (int I = 0; I < N; ++I)
+    if (!(std::fabs(Got[I] - Want[I]) <= 1e-12 * (1 + std::fabs(Want[I])))) {
+      std::printf("FAIL %s replay out[%d] got %.17g want %.17g\n", Name, I,
+                  Got[I], Want[I]);
+      ++Bad;
+    }
+  return Bad;
+}
 
 static double fd(Fn F, const double *A, int N, int I, double Step) {
   double X[MaxArity];
@@ -778,7 +1910,7 @@ static int run(const Case *Cases, int N, std::uint64_t Seed) {
                            : 1.0;
       for (int I = 0; I < K.Arity; ++I)
         D[I] = Init[I] = Done == 2 ? 0.5 * (I + 1) : 0.0;
-      K.P(A, S, D);
+      Bad += K.P(A, S, D);
       for (int I = 0; I < K.Arity; ++I) {
         double Got = D[I] - Init[I], Exp = S * Want[I];
         if (close(Got, Exp, 1e-6, 1e-8))
@@ -803,8 +1935,126 @@ static int run(const Case *Cases, int N, std::uint64_t Seed) {
               Checked, TotalPoints, Failures, Skipped);
   return Failures != 0;
 }
+
+// -DPRIMAL_ONLY (no plugin): only the primal, at 20 points per function;
+// every value must be finite and within the generator's bound.
+static int primal(const Case *Cases, const double *Bounds, int N,
+                  std::uint64_t Seed) {
+  int Bad = 0;
+  double Sum = 0;
+  for (int C = 0; C < N; ++C) {
+    Rng R{Seed * 1000003u + std::uint64_t(C)};
+    for (int T = 0; T < 20; ++T) {
+      double A[MaxArity];
+      for (int I = 0; I < Cases[C].Arity; ++I)
+        A[I] = -2 + 4 * R.next();
+      double V = Cases[C].F(A);
+      Sum += V;
+      if (!std::isfinite(V) || std::fabs(V) > Bounds[C] * (1 + 1e-9)) {
+        std::printf("FAIL %s primal %.17g bound %.17g\n", Cases[C].Name, V,
+                    Bounds[C]);
+        ++Bad;
+      }
+    }
+  }
+  std::printf("primal %d functions, %d failures, sum %.17g\n", N, Bad, Sum);
+  return Bad != 0;
+}
 } // namespace fuzz
 """
+
+# Helpers of the memory features (un-annotated: differentiated on demand).
+SIDEFX_HELPERS = """\
+static double g(double v) { return v / (1.0 + v * v); }
+"""
+OUTARG_HELPERS = """\
+static void sq(double *x) { *x = *x * *x; }
+static void axpy(int n, double a, const double *x, double *y) {
+  for (int i = 0; i < n; ++i)
+    y[i] += a * x[i];
+}
+static void step(double &acc, double u) { acc = 0.5 * acc + u * u; }
+void prod(const double *a, const double *b, double *out) {
+  out[0] = a[0] * b[0] - a[1] * b[1];
+  out[1] = a[0] * b[1] + a[1] * b[0];
+}
+static void swap2(double &a, double &b) {
+  double t = a;
+  a = b;
+  b = t;
+}
+static double *at(double *a, int i) { return a + i; }
+static double &cell(double *a, int i) { return a[i]; }
+static double dot2(const double *a, const double *b) {
+  return a[0] * b[0] + a[1] * b[1];
+}
+"""
+
+
+def wrappers(f):
+    """The checker's view of f: F(a) and its pullback over one flat vector
+    a of scalars, then the array parameter, then out's entry values."""
+    n = f.arity
+    offs, at = {}, n
+    for kd in ("p", "o"):
+        if kd in f.kinds:
+            offs[kd] = at
+            at += PARAM_ARRAY if kd == "p" else OUT_LEN
+    copies = []
+    if "p" in offs:
+        copies.append(f"double pv[{PARAM_ARRAY}] = {{"
+                      + ", ".join(f"a[{offs['p'] + i}]" for i in range(PARAM_ARRAY)) + "};")
+    if "o" in offs:
+        copies.append(f"double ov[{OUT_LEN}] = {{"
+                      + ", ".join(f"a[{offs['o'] + i}]" for i in range(OUT_LEN)) + "};")
+
+    def args(out_name):
+        xs, i = [], 0
+        for kd in f.kinds:
+            if kd == "s":
+                xs.append(f"a[{i}]")
+                i += 1
+            else:
+                xs.append("pv" if kd == "p" else out_name)
+        return ", ".join(xs)
+
+    ds, i = [], 0
+    for kd in f.kinds:
+        if kd == "s":
+            ds.append(f"&d[{i}]")
+            i += 1
+        else:
+            ds.append(f"d + {offs['p']}" if kd == "p" else "dov")
+    seed = [] if f.void else ["s"]
+    body = " ".join(copies)
+    w, pb = [], []
+    if "o" not in offs:
+        w.append(f"static double {f.name}_w(const double *a) "
+                 f"{{ {body + ' ' if body else ''}return {f.name}({args('ov')}); }}")
+        pb.append(f"static int {f.name}_pb(const double *a, double s, double *d) "
+                  f"{{ {body + ' ' if body else ''}"
+                  f"{f.name}_pullback({', '.join([args('ov')] + seed + ds)}); return 0; }}")
+        return w + pb, at
+    loss = " + ".join(f"{fmt(OUT_WEIGHTS[k])} * ov[{k}]" for k in range(OUT_LEN))
+    ret = "" if f.void else "double r = "
+    w.append(f"static double {f.name}_w(const double *a) {{")
+    w.append(f"  {body}")
+    w.append(f"  {ret}{f.name}({args('ov')});")
+    w.append(f"  return {'' if f.void else 'r + '}{loss};")
+    w.append("}")
+    pb.append(f"static int {f.name}_pb(const double *a, double s, double *d) {{")
+    pb.append(f"  {body}")
+    pb.append(f"  double rv[{OUT_LEN}] = {{"
+              + ", ".join(f"ov[{k}]" for k in range(OUT_LEN)) + "};")
+    pb.append(f"  double dov[{OUT_LEN}] = {{"
+              + ", ".join(f"s * {fmt(OUT_WEIGHTS[k])}" for k in range(OUT_LEN)) + "};")
+    pb.append(f"  {f.name}_pullback({', '.join([args('ov')] + seed + ds)});")
+    pb.append(f"  {f.name}({args('rv')});")
+    pb.append(f"  for (int k = 0; k < {OUT_LEN}; ++k)")
+    pb.append(f"    d[{offs['o']} + k] += dov[k];")
+    pb.append(f"  return fuzz::replay(\"{f.name}\", ov, rv, {OUT_LEN});")
+    pb.append("}")
+    return w + pb, at
 
 
 def generate(seed, n, features):
@@ -825,29 +2075,41 @@ def generate(seed, n, features):
            "#include <cstdio>", ""]
     if "loops" in features:
         out[-1:-1] = ["#include <grad/grad.h>"]
+    if "sidefx" in features:
+        out.append(SIDEFX_HELPERS)
+    if "outargs" in features:
+        out.append(OUTARG_HELPERS)
     if protos:
         out += protos + [""]
     out += bodies
     out.append(HARNESS)
+    sizes = []
     for f in checked:
-        # Scalars are a[0..arity), the array parameter the PARAM_ARRAY after.
-        args = [f"a[{i}]" for i in range(f.arity)]
-        ds = [f"&d[{i}]" for i in range(f.arity)]
-        if f.array_at is not None:
-            args.insert(f.array_at, f"a + {f.arity}")
-            ds.insert(f.array_at, f"d + {f.arity}")
-        args, ds = ", ".join(args), ", ".join(ds)
-        out.append(f"static double {f.name}_w(const double *a) "
-                   f"{{ return {f.name}({args}); }}")
-        out.append(f"static void {f.name}_pb(const double *a, double s, double *d) "
-                   f"{{ {f.name}_pullback({args}, s, {ds}); }}")
+        text, size = wrappers(f)
+        sizes.append(size)
+        wi = next(i for i, t in enumerate(text) if "_pb(" in t)
+        out += text[:wi]
+        out.append("#ifndef PRIMAL_ONLY")
+        out += text[wi:]
+        out.append("#endif")
+    out += ["#ifdef PRIMAL_ONLY", "#define PB(F) nullptr", "#else",
+            "#define PB(F) F", "#endif"]
     out.append("static const fuzz::Case Cases[] = {")
-    for f in checked:
-        size = f.arity + (PARAM_ARRAY if f.array_at is not None else 0)
-        out.append(f"    {{\"{f.name}\", {size}, {f.name}_w, {f.name}_pb}},")
+    for f, size in zip(checked, sizes):
+        pb = f"{f.name}_pb"
+        out.append(f"    {{\"{f.name}\", {size}, {f.name}_w, PB({pb})}},")
     out.append("};")
     out.append("")
+    out.append("#ifdef PRIMAL_ONLY")
+    bounds = []
+    for f in checked:
+        b = f.bound + sum(abs(w) for w in OUT_WEIGHTS) * f.out_bound
+        bounds.append(repr(b * (1 + 1e-9) + 1e-12))
+    out.append("static const double Bounds[] = {" + ", ".join(bounds) + "};")
+    out.append(f"int main() {{ return fuzz::primal(Cases, Bounds, {n}, {seed}u); }}")
+    out.append("#else")
     out.append(f"int main() {{ return fuzz::run(Cases, {n}, {seed}u); }}")
+    out.append("#endif")
     return "\n".join(out) + "\n"
 
 
@@ -857,17 +2119,20 @@ def parse_features(text):
         f = f.strip()
         if not f:
             continue
-        if f == "all":
-            feats |= set(ALL_FEATURES)
-        elif f == "default":
+        if f == "default":
             feats |= set(DEFAULT_FEATURES)
         elif f.startswith("-") and f[1:] in ALL_FEATURES:
             feats.discard(f[1:])
+        elif f in GROUPS:
+            feats |= set(GROUPS[f])
+        elif f.startswith("-") and f[1:] in GROUPS:
+            feats -= set(GROUPS[f[1:]])
         elif f in ALL_FEATURES:
             feats.add(f)
         else:
             raise argparse.ArgumentTypeError(
-                f"unknown feature '{f}' (known: {', '.join(ALL_FEATURES)})")
+                f"unknown feature '{f}' (known: "
+                f"{', '.join(ALL_FEATURES + tuple(GROUPS))})")
     feats.add("expr")
     return feats
 
