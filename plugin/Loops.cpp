@@ -287,7 +287,14 @@ void PullbackBuilder::jump(const Stmt *J, Stmts &Fwd, Stmts &Rev) {
   const auto *RS = dyn_cast<ReturnStmt>(J);
   if (RS) {
     const Expr *RV = RS->getRetValue();
-    if (RV && Sig.SeedIndex >= 0 && Act.isActive(RV->IgnoreParenImpCasts())) {
+    bool Active = RV && Sig.SeedIndex >= 0 &&
+                  Act.isActive(RV->IgnoreParenImpCasts());
+    if (Half != SplitHalf::None && RV) {
+      // The forward half returns the value at the end of its sweep.
+      Fwd.push_back(B.assign(B.ref(returnValueVar()), fwd(RV, false)));
+      if (Active)
+        backprop(RV, B.ref(param(Sig.SeedIndex)), Rev);
+    } else if (Active) {
       fwd(RV, false);
       backprop(RV, B.ref(param(Sig.SeedIndex)), Rev);
     }

@@ -421,6 +421,8 @@ private:
   std::vector<clang::VarDecl *> Hoisted;
   /// The primal's value, in the forward half.
   clang::VarDecl *RetVal = nullptr;
+  /// RetVal, declared on first use.
+  clang::VarDecl *returnValueVar();
   clang::VarDecl *Stack = nullptr;
   /// The primal parameters a reverse half does not take (placeholders).
   llvm::SmallPtrSet<const clang::ParmVarDecl *, 4> Dropped;

@@ -865,11 +865,7 @@ void PullbackBuilder::returnStmt(const ReturnStmt *RS, Stmts &Fwd,
   const Expr *RV = RS->getRetValue();
   if (Half != SplitHalf::None && RV) {
     // The forward half returns the value; both halves hoist it alike.
-    if (!RetVal) {
-      QualType T = Primal->getReturnType().getUnqualifiedType();
-      RetVal = B.var(PB, fresh("_value"), T, B.zero(T));
-    }
-    Fwd.push_back(B.assign(B.ref(RetVal), fwd(RV, false)));
+    Fwd.push_back(B.assign(B.ref(returnValueVar()), fwd(RV, false)));
     if (!Act.isActive(strip(RV)))
       return;
   } else if (!RV || Sig.SeedIndex < 0 || !Act.isActive(strip(RV))) {
@@ -880,6 +876,14 @@ void PullbackBuilder::returnStmt(const ReturnStmt *RS, Stmts &Fwd,
   Stmts R;
   backprop(RV, B.ref(param(Sig.SeedIndex)), R);
   Rev.insert(Rev.end(), R.begin(), R.end());
+}
+
+VarDecl *PullbackBuilder::returnValueVar() {
+  if (!RetVal) {
+    QualType T = Primal->getReturnType().getUnqualifiedType();
+    RetVal = B.var(PB, fresh("_value"), T, B.zero(T));
+  }
+  return RetVal;
 }
 
 bool PullbackBuilder::failedBuilding(StringRef What) {
