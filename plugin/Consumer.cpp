@@ -85,13 +85,31 @@ void Differentiator::drain() {
   Draining = false;
 }
 
+/// True if \p St holds an expression Sema could not build (clang reported
+/// it; differentiating around it would only add errors).
+static bool hasErrors(const Stmt *St) {
+  if (!St)
+    return false;
+  if (const auto *E = dyn_cast<Expr>(St))
+    return E->containsErrors();
+  for (const Stmt *Child : St->children())
+    if (hasErrors(Child))
+      return true;
+  if (const auto *DS = dyn_cast<DeclStmt>(St))
+    for (const Decl *D : DS->decls())
+      if (D->isInvalidDecl())
+        return true;
+  return false;
+}
+
 void Differentiator::define(PullbackEntry *E, const FunctionDecl *Def) {
   // -ftime-trace reports the plugin's own time as "Total grad: pullback".
   llvm::TimeTraceScope Scope("grad: pullback", [&] {
     return Def->getQualifiedNameAsString();
   });
-  if (Def->isInvalidDecl()) {
+  if (Def->isInvalidDecl() || hasErrors(Def->getBody())) {
     E->Failed = true;
+    E->Pullback->setInvalidDecl();
     return;
   }
   // The user defined this pullback (a redeclaration of ours): theirs wins.

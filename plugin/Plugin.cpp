@@ -13,6 +13,7 @@
 
 #include "Consumer.h"
 #include "Diagnostics.h"
+#include "PullbackNotes.h"
 #include "Runtime.h"
 
 #include "clang/Frontend/CompilerInstance.h"
@@ -29,6 +30,7 @@ public:
                                                  StringRef) override {
     if (!Opts.NoRuntimeInclude)
       includeRuntime(CI);
+    installPullbackNotes(CI);
     CompilerInstance *CIP = &CI;
     return std::make_unique<GradConsumer>(
         Opts, [CIP](FunctionDecl *FD, bool InGroup) {

@@ -13,6 +13,8 @@
 
 #include "Consumer.h"
 #include "Printer.h"
+#include "PullbackNotes.h"
+#include "Registry.h"
 #include "Runtime.h"
 
 #include "clang/AST/ASTContext.h"
@@ -50,6 +52,7 @@ public:
         llvm::errs() << "grad-dump: unknown plugin argument '" << A << "'\n";
     if (!Opts.NoRuntimeInclude)
       grad::includeRuntime(CI);
+    grad::installPullbackNotes(CI);
     Opts.Dump = false;
     auto C = std::make_unique<grad::GradConsumer>(
         Opts, [](FunctionDecl *, bool) {});
@@ -60,10 +63,12 @@ public:
   void EndSourceFileAction() override {
     if (!Consumer || !Consumer->differentiator())
       return;
-    if (getCompilerInstance().getDiagnostics().hasErrorOccurred())
-      return;
     const auto &All = Consumer->differentiator()->defined();
     llvm::DenseSet<const FunctionDecl *> Generated(All.begin(), All.end());
+    // The generated functions that call, directly or not, one whose
+    // derivative failed (after errors in the file) are left out: the rest
+    // is printed and compiles.
+    llvm::DenseSet<const FunctionDecl *> Broken = brokenCallers(All);
     llvm::DenseSet<const FunctionDecl *> Keep;
     std::vector<const FunctionDecl *> Work;
     for (FunctionDecl *PB : All) {
@@ -71,7 +76,7 @@ public:
       if (!Function.empty() && N != Function + "_pullback" &&
           !N.starts_with("_grad_" + Function + "_pullback"))
         continue;
-      if (Keep.insert(PB).second)
+      if (!Broken.count(PB) && Keep.insert(PB).second)
         Work.push_back(PB);
     }
     // With --function, also what the selection calls among the generated
@@ -119,9 +124,106 @@ public:
       grad::printDefinition(PB, llvm::outs());
       llvm::outs() << "\n";
     }
+    reportSkipped(Broken);
   }
 
 private:
+  /// Generated functions in \p All whose bodies reach a generated function
+  /// that has no definition (its derivative failed).
+  static llvm::DenseSet<const FunctionDecl *>
+  brokenCallers(const std::vector<FunctionDecl *> &All) {
+    llvm::DenseSet<const FunctionDecl *> Broken;
+    if (All.empty())
+      return Broken;
+    const grad::State &St = grad::State::get(All.front()->getASTContext());
+    auto Undefined = [&](const FunctionDecl *FD) {
+      if (!St.Generated.count(FD) && !St.Generated.count(FD->getCanonicalDecl()))
+        return false;
+      const FunctionDecl *Def = nullptr;
+      return FD->isInvalidDecl() || !FD->isDefined(Def) ||
+             Def->isInvalidDecl();
+    };
+    struct Refs : RecursiveASTVisitor<Refs> {
+      llvm::SmallVector<const FunctionDecl *, 8> Found;
+      bool VisitDeclRefExpr(DeclRefExpr *E) {
+        if (auto *FD = dyn_cast<FunctionDecl>(E->getDecl()))
+          Found.push_back(FD);
+        return true;
+      }
+      bool VisitMemberExpr(MemberExpr *E) {
+        if (auto *FD = dyn_cast<FunctionDecl>(E->getMemberDecl()))
+          Found.push_back(FD);
+        return true;
+      }
+    };
+    // To a fixed point: a caller of a broken function is broken, and so is
+    // the forward half of a broken reverse half.
+    auto Halves = [&] {
+      bool Changed = false;
+      for (const auto &E : St.Entries)
+        if (E->Fwd && E->Rev && !Broken.count(E->Fwd) &&
+            (Broken.count(E->Rev) || Undefined(E->Rev)))
+          Changed |= Broken.insert(E->Fwd).second;
+      return Changed;
+    };
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (const FunctionDecl *PB : All) {
+        if (Broken.count(PB))
+          continue;
+        Refs R;
+        R.TraverseStmt(PB->getBody());
+        for (const FunctionDecl *C : R.Found)
+          if (Undefined(C) || Broken.count(C) ||
+              Broken.count(C->getCanonicalDecl())) {
+            Broken.insert(PB);
+            Changed = true;
+            break;
+          }
+      }
+      Changed |= Halves();
+    }
+    return Broken;
+  }
+
+  /// Tells on stderr which requested derivatives are missing from the
+  /// output and why.
+  void reportSkipped(const llvm::DenseSet<const FunctionDecl *> &Broken) {
+    CompilerInstance &CI = getCompilerInstance();
+    if (!CI.hasASTContext())
+      return;
+    const grad::State &St = grad::State::get(CI.getASTContext());
+    llvm::DenseSet<const FunctionDecl *> Told;
+    for (const auto &E : St.Entries) {
+      if (E->UserProvided || !E->Pullback || !E->Primal ||
+          !E->Pullback->getIdentifier())
+        continue;
+      StringRef N = E->Pullback->getName();
+      if (N.starts_with("_grad_") || !St.requestFor(E->Primal))
+        continue;
+      if (!Function.empty() && N != Function + "_pullback")
+        continue;
+      bool Invalid = E->Primal->isInvalidDecl();
+      bool Failed = E->Failed || E->Pullback->isInvalidDecl() || Invalid;
+      if (!Failed && !Broken.count(E->Pullback))
+        continue;
+      if (!Told.insert(E->Pullback).second)
+        continue;
+      std::string Decl;
+      llvm::raw_string_ostream OS(Decl);
+      PrintingPolicy Policy(CI.getLangOpts());
+      Policy.TerseOutput = true;
+      E->Pullback->print(OS, Policy);
+      llvm::errs() << "grad-dump: skipped '" << Decl << "': "
+                   << (Invalid || Failed
+                           ? "'" + E->Primal->getQualifiedNameAsString() +
+                                 "' cannot be differentiated (errors above)"
+                           : std::string("it calls a derivative that has "
+                                         "errors (above)"))
+                   << "\n";
+    }
+  }
+
   grad::GradConsumer *Consumer = nullptr;
 };
 
