@@ -9,6 +9,7 @@
 #include "Printer.h"
 #include "Promotion.h"
 #include "PullbackBuilder.h"
+#include "Tidy.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -141,6 +142,7 @@ void Differentiator::define(PullbackEntry *E, const FunctionDecl *Def) {
     return;
   }
   FunctionDecl *PB = E->Pullback;
+  tidy(PB);
   Done.push_back(PB);
   if (Opts.Remarks)
     report(S.Diags, Diag::RemarkGenerated, Def->getLocation())

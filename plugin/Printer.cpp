@@ -7,6 +7,9 @@
 #include "Printer.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/DenseSet.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/PrettyPrinter.h"
@@ -44,7 +47,28 @@ static void print(const Decl *FD, llvm::raw_ostream &OS, bool Prototype) {
 }
 
 void printDefinition(const FunctionDecl *FD, llvm::raw_ostream &OS) {
+  // Parameters the body never names print [[maybe_unused]] (only here, so
+  // that prototypes and diagnostics show the plain signature).
+  struct Named : RecursiveASTVisitor<Named> {
+    llvm::DenseSet<const ParmVarDecl *> Params;
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      if (const auto *P = dyn_cast<ParmVarDecl>(E->getDecl()))
+        Params.insert(P);
+      return true;
+    }
+  } N;
+  N.TraverseStmt(FD->getBody());
+  SmallVector<ParmVarDecl *, 4> Marked;
+  for (const ParmVarDecl *P : FD->parameters())
+    if (P->getIdentifier() && !N.Params.count(P) && !P->hasAttr<UnusedAttr>())
+      Marked.push_back(const_cast<ParmVarDecl *>(P));
+  ASTContext &Ctx = FD->getASTContext();
+  for (ParmVarDecl *P : Marked)
+    P->addAttr(UnusedAttr::Create(Ctx, SourceRange(),
+                                  UnusedAttr::CXX11_maybe_unused));
   print(FD, OS, false);
+  for (ParmVarDecl *P : Marked)
+    P->dropAttr<UnusedAttr>();
 }
 
 void printPrototype(const FunctionDecl *FD, llvm::raw_ostream &OS) {

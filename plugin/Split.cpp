@@ -23,6 +23,7 @@
 #include "Consumer.h"
 #include "Diagnostics.h"
 #include "PullbackBuilder.h"
+#include "Tidy.h"
 #include "Rules.h"
 
 #include "clang/AST/ASTContext.h"
@@ -270,6 +271,7 @@ void Differentiator::defineSplit(PullbackEntry *E) {
       FD->setInvalidDecl();
       return;
     }
+    tidy(FD);
     Done.push_back(FD);
     Emit(FD);
   }

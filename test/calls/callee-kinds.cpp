@@ -7,7 +7,7 @@
 // DUMP: ::A::sh_pullback(x, d_ret, &_g{{[0-9]+}});
 // DUMP: ::A::h_pullback(x, d_ret, &_g{{[0-9]+}});
 // DUMP-LABEL: void h_pullback(double x, double d_ret, double *d_x) {
-// DUMP-LABEL: static void sh_pullback(double x, double d_ret, double *d_x) {
+// DUMP-LABEL: static void sh_pullback({{\[\[maybe_unused\]\]}} double x, double d_ret, double *d_x) {
 // DUMP-LABEL: void g_pullback(double x, double d_ret, double *d_x) {
 // DUMP: float _g[[F:[0-9]+]] = 0.F;
 // DUMP-NEXT: fl_pullback(x, d_ret, &_g[[F]]);

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <grad/grad.h>
 
-// DUMP-LABEL: void square_pullback(double x, double &out, double *d_x, double *d_out) {
+// DUMP-LABEL: void square_pullback(double x, {{\[\[maybe_unused\]\]}} double &out, double *d_x, double *d_out) {
 [[grad]] void square(double x, double &out) { out = x * x; }
 
 // Reads the entry value of out.

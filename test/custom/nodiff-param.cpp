@@ -5,7 +5,7 @@
 // RUN: %dump %s %dflags | FileCheck %s --check-prefix=DUMP
 #include "gradcheck.h"
 
-// DUMP-LABEL: void f_pullback(double x, double y, double d_ret, double *d_x) {
+// DUMP-LABEL: void f_pullback({{\[\[maybe_unused\]\]}} double x, double y, double d_ret, double *d_x) {
 [[grad]] double f(double x, [[grad::nodiff]] double y) { return x * y; }
 
 // DUMP-LABEL: void g_pullback(double a, double b, double c, double d_ret, double *d_a, double *d_c) {
@@ -14,7 +14,7 @@
 }
 
 // Listed in the wrt string and nodiff: nodiff wins.
-// DUMP-LABEL: void h_pullback(double p, double q, double d_ret, double *d_p) {
+// DUMP-LABEL: void h_pullback({{\[\[maybe_unused\]\]}} double p, double q, double d_ret, double *d_p) {
 [[grad("p, q")]] double h(double p, [[grad::nodiff]] double q) {
   return p * q;
 }

@@ -23,7 +23,7 @@ double helper(double x) { return x * x; }
 // W-NEXT: void w_pullback(double x, double y, double d_ret, double *d_x);
 // W-NEXT: void _grad_w_pullback_all(double x, double y, double d_ret, double *d_x, double *d_y);
 // W-EMPTY:
-// W-NEXT: void w_pullback(double x, double y, double d_ret, double *d_x) {
+// W-NEXT: void w_pullback({{\[\[maybe_unused\]\]}} double x, double y, double d_ret, double *d_x) {
 // W: void _grad_w_pullback_all(double x, double y, double d_ret, double *d_x, double *d_y) {
 // W-NOT: usew_pullback
 

@@ -15,7 +15,7 @@ using V = std::vector<double>;
 // DUMP-NOT: tangent_pullback
 // DUMP: ::grad::detail::reverse_pullback<&::_grad_lambda_{{[0-9]+}}_pullback>(d_ret, ::grad::detail::pack(x), ::grad::detail::adjoints(d_x), ::grad::detail::refs(y), ::grad::detail::adjoints(d_y));
 // DUMP-NEXT: }
-// DUMP-LABEL: void _grad_lambda_{{[0-9]+}}_pullback(double z, const V &y, double d_ret, double *d_z, V *d_y) {
+// DUMP-LABEL: void _grad_lambda_{{[0-9]+}}_pullback(double z, {{\[\[maybe_unused\]\]}} const V &y, double d_ret, double *d_z, V *d_y) {
 // DUMP: (*d_y)[0] += d_ret;
 // REMARK-DAG: reverse-capture-ref.cpp:[[@LINE+4]]:30: remark: grad: reverse lowering for the callable passed to 'grad::map' in 'cap': captures 'y'
 // REMARK-DAG: reverse-capture-ref.cpp:[[@LINE+3]]:30: remark: grad: generated '_grad_lambda_{{[0-9]+}}_pullback' for '_grad_lambda_{{[0-9]+}}'

@@ -53,7 +53,7 @@ BINARY_RULES(DEFINE)
 [[grad]] long double cl_fma(long double a, long double b, long double c) {
   return fmal(a, b, c);
 }
-// DUMP-LABEL: void std_fma_pullback(double a, double b, double c, double d_ret, double *d_a, double *d_b, double *d_c) {
+// DUMP-LABEL: void std_fma_pullback(double a, double b, {{\[\[maybe_unused\]\]}} double c, double d_ret, double *d_a, double *d_b, double *d_c) {
 // DUMP: _d_a += d_ret * b;
 // DUMP: _d_b += d_ret * a;
 

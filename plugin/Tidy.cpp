@@ -1,0 +1,250 @@
+//===- Tidy.cpp - Removing what generated code never reads ------*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Tidy.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/Stmt.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+using namespace clang;
+
+namespace grad {
+namespace {
+
+/// The variable \p E writes as a whole when its value is discarded
+/// (`v = e`, `v op= e`, `++v`, `v--`), or null.
+const VarDecl *writtenVar(const Expr *E, const Expr **Rhs) {
+  E = E->IgnoreParens();
+  *Rhs = nullptr;
+  const Expr *Target = nullptr;
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (!BO->isAssignmentOp())
+      return nullptr;
+    Target = BO->getLHS();
+    *Rhs = BO->getRHS();
+  } else if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    if (!UO->isIncrementDecrementOp())
+      return nullptr;
+    Target = UO->getSubExpr();
+  } else {
+    return nullptr;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Target->IgnoreParens()))
+    return dyn_cast<VarDecl>(DRE->getDecl());
+  return nullptr;
+}
+
+/// Is \p VD a local whose dead writes may go: scalar, not a reference, not
+/// volatile, not static.
+bool removable(const VarDecl *VD) {
+  if (!VD || isa<ParmVarDecl>(VD) || !VD->isLocalVarDecl() ||
+      VD->isStaticLocal() || VD->hasAttrs())
+    return false;
+  QualType T = VD->getType();
+  return T->isScalarType() && !T.isVolatileQualified();
+}
+
+/// The runtime stack binding (`stack &_stack = thread_stack()`), which
+/// has no effect worth keeping when nothing uses it.
+bool isStackBinding(const VarDecl *VD) {
+  if (!VD->getType()->isReferenceType() || !VD->getInit())
+    return false;
+  const auto *CE = dyn_cast<CallExpr>(VD->getInit()->IgnoreImplicit());
+  const FunctionDecl *F = CE ? CE->getDirectCallee() : nullptr;
+  return F && F->getIdentifier() && F->getName() == "thread_stack";
+}
+
+/// Counts, per variable, the occurrences that read it (every occurrence but
+/// a dead write's target).
+struct Uses : RecursiveASTVisitor<Uses> {
+  llvm::DenseMap<const VarDecl *, unsigned> Reads;
+  /// Targets of writes whose value is discarded: not reads.
+  llvm::DenseSet<const DeclRefExpr *> WriteTargets;
+
+  /// Inside an expression (a lambda's or a statement expression's body)
+  /// every occurrence is a read: the remover does not go there.
+  unsigned InExpr = 0;
+  bool TraverseLambdaExpr(LambdaExpr *E) {
+    ++InExpr;
+    bool R = RecursiveASTVisitor::TraverseLambdaExpr(E);
+    --InExpr;
+    return R;
+  }
+  bool TraverseStmtExpr(StmtExpr *E) {
+    ++InExpr;
+    bool R = RecursiveASTVisitor::TraverseStmtExpr(E);
+    --InExpr;
+    return R;
+  }
+
+  void discarded(const Expr *E) {
+    if (!E || InExpr)
+      return;
+    E = E->IgnoreParens();
+    if (const auto *BO = dyn_cast<BinaryOperator>(E);
+        BO && BO->getOpcode() == BO_Comma) {
+      discarded(BO->getLHS());
+      discarded(BO->getRHS());
+      return;
+    }
+    const Expr *Rhs;
+    if (const VarDecl *VD = writtenVar(E, &Rhs); VD && removable(VD)) {
+      const Expr *Target = isa<BinaryOperator>(E)
+                               ? cast<BinaryOperator>(E)->getLHS()
+                               : cast<UnaryOperator>(E)->getSubExpr();
+      WriteTargets.insert(cast<DeclRefExpr>(Target->IgnoreParens()));
+    }
+  }
+  bool VisitCompoundStmt(CompoundStmt *CS) {
+    for (Stmt *St : CS->body())
+      if (auto *E = dyn_cast_or_null<Expr>(St))
+        discarded(E);
+    return true;
+  }
+  bool VisitForStmt(ForStmt *FS) {
+    discarded(FS->getInc());
+    if (auto *E = dyn_cast_or_null<Expr>(FS->getInit()))
+      discarded(E);
+    if (auto *E = dyn_cast_or_null<Expr>(FS->getBody()))
+      discarded(E);
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (!WriteTargets.count(DRE))
+        ++Reads[VD];
+    return true;
+  }
+};
+
+class Remover {
+public:
+  Remover(ASTContext &Ctx, const llvm::DenseMap<const VarDecl *, unsigned> &R)
+      : Ctx(Ctx), Reads(R) {}
+  bool Changed = false;
+
+  bool dead(const VarDecl *VD) const {
+    return (removable(VD) || isStackBinding(VD)) && !Reads.count(VD);
+  }
+
+  /// \p E with its dead writes removed (null if nothing remains), for a
+  /// context that discards its value.
+  Expr *discarded(Expr *E) {
+    Expr *Bare = E->IgnoreParens();
+    if (auto *BO = dyn_cast<BinaryOperator>(Bare);
+        BO && BO->getOpcode() == BO_Comma) {
+      Expr *L = discarded(BO->getLHS());
+      Expr *R = discarded(BO->getRHS());
+      if (!L || !R) {
+        Changed |= true;
+        return L ? L : R;
+      }
+      BO->setLHS(L);
+      BO->setRHS(R);
+      return E;
+    }
+    const Expr *Rhs;
+    if (const VarDecl *VD = writtenVar(Bare, &Rhs); VD && dead(VD)) {
+      Changed = true;
+      return Rhs && Rhs->HasSideEffects(Ctx) ? const_cast<Expr *>(Rhs)
+                                              : nullptr;
+    }
+    // A value nobody reads, without effects: `u` left of a comma.
+    if (!E->HasSideEffects(Ctx)) {
+      Changed = true;
+      return nullptr;
+    }
+    return E;
+  }
+
+  /// \p St rewritten; null if it goes away.
+  Stmt *stmt(Stmt *St) {
+    if (!St)
+      return nullptr;
+    if (auto *E = dyn_cast<Expr>(St))
+      return discarded(E);
+    if (auto *DS = dyn_cast<DeclStmt>(St)) {
+      if (!DS->isSingleDecl())
+        return St;
+      const auto *VD = dyn_cast<VarDecl>(DS->getSingleDecl());
+      if (!VD || !dead(VD))
+        return St;
+      Changed = true;
+      Expr *Init = const_cast<Expr *>(VD->getInit());
+      if (Init && !isStackBinding(VD) && Init->HasSideEffects(Ctx))
+        return Init;
+      return nullptr;
+    }
+    if (auto *CS = dyn_cast<CompoundStmt>(St)) {
+      llvm::SmallVector<Stmt *, 16> Kept;
+      bool Any = false;
+      for (Stmt *Child : CS->body()) {
+        Stmt *N = stmt(Child);
+        Any |= N != Child;
+        if (N)
+          Kept.push_back(N);
+      }
+      if (!Any)
+        return CS;
+      return CompoundStmt::Create(Ctx, Kept,
+                                  CS->hasStoredFPFeatures()
+                                      ? CS->getStoredFPFeatures()
+                                      : FPOptionsOverride(),
+                                  CS->getLBracLoc(), CS->getRBracLoc());
+    }
+    if (auto *FS = dyn_cast<ForStmt>(St)) {
+      if (Expr *Inc = FS->getInc())
+        FS->setInc(discarded(Inc));
+      if (auto *Init = dyn_cast_or_null<Expr>(FS->getInit()))
+        FS->setInit(discarded(Init));
+      FS->setBody(nonNull(stmt(FS->getBody()), FS->getBody()));
+      return FS;
+    }
+    // Other statements: their statement children (not expressions:
+    // conditions, values).
+    for (Stmt *&Child : St->children())
+      if (Child && !isa<Expr>(Child))
+        Child = nonNull(stmt(Child), Child);
+    return St;
+  }
+
+private:
+  /// A removed statement in a position that needs one becomes `;`.
+  Stmt *nonNull(Stmt *N, Stmt *Old) {
+    if (N)
+      return N;
+    return new (Ctx) NullStmt(Old->getBeginLoc());
+  }
+
+  ASTContext &Ctx;
+  const llvm::DenseMap<const VarDecl *, unsigned> &Reads;
+};
+
+} // namespace
+
+void tidy(FunctionDecl *FD) {
+  Stmt *Body = FD->getBody();
+  if (!Body)
+    return;
+  ASTContext &Ctx = FD->getASTContext();
+  // Each round may expose more: a temporary read only by a dead write.
+  for (unsigned Round = 0; Round < 16; ++Round) {
+    Uses U;
+    U.TraverseStmt(Body);
+    Remover R(Ctx, U.Reads);
+    Stmt *New = R.stmt(Body);
+    if (!R.Changed)
+      break;
+    Body = New;
+    FD->setBody(Body);
+  }
+}
+
+} // namespace grad

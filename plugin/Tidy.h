@@ -1,0 +1,34 @@
+//===- Tidy.h - Removing what generated code never reads --------*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The builders emit statements per construct; some results are not read in
+/// the end (a reverse loop's copy of the loop variable the reverse body does
+/// not use, a temporary whose only reader was folded away, a local of the
+/// primal whose value only the skipped return needed). tidy() removes them
+/// so that the code grad-dump prints compiles without warnings under
+/// -Wall -Wextra (the printer marks the parameters a body never names
+/// [[maybe_unused]]).
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef CLANG_GRAD_TIDY_H
+#define CLANG_GRAD_TIDY_H
+
+namespace clang {
+class FunctionDecl;
+}
+
+namespace grad {
+
+/// Removes, to a fixed point, the local scalar variables of \p FD's body that
+/// are only ever written (their declarations and the statements that only
+/// write them; side effects of initialisers and right operands are kept).
+void tidy(clang::FunctionDecl *FD);
+
+} // namespace grad
+
+#endif
