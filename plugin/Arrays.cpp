@@ -281,6 +281,10 @@ Expr *PullbackBuilder::multiRootBase(const VarDecl *VD, Expr *Index,
   // (i == 0 ? base0 : i == 1 ? base1 : ... baseN)
   Expr *Out = nullptr;
   for (size_t K = Rs.size(); K-- > 0;) {
+    // A root declared after this point cannot be the target yet.
+    if (!Shadow && !isa<ParmVarDecl>(Rs[K]) && !mapVar(Rs[K]) &&
+        (Out || K > 0))
+      continue;
     bool Elements;
     Expr *Base = aliasBase(Rs[K], Pointee, Shadow, Elements);
     if (!Base || !Elements) {

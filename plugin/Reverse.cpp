@@ -17,10 +17,12 @@
 #include "PullbackBuilder.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Sema/Sema.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace clang;
 
@@ -905,6 +907,49 @@ static constexpr size_t FrameChunk = 32;
 bool PullbackBuilder::finishSplit(Stmts &Fwd, Stmts &Rev, Stmts &Epilogue) {
   if (failedBuilding("its split derivative"))
     return false;
+  // Adjoints the forward sweep touches (the shadow of a local vector is
+  // sized as the vector grows): the forward half has its own, and passes
+  // the final size of each vector's in the frame; the reverse half sizes
+  // its shadow from that before the reverse sweep.
+  llvm::DenseSet<const VarDecl *> InPrologue;
+  for (Stmt *St : Prologue)
+    if (const auto *DS = dyn_cast<DeclStmt>(St))
+      for (const Decl *Dc : DS->decls())
+        if (const auto *VD = dyn_cast<VarDecl>(Dc))
+          InPrologue.insert(VD);
+  struct Refs : RecursiveASTVisitor<Refs> {
+    llvm::SetVector<const VarDecl *> Found;
+    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        Found.insert(VD);
+      return true;
+    }
+  } FwdRefs;
+  for (Stmt *St : FwdStart)
+    FwdRefs.TraverseStmt(St);
+  for (Stmt *St : Fwd)
+    FwdRefs.TraverseStmt(St);
+  llvm::DenseSet<const VarDecl *> HoistedSet(Hoisted.begin(), Hoisted.end());
+  SmallVector<const VarDecl *, 4> FwdAdjoints;
+  SmallVector<std::pair<const VarDecl *, VarDecl *>, 4> Sizes;
+  for (const VarDecl *VD : FwdRefs.Found) {
+    if (!InPrologue.count(VD) || HoistedSet.count(VD) || VD == Stack)
+      continue;
+    FwdAdjoints.push_back(VD);
+    const auto *RD = VD->getType()->getAsCXXRecordDecl();
+    const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
+    if (!Spec || !Spec->getIdentifier() || Spec->getName() != "vector")
+      continue;
+    if (Spec->getTemplateArgs().size() < 1 ||
+        !Spec->getTemplateArgs()[0].getAsType()->isArithmeticType()) {
+      unsupported(Primal, "vector of vectors '" + VD->getNameAsString() +
+                              "' in a function differentiated in two "
+                              "halves (a helper that writes through a "
+                              "parameter)");
+      return false;
+    }
+    Sizes.push_back({VD, hoist("_size", Ctx.getSizeType())});
+  }
   SmallVector<Expr *, 16> Frame;
   for (VarDecl *V : Hoisted)
     Frame.push_back(B.ref(V));
@@ -915,6 +960,7 @@ bool PullbackBuilder::finishSplit(Stmts &Fwd, Stmts &Rev, Stmts &Epilogue) {
     // The stack, the temporaries, the forward sweep, the frame, the value.
     llvm::DenseSet<const Decl *> Keep(Hoisted.begin(), Hoisted.end());
     Keep.insert(Stack);
+    Keep.insert(FwdAdjoints.begin(), FwdAdjoints.end());
     for (Stmt *St : Prologue)
       if (const auto *DS = dyn_cast<DeclStmt>(St))
         if (DS->isSingleDecl() && Keep.count(DS->getSingleDecl()))
@@ -928,6 +974,10 @@ bool PullbackBuilder::finishSplit(Stmts &Fwd, Stmts &Rev, Stmts &Epilogue) {
       All.push_back(B.declStmt(RetVal));
     All.insert(All.end(), FwdStart.begin(), FwdStart.end());
     All.insert(All.end(), Fwd.begin(), Fwd.end());
+    for (auto &[A, Size] : Sizes)
+      All.push_back(B.assign(
+          B.ref(Size),
+          B.memberCall(B.ref(const_cast<VarDecl *>(A)), "size", {})));
     // In chunks (a fold over hundreds of arguments exceeds clang's
     // nesting limit); the reverse half pops them last chunk first.
     for (size_t I = 0; I < Frame.size(); I += FrameChunk)
@@ -969,6 +1019,9 @@ bool PullbackBuilder::finishSplit(Stmts &Fwd, Stmts &Rev, Stmts &Epilogue) {
           ArrayRef(Frame).slice(I * FrameChunk,
                                 std::min(FrameChunk,
                                          Frame.size() - I * FrameChunk))));
+    for (auto &[A, Size] : Sizes)
+      All.push_back(B.memberCall(B.ref(const_cast<VarDecl *>(A)), "resize",
+                                 {B.ref(Size)}));
     All.insert(All.end(), Rev.begin(), Rev.end());
     All.insert(All.end(), Epilogue.begin(), Epilogue.end());
   }

@@ -12,6 +12,7 @@
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace clang;
 
@@ -59,6 +60,96 @@ bool isStackBinding(const VarDecl *VD) {
   const auto *CE = dyn_cast<CallExpr>(VD->getInit()->IgnoreImplicit());
   const FunctionDecl *F = CE ? CE->getDirectCallee() : nullptr;
   return F && F->getIdentifier() && F->getName() == "thread_stack";
+}
+
+/// The <cmath> / <algorithm> functions that only compute a value.
+bool isMathName(StringRef N) {
+  static const llvm::StringSet<> Names = {
+      "sin",   "cos",   "tan",   "asin",     "acos",      "atan",  "atan2",
+      "sinh",  "cosh",  "tanh",  "asinh",    "acosh",     "atanh", "exp",
+      "exp2",  "expm1", "log",   "log2",     "log10",     "log1p", "sqrt",
+      "cbrt",  "pow",   "hypot", "fabs",     "abs",       "fmin",  "fmax",
+      "fma",   "erf",   "erfc",  "floor",    "ceil",      "round", "trunc",
+      "min",   "max",   "clamp", "copysign", "remainder", "fmod",  "ldexp"};
+  return Names.contains(N);
+}
+
+/// True if evaluating \p E only computes a value: arithmetic, reads,
+/// builtins and math library functions, and the accessors of standard
+/// classes. (A dead write's right operand
+/// that is not effect-free stays as a statement.)
+bool effectFree(const Expr *E, const ASTContext &Ctx) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const Builtin::Context *Builtins = nullptr;
+    bool Effect = false;
+    /// A builtin that only computes (sin, fabs; not printf or free).
+    bool pureBuiltin(unsigned ID) const {
+      return ID && (Builtins->isConst(ID) || Builtins->isPure(ID) ||
+                    Builtins->isConstWithoutErrnoAndExceptions(ID) ||
+                    Builtins->isConstWithoutExceptions(ID));
+    }
+    bool VisitBinaryOperator(BinaryOperator *BO) {
+      Effect |= BO->isAssignmentOp();
+      return !Effect;
+    }
+    bool VisitUnaryOperator(UnaryOperator *UO) {
+      Effect |= UO->isIncrementDecrementOp();
+      return !Effect;
+    }
+    bool VisitCallExpr(CallExpr *CE) {
+      const FunctionDecl *F = CE->getDirectCallee();
+      bool Free = false;
+      if (F) {
+        if (pureBuiltin(F->getBuiltinID()) || F->hasAttr<ConstAttr>() ||
+            F->hasAttr<PureAttr>())
+          Free = true;
+        else if (const auto *MD = dyn_cast<CXXMethodDecl>(F))
+          // Accessors of standard classes (not `at`, which may throw);
+          // a user's const member function may still print or throw.
+          Free = MD->getParent()->isInStdNamespace() &&
+                 (MD->getOverloadedOperator() == OO_Subscript ||
+                  (MD->isConst() && MD->getIdentifier() &&
+                   MD->getName() != "at"));
+        else if (F->isInStdNamespace() && F->getIdentifier())
+          // std::sin, std::pow, std::max, ... of arithmetic arguments.
+          Free = isMathName(F->getName()) &&
+                 llvm::all_of(F->parameters(), [](const ParmVarDecl *P) {
+                   return P->getType()
+                       .getNonReferenceType()
+                       ->isArithmeticType();
+                 });
+      }
+      Effect |= !Free;
+      return !Effect;
+    }
+    bool VisitCXXConstructExpr(CXXConstructExpr *) {
+      Effect = true;
+      return false;
+    }
+    bool VisitCXXNewExpr(CXXNewExpr *) {
+      Effect = true;
+      return false;
+    }
+    bool VisitCXXDeleteExpr(CXXDeleteExpr *) {
+      Effect = true;
+      return false;
+    }
+    bool VisitCXXThrowExpr(CXXThrowExpr *) {
+      Effect = true;
+      return false;
+    }
+    bool VisitLambdaExpr(LambdaExpr *) {
+      Effect = true;
+      return false;
+    }
+    bool VisitStmtExpr(StmtExpr *) {
+      Effect = true;
+      return false;
+    }
+  } F;
+  F.Builtins = &Ctx.BuiltinInfo;
+  F.TraverseStmt(const_cast<Expr *>(E));
+  return !F.Effect && !E->getType().isVolatileQualified();
 }
 
 /// Counts, per variable, the occurrences that read it (every occurrence but
@@ -153,11 +244,10 @@ public:
     const Expr *Rhs;
     if (const VarDecl *VD = writtenVar(Bare, &Rhs); VD && dead(VD)) {
       Changed = true;
-      return Rhs && Rhs->HasSideEffects(Ctx) ? const_cast<Expr *>(Rhs)
-                                              : nullptr;
+      return Rhs && !effectFree(Rhs, Ctx) ? const_cast<Expr *>(Rhs) : nullptr;
     }
     // A value nobody reads, without effects: `u` left of a comma.
-    if (!E->HasSideEffects(Ctx)) {
+    if (effectFree(E, Ctx)) {
       Changed = true;
       return nullptr;
     }
@@ -178,7 +268,7 @@ public:
         return St;
       Changed = true;
       Expr *Init = const_cast<Expr *>(VD->getInit());
-      if (Init && !isStackBinding(VD) && Init->HasSideEffects(Ctx))
+      if (Init && !isStackBinding(VD) && !effectFree(Init, Ctx))
         return Init;
       return nullptr;
     }

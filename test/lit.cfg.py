@@ -43,3 +43,12 @@ config.substitutions.append(("%blas", config.grad_blas_libs.replace(";", " ")))
 config.substitutions.append(
     ("%FileCheck-strict",
      "FileCheck --implicit-check-not=error: --implicit-check-not=warning:"))
+
+# g++ for checking that grad-dump output compiles warning-free with GCC too
+# (quickstart installs it; tests that need it say REQUIRES: gxx).
+import shutil
+gxx = shutil.which("g++")
+if gxx:
+    config.available_features.add("gxx")
+    config.substitutions.append(
+        ("%gxx", f"{gxx} -std=c++20 -I{include} -I{inputs}"))

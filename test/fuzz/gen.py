@@ -1233,6 +1233,8 @@ class Gen:
             return False
         cap = self.cap(cell.root)
         b = cell.root.bound
+        if b > cap:
+            return False  # (a parameter's bound can exceed the cap)
         u = self.squash(self.expr(2), math.sqrt(cap / 2))
         self.emit(f"step({cell.text}, {u.text});")
         self.wrote(cell.root, 0.5 * b + u.bound ** 2)

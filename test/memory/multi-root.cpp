@@ -62,6 +62,19 @@ static void chain(int l, int b, const double *w, double *s, const double *x,
   return x * y + *p;
 }
 
+// A pointer first into a scalar, then into an array declared after it,
+// in a helper (fuzz seed 2067 of gen.py --features all,memory).
+inline double later(double x) {
+  double *w = &x;
+  w[0] -= std::sin(x);
+  double a[4] = {x, 2 * x, x, *w};
+  const double *q = a + 0;
+  w = a + 1;
+  *w *= x;
+  return (*q) * a[1] + q[1];
+}
+[[grad]] double later_root(double x) { return later(x) * 2; }
+
 int main() {
   {
     const int L = 3, Bn = 2;
@@ -112,6 +125,14 @@ int main() {
     vecgrad::check("scalars", [](const std::vector<double> &Y) {
       return scalars(Y[0], Y[1]);
     }, {X0, 0.6}, {Dx, Dy});
+  }
+  {
+    double Dx = 0;
+    later_root_pullback(0.7, 1.0, &Dx);
+    // CHECK: ok later_root.d0
+    vecgrad::check("later_root", [](const std::vector<double> &Y) {
+      return later_root(Y[0]);
+    }, {0.7}, {Dx});
   }
   return gradcheck::failures();
 }
