@@ -26,6 +26,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Sema/Sema.h"
+#include <optional>
 
 using namespace clang;
 
@@ -479,13 +480,31 @@ void PullbackBuilder::loop(const Stmt *L, Stmts &Fwd, Stmts &Rev) {
   if (Bound) {
     // n = max(0, b - a) (+1 for <= and >=).
     Expr *A = val(Index->getInit()), *Bv = val(Bound->getRHS());
-    Expr *Diff = Step > 0 ? B.binop(BO_Sub, Bv, A)
-                          : B.binop(BO_Sub, A, Bv);
+    // Folded where it reads better: `n - 1 - 0 + 1` is `n`.
+    auto IntValue = [&](const Expr *E) -> std::optional<llvm::APSInt> {
+      if (!E || E->isValueDependent())
+        return std::nullopt;
+      return E->getIntegerConstantExpr(Ctx);
+    };
+    auto Sub = [&](Expr *X, Expr *Y) {
+      auto V = IntValue(Y);
+      return V && *V == 0 ? X : B.binop(BO_Sub, X, Y);
+    };
+    Expr *Diff = Step > 0 ? Sub(Bv, A) : Sub(A, Bv);
     BinaryOperatorKind Op = Bound->getOpcode();
     bool Incl = Op == BO_LE || Op == BO_GE;
-    if (Incl)
-      Diff = B.binop(BO_Add, Diff, B.intLit(1, Diff ? Diff->getType()
-                                                    : Ctx.IntTy));
+    if (Incl) {
+      const auto *BO = Diff ? dyn_cast<BinaryOperator>(
+                                  Diff->IgnoreParenImpCasts())
+                            : nullptr;
+      auto One = BO && BO->getOpcode() == BO_Sub ? IntValue(BO->getRHS())
+                                                 : std::nullopt;
+      if (One && *One == 1 && BO->getLHS()->getType() == Diff->getType())
+        Diff = const_cast<Expr *>(BO->getLHS());
+      else
+        Diff = B.binop(BO_Add, Diff, B.intLit(1, Diff ? Diff->getType()
+                                                      : Ctx.IntTy));
+    }
     Expr *Pos = B.binop(BO_GT, Diff, B.intLit(0, Diff ? Diff->getType()
                                                        : Ctx.IntTy));
     Expr *Zero = B.intLit(0, Ctx.getSizeType());

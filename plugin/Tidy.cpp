@@ -246,6 +246,14 @@ public:
       Changed = true;
       return Rhs && !effectFree(Rhs, Ctx) ? const_cast<Expr *>(Rhs) : nullptr;
     }
+    // `*p++;`: only the increment matters.
+    if (auto *UO = dyn_cast<UnaryOperator>(Bare);
+        UO && UO->getOpcode() == UO_Deref &&
+        !UO->getType().isVolatileQualified() &&
+        !effectFree(UO->getSubExpr(), Ctx)) {
+      Changed = true;
+      return discarded(UO->getSubExpr());
+    }
     // A value nobody reads, without effects: `u` left of a comma.
     if (effectFree(E, Ctx)) {
       Changed = true;
