@@ -182,6 +182,12 @@ bool computeSignature(ASTContext &Ctx, const FunctionDecl *Primal,
     QualType Seed;
     if (isFloating(R) && !R->isReferenceType())
       Seed = R.getUnqualifiedType();
+    else if (R->isLValueReferenceType() &&
+             R.getNonReferenceType().isConstQualified() &&
+             isFloating(R.getNonReferenceType()))
+      // `const double &std::max(const double &, const double &)`: used as
+      // a value, it is differentiated as one.
+      Seed = R.getNonReferenceType().getUnqualifiedType();
     else if (R->isDependentType() && !R->isReferenceType() &&
              !R->getContainedAutoType())
       // A template's T is seeded by value, std::vector<T> by const&, as
@@ -500,8 +506,12 @@ void declareSplit(Sema &S, PullbackEntry &E) {
     FS.ParamNames.push_back(Sig.ParamNames[I]);
     FS.ParamTypes.push_back(Sig.ParamTypes[I]);
   }
-  E.Fwd = Make(Base + "_fwd" + Suffix,
-               Primal->getReturnType().getUnqualifiedType(), FS);
+  // (A `const double &` result is returned by value: the half's own
+  // copy of it.)
+  QualType FwdRet = Primal->getReturnType();
+  if (FwdRet->isReferenceType() && isFloating(FwdRet.getNonReferenceType()))
+    FwdRet = FwdRet.getNonReferenceType();
+  E.Fwd = Make(Base + "_fwd" + Suffix, FwdRet.getUnqualifiedType(), FS);
   // Reverse: the pullback's parameters but the primal's pointers,
   // references and objects (the forward half recorded what the reverse
   // sweep reads of them; their memory may have changed since); it pops the

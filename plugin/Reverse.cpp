@@ -882,7 +882,8 @@ void PullbackBuilder::returnStmt(const ReturnStmt *RS, Stmts &Fwd,
 
 VarDecl *PullbackBuilder::returnValueVar() {
   if (!RetVal) {
-    QualType T = Primal->getReturnType().getUnqualifiedType();
+    QualType T =
+        Primal->getReturnType().getNonReferenceType().getUnqualifiedType();
     RetVal = B.var(PB, fresh("_value"), T, B.zero(T));
   }
   return RetVal;
