@@ -42,6 +42,21 @@ static llvm::cl::list<std::string>
 
 namespace {
 
+/// The functions a body names (called or referenced).
+struct Refs : RecursiveASTVisitor<Refs> {
+  llvm::SmallVector<const FunctionDecl *, 8> Found;
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (auto *FD = dyn_cast<FunctionDecl>(E->getDecl()))
+      Found.push_back(FD);
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *E) {
+    if (auto *FD = dyn_cast<FunctionDecl>(E->getMemberDecl()))
+      Found.push_back(FD);
+    return true;
+  }
+};
+
 class DumpAction : public ASTFrontendAction {
 public:
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
@@ -81,19 +96,6 @@ public:
     }
     // With --function, also what the selection calls among the generated
     // functions (callee pullbacks, lifted lambdas), so the output compiles.
-    struct Refs : RecursiveASTVisitor<Refs> {
-      llvm::SmallVector<const FunctionDecl *, 8> Found;
-      bool VisitDeclRefExpr(DeclRefExpr *E) {
-        if (auto *FD = dyn_cast<FunctionDecl>(E->getDecl()))
-          Found.push_back(FD);
-        return true;
-      }
-      bool VisitMemberExpr(MemberExpr *E) {
-        if (auto *FD = dyn_cast<FunctionDecl>(E->getMemberDecl()))
-          Found.push_back(FD);
-        return true;
-      }
-    };
     while (!Work.empty()) {
       const FunctionDecl *FD = Work.back();
       Work.pop_back();
@@ -142,19 +144,6 @@ private:
       const FunctionDecl *Def = nullptr;
       return FD->isInvalidDecl() || !FD->isDefined(Def) ||
              Def->isInvalidDecl();
-    };
-    struct Refs : RecursiveASTVisitor<Refs> {
-      llvm::SmallVector<const FunctionDecl *, 8> Found;
-      bool VisitDeclRefExpr(DeclRefExpr *E) {
-        if (auto *FD = dyn_cast<FunctionDecl>(E->getDecl()))
-          Found.push_back(FD);
-        return true;
-      }
-      bool VisitMemberExpr(MemberExpr *E) {
-        if (auto *FD = dyn_cast<FunctionDecl>(E->getMemberDecl()))
-          Found.push_back(FD);
-        return true;
-      }
     };
     // To a fixed point: a caller of a broken function is broken, and so is
     // the forward half of a broken reverse half.
