@@ -157,6 +157,24 @@ Expr *PullbackBuilder::rebuildElement(const Expr *E, bool Need, bool Plain) {
 
 /// The pointer an alias variable holds: itself, or the address of what a
 /// reference binds to.
+/// The error for a pointer or reference whose target is unknown.
+static std::string untracked(const VarDecl *VD) {
+  bool Ref = VD->getType()->isReferenceType();
+  std::string Msg = (Ref ? "reference '" : "pointer '") +
+                    VD->getNameAsString() +
+                    "' whose target the plugin cannot track";
+  const Expr *I = VD->getInit() ? VD->getInit()->IgnoreImplicitAsWritten()
+                                : nullptr;
+  if (const auto *CE = dyn_cast_or_null<CallExpr>(I))
+    if (const FunctionDecl *FD = CE->getDirectCallee(); FD && Ref)
+      Msg += " (it is bound to what '" + FD->getNameAsString() +
+             "' returns: take the value, '" +
+             VD->getType().getNonReferenceType().getUnqualifiedType()
+                 .getAsString() +
+             " " + VD->getNameAsString() + " = ...')";
+  return Msg;
+}
+
 static QualType aliasPointee(const VarDecl *VD) {
   QualType T = VD->getType();
   return T->isReferenceType() ? T.getNonReferenceType()
@@ -261,8 +279,7 @@ void PullbackBuilder::noteAliasDef(const VarDecl *VD, const Expr *RHS,
     const VarDecl *R = Act.rootOf(K, IsThis);
     const auto *It = llvm::find(Rs, R);
     if (It == Rs.end())
-      return unsupported(E, "pointer '" + VD->getNameAsString() +
-                                "' whose target the plugin cannot track");
+      return unsupported(E, untracked(VD));
     return B.intLit(It - Rs.begin(), Ctx.IntTy);
   };
   Expr *I = Index(RHS);
@@ -379,8 +396,7 @@ Expr *PullbackBuilder::aliasShadow(const DeclRefExpr *Use) {
   }
   const VarDecl *R = Act.storageOf(VD);
   if (!R)
-    return unsupported(Use, "pointer '" + VD->getNameAsString() +
-                                "' whose target the plugin cannot track");
+    return unsupported(Use, untracked(VD));
   if (VarDecl *P = AliasPtrs.lookup(Use)) {
     if (VD->getType()->isReferenceType())
       return B.paren(B.deref(B.ref(P)));

@@ -258,9 +258,28 @@ bool mayAlias(const VarDecl *VD) {
     return false;
   // A const reference bound to a temporary (const double &r = x * y) is a
   // value, not an alias.
+  // (IgnoreImplicitAsWritten looks through the materialisation: what is
+  // left is the prvalue.)
   if (VD->getType()->isReferenceType() && VD->getInit() &&
-      isa<MaterializeTemporaryExpr>(VD->getInit()->IgnoreImplicitAsWritten()))
+      !VD->getInit()->IgnoreImplicitAsWritten()->isGLValue())
     return false;
+  // Nor is one bound to what a function returns by const reference
+  // (`const double &m = std::max(a[i], a[j])`) when every argument it may
+  // refer to is a temporary or const: the referent cannot change while the
+  // reference lives (an accessor's result is an alias).
+  if (VD->getType()->isLValueReferenceType() && T.isConstQualified() &&
+      T->isArithmeticType() && VD->getInit()) {
+    const auto *CE =
+        dyn_cast<CallExpr>(VD->getInit()->IgnoreImplicitAsWritten());
+    if (CE && CE->getDirectCallee() && !accessorArg(CE) &&
+        CE->getCallReturnType(VD->getASTContext())->isLValueReferenceType() &&
+        llvm::all_of(CE->arguments(), [](const Expr *A) {
+          const Expr *K = A->IgnoreImplicitAsWritten();
+          return !K->isGLValue() || K->getType().isConstQualified() ||
+                 !hasFloatingData(K->getType());
+        }))
+      return false;
+  }
   return true;
 }
 

@@ -452,6 +452,10 @@ void PullbackBuilder::declStmt(const DeclStmt *DS, Stmts &Fwd, Stmts &Rev) {
       }
       continue;
     }
+    // A const reference that is a value (bound to a temporary, or to what
+    // std::max of constants returns): a copy of it.
+    if (T->isReferenceType() && NR->isArithmeticType())
+      T = NR;
     if (!T->isArithmeticType() && !T->isEnumeralType()) {
       const Expr *I = VD->hasInit() ? strip(VD->getInit()) : nullptr;
       if (I && isa<CXXNewExpr>(I))
