@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Activity.h"
+#include "Lift.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -123,6 +124,15 @@ bool Activity::compute(const Expr *E) const {
     if (const FunctionDecl *FD = CE->getDirectCallee())
       if (St.isNodiff(FD))
         return false;
+    // A call of a local lambda: also what it captures.
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
+        OC && OC->getOperator() == OO_Call && OC->getNumArgs() > 0)
+      if (const LambdaExpr *L = findLambda(OC->getArg(0)))
+        for (const LambdaCapture &C : L->captures())
+          if (C.capturesVariable())
+            if (const auto *VD = dyn_cast<VarDecl>(C.getCapturedVar()))
+              if (isActive(VD))
+                return true;
     for (const Expr *A : CE->arguments()) {
       if (compute(A))
         return true;
@@ -149,6 +159,9 @@ bool Activity::compute(const Expr *E) const {
       bool IsThis;
       const VarDecl *Root = Obj ? rootOf(Obj, IsThis) : nullptr;
       if ((Root && isActive(Root)) || (IsThis && ThisActive))
+        return true;
+      // A temporary object built from active values (Vec3(x, y, z).norm()).
+      if (Obj && !Root && !IsThis && compute(Obj))
         return true;
     }
     return false;
@@ -312,6 +325,23 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
         Written.insert(R);
       Effects.push_back({R, CE});
     };
+    // A call of a local lambda writes what its body writes by reference.
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
+        OC && OC->getOperator() == OO_Call && OC->getNumArgs() > 0)
+      if (const LambdaExpr *L = findLambda(OC->getArg(0))) {
+        LambdaInfo Info;
+        Info.Lambda = L;
+        Info.Callee = L->getCallOperator();
+        if (Info.Callee->getBody())
+          classify(Info);
+        for (const LiftedCapture &C : Info.Caps)
+          if (C.Written && C.ByRef) {
+            WrittenData.insert(C.Var);
+            if (isScalarStorage(C.Var))
+              Written.insert(C.Var);
+            Effects.push_back({C.Var, CE});
+          }
+      }
     unsigned Shift = 0;
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
       const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
@@ -505,6 +535,14 @@ void Activity::run(const FunctionDecl *FD, const WrtMask &Wrt) {
         const VarDecl *R = rootOf(MC->getImplicitObjectArgument(), IsThis);
         In |= (R && isActive(R)) || (IsThis && ThisActive);
       }
+      // A local lambda also reads what it captures.
+      if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
+          OC && OC->getOperator() == OO_Call && OC->getNumArgs() > 0)
+        if (const LambdaExpr *L = findLambda(OC->getArg(0)))
+          for (const LambdaCapture &Cap : L->captures())
+            if (Cap.capturesVariable())
+              if (const auto *CV = dyn_cast<VarDecl>(Cap.getCapturedVar()))
+                In |= isActive(CV);
       if (In) {
         Activate(VD);
         Changed = true;

@@ -19,6 +19,7 @@
 #include "Consumer.h"
 #include "Diagnostics.h"
 #include "PullbackBuilder.h"
+#include "Records.h"
 #include "Shadow.h"
 
 #include "clang/AST/ASTContext.h"
@@ -581,7 +582,7 @@ Expr *PullbackBuilder::localParamShadow(const ParmVarDecl *P) {
                               T.getAsString() +
                               "' written in a function that returns early");
   bool HasAdjoint = Sig.AdjointIndex[P->getFunctionScopeIndex()] >= 0;
-  if (!Sized && RecName != "array" && HasAdjoint)
+  if (!Sized && RecName != "array" && !isPlainRecord(T) && HasAdjoint)
     return unsupported(P, "parameter '" + P->getNameAsString() +
                               "' of type '" + T.getAsString() +
                               "' passed by value and written in the body");

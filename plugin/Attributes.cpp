@@ -116,8 +116,21 @@ struct GradAttrInfo : public ParsedAttrInfo {
 
   bool diagAppertainsToDecl(Sema &S, const ParsedAttr &Attr,
                             const Decl *D) const override {
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(D);
+        MD && MD->getParent()->isLambda()) {
+      report(S.Diags, Diag::AttrOnLambda, Attr.getLoc()) << "a lambda";
+      return false;
+    }
     if (isa<FunctionDecl>(D))
       return true;
+    // [[grad]] auto sq = [](double a) { ... };
+    if (const auto *VD = dyn_cast<VarDecl>(D))
+      if (const auto *RD = VD->getType()->getAsCXXRecordDecl();
+          RD && RD->isLambda()) {
+        report(S.Diags, Diag::AttrOnLambda, Attr.getLoc())
+            << ("lambda '" + VD->getNameAsString() + "'");
+        return false;
+      }
     report(S.Diags, Diag::AttrNotFunction, Attr.getLoc()) << "'grad'";
     return false;
   }

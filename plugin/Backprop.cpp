@@ -14,6 +14,7 @@
 #include "Consumer.h"
 #include "Diagnostics.h"
 #include "PullbackBuilder.h"
+#include "Records.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -29,6 +30,78 @@ static const Expr *strip(const Expr *E) { return stripExpr(E); }
 // Adjoint propagation
 //===----------------------------------------------------------------------===//
 
+ValueDecl *PullbackBuilder::bindRef(Expr *E, QualType T, bool Const,
+                                    Stmts &Out) {
+  if (auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+    if (isa<VarDecl>(DRE->getDecl()))
+      return DRE->getDecl();
+  QualType RT = Ctx.getLValueReferenceType(Const ? T.withConst() : T);
+  VarDecl *V = B.var(PB, fresh(Const ? "_r" : "_a"), RT, E);
+  Out.push_back(B.declStmt(V));
+  return V;
+}
+
+void PullbackBuilder::backpropBraces(const InitListExpr *IL,
+                                     llvm::function_ref<Expr *()> Adj,
+                                     Stmts &Out) {
+  QualType T = IL->getType();
+  const auto *RD = T->getAsCXXRecordDecl();
+  if (RD && RD->isUnion()) {
+    unsupported(IL, constructName(IL));
+    return;
+  }
+  unsigned NB = RD ? RD->getNumBases() : 0;
+  bool StdArray = RD && !isPlainStruct(T);
+  for (unsigned I = 0; I < IL->getNumInits(); ++I) {
+    const Expr *E = IL->getInit(I);
+    if (isa<ImplicitValueInitExpr>(E))
+      break;
+    const Expr *K = strip(E);
+    if (!Act.isActive(K))
+      continue;
+    auto Elem = [&, I]() -> Expr * {
+      if (StdArray) // std::array<T, N>{...}: its one member array
+        return Adj();
+      if (!RD)
+        return B.subscript(Adj(), B.intLit(I, Ctx.getSizeType()));
+      if (I < NB)
+        return B.staticCast(
+            Ctx.getLValueReferenceType(
+                (RD->bases_begin() + I)->getType().withConst()),
+            Adj());
+      auto FI = RD->field_begin();
+      std::advance(FI, I - NB);
+      return B.member(Adj(), FI->getName());
+    };
+    if (const auto *Inner = dyn_cast<InitListExpr>(K))
+      backpropBraces(Inner, Elem, Out);
+    else
+      backprop(E, Elem(), Out);
+  }
+}
+
+void PullbackBuilder::accumulateObject(Expr *Dst, Expr *Adj, QualType T,
+                                       Stmts &Out) {
+  if (!isPlainStruct(T)) {
+    // Containers and std::array: element by element in the runtime.
+    Out.push_back(B.callRuntime("accumulate", {}, {Dst, Adj}));
+    return;
+  }
+  // Member by member, through references bound once ((*d_p).m needs none).
+  ValueDecl *P = nullptr;
+  if (const auto *UO = dyn_cast<UnaryOperator>(Dst->IgnoreParens());
+      UO && UO->getOpcode() == UO_Deref)
+    if (const auto *DRE =
+            dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParenImpCasts()))
+      P = const_cast<ValueDecl *>(DRE->getDecl());
+  ValueDecl *D = P ? nullptr : bindRef(Dst, T, false, Out);
+  ValueDecl *A = bindRef(Adj, T, true, Out);
+  accumulateRecord(
+      B, T,
+      [&] { return P ? B.paren(B.deref(B.ref(P))) : B.ref(D); },
+      [&] { return B.ref(A); }, Out);
+}
+
 void PullbackBuilder::backprop(const Expr *E, Expr *Adj, Stmts &Out) {
   if (Failed || !Adj)
     return;
@@ -40,7 +113,7 @@ void PullbackBuilder::backprop(const Expr *E, Expr *Adj, Stmts &Out) {
     // An element of class type (a row of a std::vector of std::array)
     // accumulates element by element.
     if (T->isRecordType())
-      Out.push_back(B.callRuntime("accumulate", {}, {adjointElement(K), Adj}));
+      accumulateObject(adjointElement(K), Adj, T, Out);
     else
       Out.push_back(B.addAssign(adjointElement(K), Adj));
     return;
@@ -50,11 +123,28 @@ void PullbackBuilder::backprop(const Expr *E, Expr *Adj, Stmts &Out) {
     if (!VD)
       return;
     if (VD->getType().getNonReferenceType()->isRecordType()) {
-      Out.push_back(
-          B.callRuntime("accumulate", {}, {adjointStorage(VD), Adj}));
+      accumulateObject(adjointStorage(VD), Adj, T, Out);
       return;
     }
     Out.push_back(B.addAssign(B.ref(adjointOf(VD)), Adj));
+    return;
+  }
+  SmallVector<std::pair<const FieldDecl *, const Expr *>, 4> MW;
+  if (memberwiseInit(K, MW)) {
+    ValueDecl *A = bindRef(Adj, T, true, Out);
+    for (auto It = MW.rbegin(); It != MW.rend(); ++It)
+      backprop(It->second, B.member(B.ref(A), It->first->getName()), Out);
+    return;
+  }
+  if (auto Els = pairElements(K); !Els.empty()) {
+    ValueDecl *A = bindRef(Adj, T, true, Out);
+    backprop(Els[1], B.member(B.ref(A), "second"), Out);
+    backprop(Els[0], B.member(B.ref(A), "first"), Out);
+    return;
+  }
+  if (const auto *IL = dyn_cast<InitListExpr>(K)) {
+    ValueDecl *A = T->isRecordType() ? bindRef(Adj, T, true, Out) : nullptr;
+    backpropBraces(IL, [&] { return A ? B.ref(A) : Adj; }, Out);
     return;
   }
   // A side effect hoisted out of this expression: its value is its target.
@@ -149,6 +239,10 @@ void PullbackBuilder::backprop(const Expr *E, Expr *Adj, Stmts &Out) {
 
 void PullbackBuilder::backpropCall(const CallExpr *CE, Expr *Adj,
                                    Stmts &Out) {
+  if (const CallExpr *LC = lambdaCall(CE); LC != CE) {
+    backprop(LC, Adj, Out); // a local lambda: its lifted function
+    return;
+  }
   const FunctionDecl *FD = CE->getDirectCallee();
   QualType T = CE->getType().getNonReferenceType().getUnqualifiedType();
   StringRef RName = runtimeName(CE);

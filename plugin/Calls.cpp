@@ -33,6 +33,7 @@
 #include "Consumer.h"
 #include "Diagnostics.h"
 #include "PullbackBuilder.h"
+#include "Records.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -120,6 +121,14 @@ bool PullbackBuilder::memoryUnstable(const FunctionDecl *FD,
   return false;
 }
 
+bool PullbackBuilder::temporaryObject(QualType PT, const Expr *K) const {
+  QualType T = PT.getNonReferenceType();
+  if (PT->isReferenceType() && !T.isConstQualified())
+    return false;
+  return isPlainStruct(T) && !isa<DeclRefExpr>(K) && !isElementAccess(K) &&
+         !K->isGLValue();
+}
+
 Expr *PullbackBuilder::rebuildUserCall(const CallExpr *CE,
                                        const FunctionDecl *FD, bool Need) {
   SourceLocation Loc = CE->getExprLoc();
@@ -186,7 +195,13 @@ Expr *PullbackBuilder::rebuildUserCall(const CallExpr *CE,
     }
     bool NeedIdx = (I < PE->Wrt.size() && PE->Wrt[I]) || !P.Split;
     const Expr *K = strip(A);
-    if (PT->isRecordType() && !isa<DeclRefExpr>(K) && !isElementAccess(K))
+    if (temporaryObject(PT, K)) {
+      // A temporary struct (`Vec3(y, x, x)`, `{a, b}`, `make(x)`): its
+      // value is kept for the reverse sweep, its adjoint is a local.
+      Expr *R = rebuild(A, false, !Act.isActive(K));
+      Args.push_back(Act.isActive(K) ? record(K, R) : R);
+    } else if (PT->isRecordType() && !isa<DeclRefExpr>(K) &&
+               !isElementAccess(K))
       Args.push_back(rebuild(A, false, true)); // a temporary object
     else
       Args.push_back(rebuildBase(K, NeedIdx));
@@ -270,7 +285,10 @@ void PullbackBuilder::backpropUserCall(const CallExpr *CE, Expr *Adj,
     QualType PT = Param->getType();
     bool Memory = PT->isPointerType() || PT->isReferenceType() ||
                   (PT->isRecordType() && hasFloatingData(PT));
-    Args.push_back(Memory ? valBase(strip(A)) : val(A));
+    if (temporaryObject(PT, strip(A)))
+      Args.push_back(Act.isActive(strip(A)) ? val(A) : plain(A));
+    else
+      Args.push_back(Memory ? valBase(strip(A)) : val(A));
   }
   if (CS.SeedIndex >= 0) {
     if (!Adj) {
@@ -288,6 +306,14 @@ void PullbackBuilder::backpropUserCall(const CallExpr *CE, Expr *Adj,
     QualType AT = CS.ParamTypes[CS.AdjointIndex[I]]->getPointeeType();
     if (K == ParamKind::Scalar) {
       VarDecl *G = B.var(PB, fresh("_g"), AT, B.zero(AT));
+      Out.push_back(B.declStmt(G));
+      Args.push_back(B.addrOf(B.ref(G)));
+      Outs.push_back({A, G});
+      continue;
+    }
+    if (temporaryObject(FD->getParamDecl(I)->getType(), strip(A))) {
+      QualType OT = AT.getUnqualifiedType();
+      VarDecl *G = B.var(PB, fresh("_g"), OT, B.zero(OT));
       Out.push_back(B.declStmt(G));
       Args.push_back(B.addrOf(B.ref(G)));
       Outs.push_back({A, G});

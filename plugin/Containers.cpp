@@ -23,8 +23,10 @@
 
 #include "Consumer.h"
 #include "PullbackBuilder.h"
+#include "Records.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Sema/Sema.h"
 
@@ -68,6 +70,24 @@ Expr *PullbackBuilder::rebuildInitList(const InitListExpr *IL,
 bool PullbackBuilder::storageInit(const VarDecl *VD, const Expr *Init,
                                   StorageInit &SI) {
   QualType T = VD->getType();
+  if (auto Els = pairElements(Init); !Els.empty()) {
+    // std::pair<double, double> p(x, y), std::make_pair(x, y): braces.
+    unsigned NB = T->getAsCXXRecordDecl()->getNumBases();
+    SmallVector<Expr *, 2> Fwd;
+    for (unsigned I = 0; I < 2; ++I) {
+      if (Act.isActive(strip(Els[I]))) {
+        SI.Elems.push_back({{NB + I}, Els[I]});
+        Fwd.push_back(fwd(Els[I], false));
+      } else {
+        Fwd.push_back(plain(Els[I]));
+      }
+    }
+    if (Failed)
+      return false;
+    ExprResult R = S.ActOnInitList(B.Loc, Fwd, B.Loc);
+    SI.FwdInit = R.isInvalid() ? nullptr : R.get();
+    return !Failed;
+  }
   if (const auto *IL = dyn_cast<InitListExpr>(Init)) {
     // std::array<double, N> a = {x, y}: the braces of its member array
     // are implicit; its elements are a[i].
@@ -82,6 +102,31 @@ bool PullbackBuilder::storageInit(const VarDecl *VD, const Expr *Init,
     return !Failed;
   }
   const auto *CE = cast<CXXConstructExpr>(Init);
+  SmallVector<std::pair<const FieldDecl *, const Expr *>, 4> MW;
+  if (memberwiseInit(CE, MW)) {
+    // Vec3 v(x, y, z) through a constructor that copies its parameters
+    // into members: each argument receives its member's adjoint.
+    unsigned NB = T->getAsCXXRecordDecl()->getNumBases();
+    for (auto &[F, Arg] : MW)
+      if (Act.isActive(strip(Arg)))
+        SI.Elems.push_back({{NB + F->getFieldIndex()}, Arg});
+    SmallVector<Expr *, 4> Args;
+    for (const Expr *A : CE->arguments()) {
+      if (isa<CXXDefaultArgExpr>(A))
+        break;
+      Args.push_back(Act.isActive(strip(A)) ? fwd(A, false) : plain(A));
+    }
+    if (Failed)
+      return false;
+    if (CE->isListInitialization()) {
+      ExprResult R = S.ActOnInitList(B.Loc, Args, B.Loc);
+      SI.FwdInit = R.isInvalid() ? nullptr : R.get();
+    } else {
+      SI.FwdInit = S.ActOnParenListExpr(B.Loc, B.Loc, Args).get();
+    }
+    SI.Direct = true;
+    return !Failed;
+  }
   // std::vector<double> v{u, w}: the elements of the initializer list.
   if (CE->getNumArgs() >= 1)
     if (const auto *SIL =
@@ -112,8 +157,15 @@ bool PullbackBuilder::storageInit(const VarDecl *VD, const Expr *Init,
         Args.push_back(fwd(A, false));
         continue;
       }
-      unsupported(A, "constructor argument '" + spelled(A) + "' of '" +
-                         T.getAsString() + "'");
+      if (isPlainStruct(T))
+        unsupported(A, "argument '" + spelled(A) + "' of a constructor of '" +
+                           T.getAsString() +
+                           "' that does more than copy its parameters into "
+                           "members (write the members from braces or "
+                           "assignments)");
+      else
+        unsupported(A, "constructor argument '" + spelled(A) + "' of '" +
+                           T.getAsString() + "'");
       return false;
     }
     if (!isFloating(AT) && memoryActive(A)) {
@@ -147,8 +199,30 @@ void PullbackBuilder::reverseStorageInit(const StorageInit &SI, VarDecl *A,
   QualType SizeT = Ctx.getSizeType();
   for (auto It = SI.Elems.rbegin(); It != SI.Elems.rend(); ++It) {
     Expr *Elem = B.ref(A);
-    for (unsigned I : It->first)
+    QualType ET = A->getType();
+    for (unsigned I : It->first) {
+      // Braces of a struct initialise its bases, then its members, in order.
+      const auto *RD = ET->getAsCXXRecordDecl();
+      if (RD && isPlainStruct(ET)) {
+        if (I < RD->getNumBases()) {
+          ET = (RD->bases_begin() + I)->getType();
+          Elem = B.staticCast(Ctx.getLValueReferenceType(ET), Elem);
+          continue;
+        }
+        unsigned F = I - RD->getNumBases();
+        auto FI = RD->field_begin();
+        std::advance(FI, F);
+        ET = FI->getType();
+        Elem = B.member(Elem, FI->getName());
+        continue;
+      }
       Elem = B.subscript(Elem, B.intLit(I, SizeT));
+      if (const auto *AT = ET->getAsArrayTypeUnsafe())
+        ET = AT->getElementType();
+      else if (const auto *Spec =
+                   dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD))
+        ET = Spec->getTemplateArgs()[0].getAsType(); // std::array<T, N>
+    }
     backprop(It->second, Elem, Out);
   }
   if (!SI.Fill && !SI.RangeFrom)

@@ -15,6 +15,7 @@
 #include "Consumer.h"
 #include "Diagnostics.h"
 #include "PullbackBuilder.h"
+#include "Records.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -36,6 +37,32 @@ const Expr *stripExpr(const Expr *E) {
     // move is that of a copy).
     if (const Expr *A = movedArg(Next))
       Next = A;
+    // A copy of a struct of floating members (`return r;`, `Vec3 q = p;`):
+    // the object copied.
+    if (const auto *CC = dyn_cast<CXXConstructExpr>(Next))
+      if (CC->getNumArgs() == 1 &&
+          CC->getConstructor()->isCopyOrMoveConstructor() &&
+          isPlainStruct(CC->getType()))
+        Next = CC->getArg(0);
+    // Meter(5 * x): the construction.
+    if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(Next))
+      if (FC->getCastKind() == CK_ConstructorConversion)
+        Next = FC->getSubExpr();
+    // A structured binding (of values without derivatives): the part of
+    // the decomposed object it names.
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Next))
+      if (const auto *BD = dyn_cast<BindingDecl>(DRE->getDecl())) {
+        // (For a tuple-like object, a variable holding std::get's result.)
+        const Expr *Bound = BD->getBinding();
+        if (Bound)
+          Next = Bound;
+      }
+    // Vec3{x, y, z}: the braces (rebuilt with their type).
+    if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(Next))
+      if (const auto *IL =
+              dyn_cast<InitListExpr>(FC->getSubExpr()->IgnoreImplicit()))
+        if (IL->getType()->isRecordType())
+          Next = IL;
     if (Next == E)
       return E;
     E = Next;
@@ -234,8 +261,12 @@ std::string PullbackBuilder::fresh(StringRef Base) {
 VarDecl *PullbackBuilder::hoist(StringRef Base, QualType T) {
   // A split derivative's frame copies every temporary, also those a
   // branch not taken leaves alone: they start as zero there.
+  // (A class without a default constructor starts as zero bytes too.)
+  const auto *RD = T->getAsCXXRecordDecl();
+  bool NoDefault = RD && isPlainRecord(T) && !RD->hasTrivialDefaultConstructor();
   VarDecl *VD = B.var(PB, fresh(Base), T,
-                      Half == SplitHalf::Forward && T->isArithmeticType()
+                      (Half == SplitHalf::Forward && T->isArithmeticType()) ||
+                              NoDefault
                           ? B.zero(T)
                           : nullptr);
   Prologue.push_back(B.declStmt(VD));
@@ -527,6 +558,66 @@ Expr *PullbackBuilder::rebuildCall(const CallExpr *CE, bool Need, bool Plain) {
   return rebuildUserCall(CE, FD, Need);
 }
 
+const CallExpr *PullbackBuilder::lambdaCall(const CallExpr *CE) {
+  const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
+  if (!OC || OC->getOperator() != OO_Call || OC->getNumArgs() < 1)
+    return CE;
+  const LambdaExpr *L = findLambda(OC->getArg(0));
+  if (!L)
+    return CE;
+  auto Known = LambdaCalls.find(CE);
+  if (Known != LambdaCalls.end())
+    return Known->second;
+  LambdaInfo *Info = D.lambdaInfo(OC->getArg(0), Entry);
+  if (!Info) {
+    Failed = true;
+    return nullptr;
+  }
+  std::string Name = "lambda";
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(strip(OC->getArg(0))))
+    Name = "lambda '" + DRE->getDecl()->getNameAsString() + "'";
+  FunctionDecl *Fn = D.liftFunction(*Info, 0, Entry);
+  if (!Fn) {
+    Failed = true;
+    return nullptr;
+  }
+  // Its arguments as written, then the captured variables.
+  SmallVector<Expr *, 6> Args;
+  for (unsigned I = 1; I < OC->getNumArgs(); ++I)
+    Args.push_back(const_cast<Expr *>(OC->getArg(I)));
+  for (const LiftedCapture &C : Info->Caps)
+    Args.push_back(DeclRefExpr::Create(
+        Ctx, NestedNameSpecifierLoc(), SourceLocation(), C.Var, false,
+        CE->getExprLoc(), C.Var->getType().getNonReferenceType(),
+        VK_LValue));
+  SourceLocation Saved = B.Loc;
+  B.Loc = CE->getExprLoc();
+  Expr *Call = B.call(B.funcRef(Fn), Args);
+  B.Loc = Saved;
+  const auto *Lifted = dyn_cast_or_null<CallExpr>(Call);
+  if (!Lifted)
+    return unsupported(CE, "call of " + Name);
+  LambdaCalls[CE] = Lifted;
+  return Lifted;
+}
+
+Expr *PullbackBuilder::rebuildBraces(const InitListExpr *IL, bool Plain) {
+  SmallVector<Expr *, 8> Elems;
+  for (const Expr *E : IL->inits()) {
+    if (isa<ImplicitValueInitExpr>(E))
+      break; // the rest is value-initialised again
+    const Expr *K = strip(E);
+    if (const auto *Inner = dyn_cast<InitListExpr>(K))
+      Elems.push_back(rebuildBraces(Inner, Plain));
+    else
+      Elems.push_back(rebuild(E, false, Plain || !Act.isActive(K)));
+    if (Failed)
+      return nullptr;
+  }
+  ExprResult R = S.ActOnInitList(B.Loc, Elems, B.Loc);
+  return R.isInvalid() ? nullptr : R.get();
+}
+
 bool PullbackBuilder::methodCall(const CallExpr *CE, const CXXMethodDecl *&MD,
                                  const Expr *&Obj, bool &Arrow,
                                  SmallVectorImpl<const Expr *> &Args) const {
@@ -734,10 +825,76 @@ Expr *PullbackBuilder::rebuild(const Expr *E, bool Need, bool Plain) {
                        plain(CO->getFalseExpr()));
     return Need ? record(CO, Out) : Out;
   }
-  if (const auto *CE = dyn_cast<CallExpr>(K))
+  if (auto Els = pairElements(K); !Els.empty()) {
+    // std::pair<double, double>{a, b}, std::make_pair(a, b).
+    Expr *Args[2] = {rebuild(Els[0], false, Plain), rebuild(Els[1], false, Plain)};
+    if (Failed)
+      return nullptr;
+    QualType T = K->getType().getCanonicalType().getUnqualifiedType();
+    ExprResult L = S.ActOnInitList(B.Loc, Args, B.Loc);
+    Expr *LE = L.isInvalid() ? nullptr : L.get();
+    ExprResult R = !LE ? L
+                       : S.BuildCXXTypeConstructExpr(
+                             Ctx.getTrivialTypeSourceInfo(T, B.Loc), B.Loc,
+                             MultiExprArg(LE), B.Loc,
+                             /*ListInitialization=*/true);
+    return R.isInvalid() ? unsupported(K, constructName(K)) : R.get();
+  }
+  SmallVector<std::pair<const FieldDecl *, const Expr *>, 4> MW;
+  if (const auto *CC = dyn_cast<CXXConstructExpr>(K);
+      CC && memberwiseInit(CC, MW)) {
+    // Vec3(x, y, z) through a member-wise constructor: as written, with the
+    // arguments rebuilt.
+    SmallVector<Expr *, 4> Args;
+    for (const Expr *A : CC->arguments()) {
+      if (isa<CXXDefaultArgExpr>(A))
+        break;
+      Args.push_back(rebuild(A, false, Plain || !Act.isActive(strip(A))));
+    }
+    if (Failed)
+      return nullptr;
+    QualType T = K->getType().getCanonicalType().getUnqualifiedType();
+    Expr *One = nullptr;
+    if (CC->isListInitialization()) {
+      ExprResult L = S.ActOnInitList(B.Loc, Args, B.Loc);
+      if (L.isInvalid())
+        return unsupported(K, constructName(K));
+      One = L.get();
+    }
+    ExprResult R = S.BuildCXXTypeConstructExpr(
+        Ctx.getTrivialTypeSourceInfo(T, B.Loc), B.Loc,
+        One ? MultiExprArg(One) : MultiExprArg(Args), B.Loc,
+        CC->isListInitialization());
+    return R.isInvalid() ? unsupported(K, constructName(K)) : R.get();
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(K)) {
+    const CallExpr *LC = lambdaCall(CE);
+    if (!LC)
+      return nullptr;
+    if (LC != CE) {
+      Expr *R = rebuild(LC, Need, Plain);
+      auto It = Values.find(strip(LC));
+      if (It != Values.end())
+        Values[K] = It->second; // val() of the call as written
+      return R;
+    }
     return rebuildCall(CE, Need, Plain);
+  }
   if (const auto *EC = dyn_cast<ExplicitCastExpr>(K))
     return rebuildCast(EC, Need, Plain);
+  if (const auto *IL = dyn_cast<InitListExpr>(K);
+      IL && (IL->getType()->isRecordType() || IL->getType()->isArrayType())) {
+    // Braces of a class type: each member's initializer as an operand.
+    Expr *L = rebuildBraces(IL, Plain);
+    if (L && IL->getType()->isRecordType()) {
+      QualType T = IL->getType().getUnqualifiedType();
+      ExprResult R = S.BuildCXXTypeConstructExpr(
+          Ctx.getTrivialTypeSourceInfo(T, B.Loc), B.Loc, MultiExprArg(L),
+          B.Loc, /*ListInitialization=*/true);
+      L = R.isInvalid() ? unsupported(K, constructName(K)) : R.get();
+    }
+    return L;
+  }
   // Anything else without derivatives is replayed as written.
   if (Plain)
     return Need ? record(K, replay(K)) : replay(K);

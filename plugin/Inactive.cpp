@@ -16,6 +16,7 @@
 #include "Consumer.h"
 #include "Diagnostics.h"
 #include "PullbackBuilder.h"
+#include "Lift.h"
 #include "Replay.h"
 
 #include "clang/AST/ASTContext.h"
@@ -134,6 +135,13 @@ struct Blocker : RecursiveASTVisitor<Blocker> {
   bool VisitCoawaitExpr(CoawaitExpr *) { return block(); }
   bool VisitCoyieldExpr(CoyieldExpr *) { return block(); }
   bool VisitLambdaExpr(LambdaExpr *) { return block(); }
+  // A call of a local lambda: a call of its lifted function.
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+    if (OC->getOperator() == OO_Call && OC->getNumArgs() > 0 &&
+        findLambda(OC->getArg(0)))
+      return block();
+    return true;
+  }
   bool VisitBreakStmt(BreakStmt *) {
     return LoopDepth + SwitchDepth ? true : block();
   }
@@ -260,8 +268,12 @@ Stmt *PullbackBuilder::replayStmt(const Expr *E) {
 VarDecl *PullbackBuilder::replayDecl(const VarDecl *VD) {
   if (Failed)
     return nullptr;
+  // The hidden object of a structured binding gets a name.
+  IdentifierInfo *Id = VD->getIdentifier();
+  if (!Id && isa<DecompositionDecl>(VD))
+    Id = &Ctx.Idents.get(fresh("_b"));
   auto *NV = VarDecl::Create(Ctx, PB, VD->getBeginLoc(), VD->getLocation(),
-                             VD->getIdentifier(), VD->getType(),
+                             Id, VD->getType(),
                              VD->getTypeSourceInfo(), SC_None);
   if (VD->hasInit()) {
     Replayer R(S, [this](const VarDecl *V) { return mapVar(V); });

@@ -276,6 +276,13 @@ Expr *Cloner::expr(const Expr *E) {
   }
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
     return B.subscript(expr(AS->getBase()), expr(AS->getIdx()));
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    // p.b, q->w: a data member of a parameter or capture.
+    const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (!FD || !FD->getIdentifier() || isa<CXXThisExpr>(ME->getBase()))
+      return fail(E, "member access");
+    return B.member(expr(ME->getBase()), FD->getName(), ME->isArrow());
+  }
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
     if (OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2)
       return B.subscript(expr(OC->getArg(0)), expr(OC->getArg(1)));

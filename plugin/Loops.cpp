@@ -769,8 +769,10 @@ void PullbackBuilder::rangeFor(const CXXForRangeStmt *RF, Stmts &Fwd,
 /// non-empty groups and `break` elsewhere in a group are errors.
 void PullbackBuilder::switchStmt(const SwitchStmt *SS, Stmts &Fwd,
                                  Stmts &Rev) {
-  if (SS->getInit() || SS->getConditionVariable()) {
-    unsupported(SS, "'switch' with an initializer or a condition variable");
+  if ((SS->getInit() || SS->getConditionVariable()) &&
+      HeadersSplit.insert(SS).second) {
+    headerScope(SS->getInit(), SS->getConditionVariableDeclStmt(), SS, Fwd,
+                Rev);
     return;
   }
   const auto *Body = dyn_cast<CompoundStmt>(SS->getBody());

@@ -75,6 +75,14 @@ private:
   clang::Expr *plain(const clang::Expr *E);
   clang::Expr *rebuild(const clang::Expr *E, bool Need, bool Plain);
   clang::Expr *rebuildCall(const clang::CallExpr *CE, bool Need, bool Plain);
+  /// A call of a local lambda (`sq(x)`, `[&](double a) {...}(x)`) as a call
+  /// of the lambda's lifted function (its parameters, then its captures),
+  /// which is differentiated like any callee; null (after an error) if the
+  /// lambda cannot be lifted, and \p CE itself if it is not such a call.
+  const clang::CallExpr *lambdaCall(const clang::CallExpr *CE);
+  llvm::DenseMap<const clang::CallExpr *, const clang::CallExpr *> LambdaCalls;
+  /// Braces `{a, b}` (of a class or array type) rebuilt, as braces.
+  clang::Expr *rebuildBraces(const clang::InitListExpr *IL, bool Plain);
   /// Decomposes obj.m(args) and obj(args) (operator()).
   bool methodCall(const clang::CallExpr *CE, const clang::CXXMethodDecl *&MD,
                   const clang::Expr *&Obj, bool &Arrow,
@@ -110,12 +118,32 @@ private:
   /// A local array or std::vector, with its adjoint storage.
   void storageDecl(const clang::VarDecl *VD, Stmts &Fwd, Stmts &Blocks);
   void assignment(const clang::BinaryOperator *BO, Stmts &Fwd, Stmts &Rev);
+  /// `a = b` on objects of a plain class type.
+  void recordAssignment(const clang::Expr *LHS, const clang::Expr *RHS,
+                        Stmts &Fwd, Stmts &Rev);
   void fuseZeroAccumulate(Stmts &R, size_t Zero, clang::VarDecl *A);
   void ifStmt(const clang::IfStmt *IS, Stmts &Fwd, Stmts &Rev);
+  /// A statement with an init-statement or a condition variable, as a
+  /// block that declares them first.
+  void headerScope(const clang::Stmt *Init, const clang::Stmt *CondVar,
+                   const clang::Stmt *St, Stmts &Fwd, Stmts &Rev);
+  llvm::SmallPtrSet<const clang::Stmt *, 4> HeadersSplit;
   void returnStmt(const clang::ReturnStmt *RS, Stmts &Fwd, Stmts &Rev);
   /// Accumulates the adjoint \p Adj (used once) of \p E into its inputs.
   void backprop(const clang::Expr *E, clang::Expr *Adj, Stmts &Out);
   void backpropCall(const clang::CallExpr *CE, clang::Expr *Adj, Stmts &Out);
+  /// Dst += Adj for objects of class type \p T (member by member for
+  /// plain structs, element by element for containers).
+  void accumulateObject(clang::Expr *Dst, clang::Expr *Adj, clang::QualType T,
+                        Stmts &Out);
+  /// \p E itself when it names a variable, else a local reference bound to
+  /// it (declared in \p Out).
+  clang::ValueDecl *bindRef(clang::Expr *E, clang::QualType T, bool Const,
+                            Stmts &Out);
+  /// Braces `{a, b, c}` of a class or array type: each initializer
+  /// receives the adjoint of the member or element it initialised.
+  void backpropBraces(const clang::InitListExpr *IL,
+                      llvm::function_ref<clang::Expr *()> Adj, Stmts &Out);
   /// A local holding \p Adj, reusable by reference.
   clang::VarDecl *bind(clang::Expr *Adj, clang::QualType T, Stmts &Out);
   clang::VarDecl *adjointOf(const clang::VarDecl *VD);
@@ -298,6 +326,9 @@ private:
   /// own derivative.
   clang::Expr *rebuildUserCall(const clang::CallExpr *CE,
                                const clang::FunctionDecl *FD, bool Need);
+  /// True if \p K, passed for a parameter of type \p PT, is a temporary
+  /// struct (by value or const reference): recorded, with a local adjoint.
+  bool temporaryObject(clang::QualType PT, const clang::Expr *K) const;
   /// Its reverse: the callee's pullback or reverse half.
   void backpropUserCall(const clang::CallExpr *CE, clang::Expr *Adj,
                         Stmts &Out);

@@ -14,6 +14,7 @@
 #include "clang/Sema/Lookup.h"
 #include "clang/Sema/Scope.h"
 #include "clang/Sema/Sema.h"
+#include "clang/Sema/TemplateDeduction.h"
 #include "llvm/ADT/StringExtras.h"
 #include <mutex>
 
@@ -379,6 +380,24 @@ FunctionDecl *findUserPullback(Sema &S, const FunctionDecl *Primal,
                  Primal->getLocation(), Sema::LookupOrdinaryName);
   S.LookupQualifiedName(R, lookupContext(Primal));
   for (NamedDecl *ND : R) {
+    // template <class T> void f_pullback(T x, T d, T *dx): the
+    // specialization whose type is the pullback's.
+    if (auto *FTD = dyn_cast<FunctionTemplateDecl>(ND->getUnderlyingDecl())) {
+      // The pullback template clang-grad declared for a [[grad]] template.
+      if (St.Generated.count(FTD->getTemplatedDecl()) ||
+          St.Generated.count(FTD->getTemplatedDecl()->getCanonicalDecl()))
+        continue;
+      FunctionDecl *Spec = nullptr;
+      sema::TemplateDeductionInfo Info(Primal->getLocation());
+      if (S.DeduceTemplateArguments(FTD, nullptr, Sig.Type, Spec, Info) ==
+              TemplateDeductionResult::Success &&
+          Spec && !St.Generated.count(Spec) &&
+          Ctx.hasSameType(Spec->getType(), Sig.Type)) {
+        S.MarkFunctionReferenced(Primal->getLocation(), Spec);
+        return Spec;
+      }
+      continue;
+    }
     auto *FD = dyn_cast<FunctionDecl>(ND->getUnderlyingDecl());
     if (!FD || St.Generated.count(FD) ||
         St.Generated.count(FD->getCanonicalDecl()))

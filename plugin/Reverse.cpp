@@ -15,6 +15,7 @@
 #include "Consumer.h"
 #include "Diagnostics.h"
 #include "PullbackBuilder.h"
+#include "Records.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclTemplate.h"
@@ -219,8 +220,8 @@ bool PullbackBuilder::build() {
 
   for (auto &[P, A] : LocalParamShadows) {
     int Idx = Sig.AdjointIndex[P->getFunctionScopeIndex()];
-    Epilogue.push_back(B.callRuntime(
-        "accumulate", {}, {B.deref(B.ref(param(Idx))), B.ref(A)}));
+    accumulateObject(B.deref(B.ref(param(Idx))), B.ref(A),
+                     A->getType(), Epilogue);
   }
   if (Half != SplitHalf::None)
     return finishSplit(Fwd, Rev, Epilogue);
@@ -241,9 +242,11 @@ VarDecl *PullbackBuilder::adjointOf(const VarDecl *VD) {
   if (It != Adjoints.end())
     return It->second;
   QualType T = VD->getType().getNonReferenceType().getUnqualifiedType();
-  // Zero, also for std::array and structs of floating members: `{}`.
-  Expr *Init = (T->isArrayType() || T->isRecordType()) ? B.emptyInitList()
-                                                       : B.zero(T);
+  // Zero, also for std::array and structs of floating members: `{}` (or,
+  // for a class whose default constructor may not zero, its zero bytes).
+  Expr *Init = isPlainRecord(T) ? recordZero(B, T)
+               : (T->isArrayType() || T->isRecordType()) ? B.emptyInitList()
+                                                         : B.zero(T);
   if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
     unsigned I = P->getFunctionScopeIndex();
     if (I < Sig.AdjointIndex.size() && Sig.AdjointIndex[I] >= 0 &&
@@ -282,8 +285,12 @@ struct DeclaredVars : RecursiveASTVisitor<DeclaredVars> {
     return true;
   }
   bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    const ValueDecl *D = DRE->getDecl();
+    // A structured binding: a part of the object it decomposes.
+    if (const auto *BD = dyn_cast<BindingDecl>(D))
+      D = BD->getDecomposedDecl();
     if (Probe)
-      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (const auto *VD = dyn_cast_or_null<VarDecl>(D))
         Mentions |= Probe->count(VD) != 0;
     return true;
   }
@@ -395,6 +402,29 @@ void PullbackBuilder::declStmt(const DeclStmt *DS, Stmts &Fwd, Stmts &Rev) {
       return;
     }
     QualType T = VD->getType();
+    const auto *DD = dyn_cast<DecompositionDecl>(VD);
+    bool TupleLike = false;
+    if (DD)
+      for (const BindingDecl *BD : DD->bindings())
+        TupleLike |= BD->getHoldingVar() != nullptr;
+    if (DD && (hasFloatingData(T) || TupleLike)) {
+      // The bindings name parts of a hidden object: not modelled.
+      std::string Names, First;
+      for (const BindingDecl *BD : DD->bindings()) {
+        Names += (Names.empty() ? "" : ", ") + BD->getNameAsString();
+        if (First.empty())
+          First = BD->getType()
+                      .getCanonicalType()
+                      .getNonReferenceType()
+                      .getUnqualifiedType()
+                      .getAsString(Ctx.getPrintingPolicy()) +
+                  " " + BD->getNameAsString();
+      }
+      unsupported(DS, "structured binding '[" + Names +
+                          "]' (name the members: '" + First +
+                          " = ...;')");
+      return;
+    }
     if (VD->isStaticLocal()) {
       // A constant table: read as written; anything else is shared state.
       if (T.isConstQualified() && !Act.isActive(VD)) {
@@ -494,6 +524,11 @@ void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,
   bool IsVector = !IsArray && hasFloatingData(T) && RecName == "vector";
   bool IsStdArray = !IsArray && hasFloatingData(T) && RecName == "array";
   bool IsTensor = !IsArray && hasFloatingData(T) && RecName == "tensor";
+  // A struct of floating members (Vec3, std::pair<double, double>): its
+  // members are its elements.
+  std::string Why;
+  bool IsStruct = !IsArray && !IsVector && !IsStdArray && !IsTensor &&
+                  hasFloatingData(T) && isPlainRecord(T, &Why);
   if (!IsArray && T->isRecordType() && !hasFloatingData(T) &&
       VD->hasInit() && !Act.isActive(strip(VD->getInit()))) {
     // A value without derivatives (a mask from a comparison map, ...).
@@ -502,10 +537,14 @@ void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,
     Fwd.push_back(B.declStmt(NV));
     return;
   }
-  if (!IsArray && !IsVector && !IsStdArray && !IsTensor) {
+  if (!IsArray && !IsVector && !IsStdArray && !IsTensor && !IsStruct) {
     if (!Failed) {
       report(S.Diags, Diag::UnsupportedConstruct, VD->getLocation())
-          << ("local variable of type '" + T.getAsString() + "'")
+          << ("local variable of type '" +
+              (T->getContainedAutoType() ? T.getCanonicalType() : T)
+                  .getAsString(Ctx.getPrintingPolicy()) +
+              "'" +
+              (Why.empty() ? std::string() : " (" + Why + ")"))
           << Primal->getNameAsString();
       D.noteRequest(Entry);
     }
@@ -519,7 +558,8 @@ void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,
   const auto *Ctor = dyn_cast_or_null<CXXConstructExpr>(Init);
   bool Copy = Ctor && Ctor->getConstructor()->isCopyOrMoveConstructor();
   if (Init && !Copy &&
-      (isa<InitListExpr>(Init) || isa<CXXConstructExpr>(Init))) {
+      (isa<InitListExpr>(Init) || isa<CXXConstructExpr>(Init) ||
+       !pairElements(Init).empty())) {
     // Braces or a constructor: elements, or (count, value), may carry
     // derivatives; their adjoints come back from the shadow's elements.
     if (!storageInit(VD, Init, SI))
@@ -562,7 +602,7 @@ void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,
       Fwd.push_back(B.memberCall(B.ref(A), "assign",
                                  {B.memberCall(B.ref(NV), "size", {}),
                                   B.intLit(0, Ctx.IntTy)}));
-    else if (!IsStdArray)
+    else if (!IsStdArray && !IsStruct)
       Fwd.push_back(
           B.assign(B.ref(A), B.callGrad("zeros_like", {B.ref(NV)})));
     Stmts R;
@@ -592,6 +632,46 @@ void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,
   }
   Blocks.insert(Blocks.begin(), Zero);
   Blocks.insert(Blocks.begin(), InitRev.begin(), InitRev.end());
+}
+
+void PullbackBuilder::recordAssignment(const Expr *LHS, const Expr *RHS,
+                                       Stmts &Fwd, Stmts &Rev) {
+  const Expr *L = strip(LHS);
+  bool Element = isElementAccess(L);
+  const auto *DRE = dyn_cast<DeclRefExpr>(L);
+  const VarDecl *VD = Element ? indexedVar(L)
+                      : DRE   ? dyn_cast<VarDecl>(DRE->getDecl())
+                              : nullptr;
+  if (!VD || !mapVar(VD) || !VD->isLocalVarDeclOrParm()) {
+    unsupported(L, "assignment to " + constructName(L));
+    return;
+  }
+  bool Active = Act.isActive(VD);
+  Expr *Target =
+      Element ? rebuildElement(L, false, !Active) : B.ref(mapVar(VD));
+  Expr *Value = fwd(RHS, false);
+  if (Failed)
+    return;
+  Fwd.push_back(B.assign(Target, Value));
+  if (!Active)
+    return;
+  // The target's adjoint goes to the right operand; the target's old value
+  // had no use after this point.
+  QualType T = L->getType().getNonReferenceType().getUnqualifiedType();
+  auto Adjoint = [&]() -> Expr * {
+    return Element ? adjointElement(L) : adjointStorage(VD);
+  };
+  Stmts R;
+  bool RActive = Act.isActive(strip(RHS));
+  VarDecl *Rv = nullptr;
+  if (RActive) {
+    Rv = B.var(PB, fresh("_r"), T, Adjoint());
+    R.push_back(B.declStmt(Rv));
+  }
+  R.push_back(B.callRuntime("zero", {}, {Adjoint()}));
+  if (RActive)
+    backprop(RHS, B.ref(Rv), R);
+  Rev.push_back(B.block(R));
 }
 
 void PullbackBuilder::exprStmt(const Expr *E, Stmts &Fwd, Stmts &Rev) {
@@ -633,6 +713,18 @@ void PullbackBuilder::exprStmt(const Expr *E, Stmts &Fwd, Stmts &Rev) {
     unsupported(K, constructName(K));
     return;
   }
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(K);
+      OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2 &&
+      isPlainRecord(OC->getArg(0)->getType())) {
+    // a = b on a struct: member by member (a user-written operator= is
+    // differentiated like any member function).
+    const auto *MD = dyn_cast_or_null<CXXMethodDecl>(OC->getDirectCallee());
+    if (MD && (!MD->isUserProvided() ||
+               MD->getParent()->isInStdNamespace())) {
+      recordAssignment(OC->getArg(0), OC->getArg(1), Fwd, Rev);
+      return;
+    }
+  }
   if (const auto *CE = dyn_cast<CallExpr>(K)) {
     // A call whose result is discarded: keep its side effects, unless it
     // is differentiable (its only effect would be the discarded value).
@@ -648,6 +740,48 @@ void PullbackBuilder::exprStmt(const Expr *E, Stmts &Fwd, Stmts &Rev) {
   Expr *R = plain(K);
   if (R)
     Fwd.push_back(R);
+}
+
+/// The variable a chain of `.m` accesses starts from, with the fields from
+/// the variable outwards; null for anything else (`->`, subscripts).
+static const VarDecl *memberPath(const Expr *E,
+                                 SmallVectorImpl<const FieldDecl *> &Path) {
+  Path.clear();
+  E = E->IgnoreParenImpCasts();
+  while (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (ME->isArrow() || !F)
+      return nullptr;
+    Path.push_back(F);
+    E = ME->getBase()->IgnoreParenImpCasts();
+  }
+  std::reverse(Path.begin(), Path.end());
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+}
+
+/// True if \p S reads member \p Path of \p V, a member inside it, an
+/// object containing it, or \p V through anything but a `.m` chain.
+static bool readsMember(const Stmt *S, const VarDecl *V,
+                        ArrayRef<const FieldDecl *> Path) {
+  if (!S)
+    return false;
+  if (const auto *E = dyn_cast<Expr>(S)) {
+    const Expr *K = E->IgnoreParenImpCasts();
+    if (isa<MemberExpr>(K)) {
+      SmallVector<const FieldDecl *, 4> P;
+      if (memberPath(K, P) == V) {
+        size_t N = std::min(P.size(), Path.size());
+        return std::equal(P.begin(), P.begin() + N, Path.begin());
+      }
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(K))
+      return DRE->getDecl() == V;
+  }
+  for (const Stmt *C : S->children())
+    if (readsMember(C, V, Path))
+      return true;
+  return false;
 }
 
 void PullbackBuilder::assignment(const BinaryOperator *BO, Stmts &Fwd,
@@ -670,6 +804,12 @@ void PullbackBuilder::assignment(const BinaryOperator *BO, Stmts &Fwd,
       llvm::DenseSet<const VarDecl *> Probe{CV};
       Reads.Probe = &Probe;
       Reads.TraverseStmt(const_cast<Expr *>(BO->getRHS()));
+      // A member of a local struct conflicts only with reads of the same
+      // member (or of the whole object): `(s.z /= a) -= s.y` is fine.
+      SmallVector<const FieldDecl *, 4> CP;
+      if (Reads.Mentions && memberPath(Changed, CP) == CV && !CP.empty() &&
+          !CV->getType()->isReferenceType())
+        Reads.Mentions = readsMember(BO->getRHS(), CV, CP);
       if (Reads.Mentions) {
         unsupported(BO, "assignment whose right operand reads '" +
                             CV->getNameAsString() +
@@ -704,7 +844,12 @@ void PullbackBuilder::assignment(const BinaryOperator *BO, Stmts &Fwd,
   const VarDecl *VD = Element ? indexedVar(LHS)
                       : DRE   ? dyn_cast<VarDecl>(DRE->getDecl())
                               : nullptr;
-  if (!VD) {
+  // A member of `this` (`w -= lr * g` in a non-const member function):
+  // its shadow is the member of *d_this, in/out like a reference
+  // parameter's.
+  bool IsThis = false;
+  bool ThisMember = !VD && Element && !pathRoot(LHS, IsThis) && IsThis;
+  if (!VD && !ThisMember) {
     const Expr *Acc = LHS;
     while (Acc && !accessorArg(Acc))
       Acc = pathBase(Acc);
@@ -717,23 +862,23 @@ void PullbackBuilder::assignment(const BinaryOperator *BO, Stmts &Fwd,
       unsupported(LHS, "assignment to " + constructName(LHS));
     return;
   }
-  if (!VD->isLocalVarDeclOrParm()) {
+  if (VD && !VD->isLocalVarDeclOrParm()) {
     unsupported(LHS, "write to global variable '" + VD->getNameAsString() +
                          "'");
     return;
   }
-  VarDecl *NV = mapVar(VD);
-  if (!NV) {
+  VarDecl *NV = VD ? mapVar(VD) : nullptr;
+  if (VD && !NV) {
     unsupported(LHS, "assignment to '" + VD->getNameAsString() + "'");
     return;
   }
+  bool Active = VD ? Act.isActive(VD) : Act.ThisActive;
   BinaryOperatorKind Op = BO->getOpcode();
   const Expr *RHS = BO->getRHS();
   // The target, rebuilt once for the forward sweep (its index recorded when
   // the reverse sweep needs it), and its adjoint.
-  Expr *Target = Element ? rebuildElement(LHS, false, !Act.isActive(VD))
-                         : B.ref(NV);
-  if (!Act.isActive(VD) || !isFloating(LHS->getType())) {
+  Expr *Target = Element ? rebuildElement(LHS, false, !Active) : B.ref(NV);
+  if (!Active || !isFloating(LHS->getType())) {
     Fwd.push_back(B.binop(Op, Target, fwd(RHS, false)));
     if (!Element && Op == BO_Assign)
       noteAliasDef(VD, RHS, Fwd);
@@ -832,14 +977,32 @@ void PullbackBuilder::fuseZeroAccumulate(Stmts &R, size_t Zero, VarDecl *A) {
   }
 }
 
+void PullbackBuilder::headerScope(const Stmt *Init, const Stmt *CondVar,
+                                  const Stmt *St, Stmts &Fwd, Stmts &Rev) {
+  // `if (init; T v = e) S` is `{ init; T v = e; if (v) S }`.
+  SmallVector<const Stmt *, 3> Seq;
+  if (Init)
+    Seq.push_back(Init);
+  if (CondVar)
+    Seq.push_back(CondVar);
+  Seq.push_back(St);
+  Stmts F, R;
+  sequence(Seq, F, R);
+  Fwd.push_back(B.block(F));
+  if (!R.empty())
+    Rev.push_back(B.block(R));
+}
+
 void PullbackBuilder::ifStmt(const IfStmt *IS, Stmts &Fwd, Stmts &Rev) {
   if (IS->isConstexpr()) {
     if (std::optional<const Stmt *> Case = IS->getNondiscardedCase(Ctx))
       stmt(*Case, Fwd, Rev);
     return;
   }
-  if (IS->getInit() || IS->getConditionVariable()) {
-    unsupported(IS, "'if' with an initializer or a condition variable");
+  if ((IS->getInit() || IS->getConditionVariable()) &&
+      HeadersSplit.insert(IS).second) {
+    headerScope(IS->getInit(), IS->getConditionVariableDeclStmt(), IS, Fwd,
+                Rev);
     return;
   }
   if (IS->isConsteval()) {

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SemaBuilder.h"
+#include "Records.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -231,6 +232,9 @@ Expr *SemaBuilder::boolLit(bool Value) {
 }
 
 Expr *SemaBuilder::zero(QualType T) {
+  // A struct of floating members: zeroed member by member.
+  if (isPlainRecord(T))
+    return recordZero(*this, T);
   if (T->isRealFloatingType())
     return floatLit(0.0, T);
   if (T->isBooleanType())

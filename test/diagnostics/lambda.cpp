@@ -1,16 +1,32 @@
-// A lambda expression outside grad::map / grad::broadcast is an error that
-// names the lambda, at the lambda, whether it is stored or called at once.
-// RUN: not %gradxx -fsyntax-only %s 2>&1 | %FileCheck-strict %s
+// What is refused about lambdas called in a [[grad]] function names the
+// lambda and the construct, at the construct; [[grad]] written on a lambda
+// says what to write instead.
+// RUN: not %gradxx -fsyntax-only -Wno-c++23-lambda-attributes %s 2>&1 | %FileCheck-strict %s
 
-// CHECK: lambda.cpp:[[@LINE+3]]:13: error: grad: cannot differentiate call of a lambda expression (pass it to grad::map or grad::broadcast) in 'stored'
-// CHECK: lambda.cpp:[[@LINE+1]]:3: note: while differentiating 'stored' requested here
-[[grad]] double stored(double x) {
-  auto sq = [](double y) { return y * y; };
-  return sq(x);
+// CHECK: lambda.cpp:[[@LINE+1]]:17: error: grad: 'grad' attribute on a lambda: a lambda has no name to declare its pullback with; write a named function ('{{\[\[}}grad{{\]\]}} double f(...)') and call it, or call the lambda inside a {{\[\[}}grad{{\]\]}} function, which differentiates it there
+auto bad = [] [[grad]] (double a) { return a * a; };
+
+// CHECK: lambda.cpp:[[@LINE+3]]:12: error: grad: cannot differentiate mutable lambda in 'counter'
+// CHECK: lambda.cpp:[[@LINE+1]]:3: note: while differentiating 'counter' requested here
+[[grad]] double counter(double x) {
+  auto f = [k = 0.0](double y) mutable { k += y; return k * y; };
+  return f(x) + f(x);
 }
 
-// CHECK: lambda.cpp:[[@LINE+3]]:10: error: grad: cannot differentiate call of a lambda expression (pass it to grad::map or grad::broadcast) in 'immediate'
-// CHECK: lambda.cpp:[[@LINE+1]]:3: note: while differentiating 'immediate' requested here
-[[grad]] double immediate(double x) {
-  return [](double y) { return y * y; }(x);
+struct Model {
+  double w = 2;
+  // CHECK: lambda.cpp:[[@LINE+3]]:14: error: grad: cannot differentiate lambda capturing 'this' in 'eval'
+  // CHECK: lambda.cpp:[[@LINE+1]]:5: note: while differentiating 'eval' requested here
+  [[grad]] double eval(double x) const {
+    auto f = [this](double y) { return w * y; };
+    return f(x);
+  }
+};
+
+// CHECK: lambda.cpp:[[@LINE+4]]:39: error: grad: cannot differentiate pointer operation in 'deref'
+// CHECK: lambda.cpp:[[@LINE+1]]:3: note: while differentiating 'deref' requested here
+[[grad]] double deref(double x) {
+  double *p = &x;
+  auto f = [p](double y) { return y * *p; };
+  return f(x);
 }

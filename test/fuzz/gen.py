@@ -63,6 +63,11 @@ before the memory ones), `memory` and `-NAME` are accepted):
              reference, `cell(a, 1) += e` (needs outargs)
   seqorder   (not in memory) `(t op= a) op= b` where b reads t (C++17
              evaluates b first)
+  structs    (not in all or memory) struct locals: `V3 t{e, e, e}`, `V3
+             t{}`, `C3 t(e, e, e)` (a constructor copying its parameters),
+             copies `V3 t = u`, `C3 t = sscale(u, e)` (a helper returning a
+             struct), assignment `t = u`; their members `t.x` are read and
+             written like scalar locals
 
 Memory bounds: every array has one bound for all its elements; it may grow
 only at the loop depth where the array was declared, so a loop body keeps
@@ -94,7 +99,8 @@ LEGACY_FEATURES = ("expr", "locals", "overwrite", "ternary", "math", "calls",
 # (assignment through a call's returned pointer / reference) and seqorder
 # (the right operand of `(t op= a) op= b` reads t, sequenced first in C++17).
 MEMORY_FEATURES = ("pointers", "outargs", "sidefx", "outparams")
-ALL_FEATURES = LEGACY_FEATURES + MEMORY_FEATURES + ("retwrite", "seqorder")
+ALL_FEATURES = LEGACY_FEATURES + MEMORY_FEATURES + ("retwrite", "seqorder",
+                                                    "structs")
 # Names that stand for several features.
 GROUPS = {"memory": MEMORY_FEATURES, "all": LEGACY_FEATURES}
 DEFAULT_FEATURES = ("expr", "locals", "overwrite", "ternary", "math", "calls",
@@ -210,6 +216,7 @@ class Gen:
         # Any memory feature: loop counters without `loops` (pointer walks),
         # exact exp bounds (see math).
         self.mem = bool(self.f & set(MEMORY_FEATURES))
+        self.struct_type = {}  # structs feature: local name -> V3 / C3
 
     # --- helpers -----------------------------------------------------------
     def on(self, feature):
@@ -537,9 +544,67 @@ class Gen:
                 v.array and v.assignable for v in self.vars()):
             kinds += ["elemwrite"]
         kinds += self.memory_kinds(depth)
+        if self.on("structs") and self.on("locals"):
+            kinds += ["struct"] * 2
+            if len(self.structs_in_scope()) >= 2:
+                kinds += ["structassign"]
         if not kinds:
             return
         getattr(self, "s_" + self.rng.choice(kinds))(depth)
+
+    # --- structs -----------------------------------------------------------
+    def structs_in_scope(self, ty=None):
+        return [v.name[:-2] for v in self.vars()
+                if v.scalar and v.name.endswith(".x") and
+                self.struct_type.get(v.name[:-2]) in ((ty,) if ty else
+                                                      ("V3", "C3"))]
+
+    def s_struct(self, depth):
+        ins = self.structs_in_scope()
+        kind = self.rng.choice(["brace", "brace", "ctor", "empty"] +
+                               (["copy", "scale"] if ins else []))
+        name = self.new_local()
+        if kind in ("brace", "ctor"):
+            es = []
+            for _ in range(3):
+                e = self.limit(self.expr(2))
+                es.append(E(f"double({e.text})", e.bound) if e.is_int else e)
+            args = ", ".join(e.text for e in es)
+            ty = "V3" if kind == "brace" else "C3"
+            self.emit(f"V3 {name}{{{args}}};" if ty == "V3"
+                      else f"C3 {name}({args});")
+            bounds = [e.bound for e in es]
+        elif kind == "empty":
+            ty = "V3"
+            self.emit(f"V3 {name}{{}};")
+            bounds = [0.0, 0.0, 0.0]
+        else:
+            src = self.rng.choice(ins)
+            ty = self.struct_type[src]
+            sb = [self.lookup(f"{src}.{m}").bound for m in "xyz"]
+            if kind == "copy":
+                self.emit(f"{ty} {name} = {src};")
+                bounds = sb
+            else:
+                e = self.squash(self.limit(self.expr(2)), 1.0)
+                self.emit(f"{ty} {name} = sscale({src}, {e.text});")
+                bounds = [b * e.bound for b in sb]
+        self.struct_type[name] = ty
+        for m, b in zip("xyz", bounds):
+            self.scopes[-1].append(Var(f"{name}.{m}", b))
+
+    def s_structassign(self, depth):
+        ty = self.rng.choice(["V3", "C3"])
+        ins = self.structs_in_scope(ty)
+        if len(ins) < 2:
+            return
+        dst, src = self.rng.sample(ins, 2)
+        if not self.lookup(f"{dst}.x").assignable:
+            return
+        self.emit(f"{dst} = {src};")
+        for m in "xyz":
+            self.set_bound(self.lookup(f"{dst}.{m}"),
+                           self.lookup(f"{src}.{m}").bound)
 
     def s_decl(self, depth):
         e = self.limit(self.expr(3))
@@ -2059,6 +2124,23 @@ def wrappers(f):
     return w + pb, at
 
 
+# Types of the structs feature: an aggregate, a class whose constructor
+# copies its parameters, and a helper that returns a struct.
+STRUCT_HELPERS = """struct V3 { double x, y, z; };
+struct C3 {
+  double x, y, z;
+  C3(double a, double b, double c) : x(a), y(b), z(c) {}
+};
+template <class S> static S sscale(const S &a, double s) {
+  S r = a;
+  r.x *= s;
+  r.y *= s;
+  r.z *= s;
+  return r;
+}
+"""
+
+
 def generate(seed, n, features):
     rng = random.Random(seed)
     g = Gen(rng, features)
@@ -2081,6 +2163,8 @@ def generate(seed, n, features):
         out.append(SIDEFX_HELPERS)
     if "outargs" in features:
         out.append(OUTARG_HELPERS)
+    if "structs" in features:
+        out.append(STRUCT_HELPERS)
     if protos:
         out += protos + [""]
     out += bodies

@@ -150,6 +150,9 @@ inline void shadow_free(void *__p) { std::free(__p); }
 template <class _Dp, class _Sp> void accumulate(_Dp &__dst, const _Sp &__src) {
   if constexpr (std::is_arithmetic_v<_Dp>)
     __dst += __src;
+  else if constexpr (std::is_array_v<_Dp>)
+    for (std::size_t __i = 0; __i < std::extent_v<_Dp>; ++__i)
+      ::grad::detail::accumulate(__dst[__i], __src[__i]);
   else
     for (std::size_t __i = 0; __i < __dst.size(); ++__i)
       __dst[__i] += __src[__i];
@@ -161,11 +164,27 @@ template <class _Dp, class _Sp> void accumulate(_Dp &__dst, const _Sp &__src) {
 template <class _Dp> void zero(_Dp &__dst) {
   if constexpr (std::is_arithmetic_v<_Dp>)
     __dst = 0;
-  else if constexpr (std::is_trivially_copyable_v<_Dp>)
+  else if constexpr (std::is_trivially_copyable_v<_Dp> ||
+                     (std::is_trivially_copy_constructible_v<_Dp> &&
+                      std::is_trivially_destructible_v<_Dp> &&
+                      std::is_class_v<_Dp>)) // std::pair<double, double>
     std::memset(static_cast<void *>(&__dst), 0, sizeof(_Dp));
   else
     for (auto &__e : __dst)
       ::grad::detail::zero(__e);
+}
+
+/// A zero object of trivially copyable class \p _Tp (the shadow of a
+/// class-type value), made without calling a constructor: \p _Tp may have
+/// no default constructor, or one that does not zero.
+template <class _Tp> _Tp zeroed() {
+  union __bytes {
+    unsigned char __b[sizeof(_Tp)];
+    _Tp __t;
+    __bytes() : __b{} {}
+    ~__bytes() {}
+  } __z;
+  return __z.__t;
 }
 
 /// Restores the stack's top when the pullback that made it returns.

@@ -1,0 +1,235 @@
+//===- Records.cpp - Class-type values and their shadows ------------------===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Records.h"
+#include "Registry.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+
+using namespace clang;
+
+namespace grad {
+
+static bool plainImpl(QualType T, std::string *Why, unsigned Depth) {
+  T = T.getCanonicalType();
+  if (Depth > 8) {
+    if (Why)
+      *Why = "it nests too deeply";
+    return false;
+  }
+  if (T->isArithmeticType() || T->isEnumeralType())
+    return true;
+  if (const auto *AT = T->getAsArrayTypeUnsafe()) {
+    if (!isa<ConstantArrayType>(AT)) {
+      if (Why)
+        *Why = "it has an array member of unknown size";
+      return false;
+    }
+    return plainImpl(AT->getElementType(), Why, Depth + 1);
+  }
+  if (T->isPointerType() || T->isReferenceType() ||
+      T->isMemberPointerType()) {
+    if (Why)
+      *Why = "it has a member of pointer or reference type";
+    return false;
+  }
+  const auto *RD = T->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition()) {
+    if (Why)
+      *Why = "its type is incomplete";
+    return false;
+  }
+  if (RD->isUnion()) {
+    if (Why)
+      *Why = "it is or contains a union";
+    return false;
+  }
+  // Copied and destroyed as bytes (std::pair qualifies: only its
+  // assignment is user-written, and it assigns member by member).
+  if (!(RD->hasTrivialCopyConstructor() || RD->hasTrivialMoveConstructor()) ||
+      !RD->hasTrivialDestructor() || RD->getNumVBases() > 0 ||
+      RD->isPolymorphic()) {
+    if (Why)
+      *Why = "it is not trivially copyable (it owns memory, has virtual "
+             "functions or user-written copy operations)";
+    return false;
+  }
+  for (const CXXBaseSpecifier &Base : RD->bases())
+    if (!plainImpl(Base.getType(), Why, Depth + 1))
+      return false;
+  for (const FieldDecl *F : RD->fields()) {
+    if (F->isBitField() || F->isAnonymousStructOrUnion() ||
+        !F->getIdentifier()) {
+      if (Why)
+        *Why = "it has a bit-field or an unnamed member";
+      return false;
+    }
+    if (!plainImpl(F->getType(), Why, Depth + 1))
+      return false;
+  }
+  return true;
+}
+
+bool isPlainRecord(QualType T, std::string *Why) {
+  T = T.getNonReferenceType();
+  return T->isRecordType() && plainImpl(T, Why, 0);
+}
+
+bool isPlainStruct(QualType T) {
+  T = T.getNonReferenceType().getCanonicalType();
+  const auto *RD = T->getAsCXXRecordDecl();
+  if (!RD || !isPlainRecord(T))
+    return false;
+  return !(RD->isInStdNamespace() && RD->getIdentifier() &&
+           RD->getName() == "array");
+}
+
+Expr *recordZero(SemaBuilder &B, QualType T) {
+  const auto *RD = T->getAsCXXRecordDecl();
+  // std::pair, std::tuple, std::complex value-initialise their members.
+  bool StdZeroes = RD && RD->isInStdNamespace() && RD->getIdentifier() &&
+                   (RD->getName() == "pair" || RD->getName() == "tuple" ||
+                    RD->getName() == "complex");
+  if (RD && RD->hasDefinition() &&
+      (RD->hasTrivialDefaultConstructor() || StdZeroes))
+    return B.emptyInitList();
+  return B.callRuntime("zeroed", {B.typeArg(T.getUnqualifiedType())}, {});
+}
+
+static void accumulateImpl(SemaBuilder &B, QualType T,
+                           llvm::function_ref<Expr *()> Dst,
+                           llvm::function_ref<Expr *()> Src,
+                           std::vector<Stmt *> &Out, unsigned Depth) {
+  T = T.getCanonicalType();
+  if (isFloating(T)) {
+    Out.push_back(B.addAssign(Dst(), Src()));
+    return;
+  }
+  if (!hasFloatingData(T))
+    return;
+  const auto *RD = T->getAsCXXRecordDecl();
+  if (T->isArrayType() || !RD || !isPlainStruct(T)) {
+    // Arrays and std::array: element by element in the runtime.
+    Out.push_back(B.callRuntime("accumulate", {}, {Dst(), Src()}));
+    return;
+  }
+  for (const CXXBaseSpecifier &Base : RD->bases()) {
+    QualType BT = Base.getType();
+    auto Up = [&](llvm::function_ref<Expr *()> E, bool Const) {
+      return [&B, E, BT, Const]() -> Expr * {
+        return B.staticCast(
+            B.Ctx.getLValueReferenceType(Const ? BT.withConst() : BT), E());
+      };
+    };
+    auto D = Up(Dst, false);
+    auto S = Up(Src, true);
+    accumulateImpl(B, BT, D, S, Out, Depth + 1);
+  }
+  for (const FieldDecl *F : RD->fields()) {
+    if (!hasFloatingData(F->getType()))
+      continue;
+    StringRef Name = F->getName();
+    auto D = [&]() -> Expr * { return B.member(Dst(), Name); };
+    auto S = [&]() -> Expr * { return B.member(Src(), Name); };
+    accumulateImpl(B, F->getType(), D, S, Out, Depth + 1);
+  }
+}
+
+void accumulateRecord(SemaBuilder &B, QualType T,
+                      llvm::function_ref<Expr *()> Dst,
+                      llvm::function_ref<Expr *()> Src,
+                      std::vector<Stmt *> &Out) {
+  accumulateImpl(B, T, Dst, Src, Out, 0);
+}
+
+bool memberwiseInit(
+    const Expr *E,
+    SmallVectorImpl<std::pair<const FieldDecl *, const Expr *>> &Out) {
+  Out.clear();
+  const auto *CE = dyn_cast<CXXConstructExpr>(E->IgnoreImplicit());
+  if (!CE || CE->getConstructor()->isCopyOrMoveConstructor())
+    return false;
+  const CXXConstructorDecl *Def = nullptr;
+  const FunctionDecl *DefFD = nullptr;
+  if (!CE->getConstructor()->isDefined(DefFD))
+    return false;
+  Def = cast<CXXConstructorDecl>(DefFD);
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
+  if (!Body || !Body->body_empty() || Def->isVariadic())
+    return false;
+  for (const CXXCtorInitializer *I : Def->inits()) {
+    if (!I->isMemberInitializer()) {
+      if (I->isBaseInitializer() && !hasFloatingData(QualType(I->getBaseClass(), 0)))
+        continue;
+      return false;
+    }
+    const FieldDecl *F = I->getMember();
+    const Expr *Init = I->getInit()->IgnoreImplicit();
+    if (const auto *PE = dyn_cast<ParenListExpr>(Init); PE && PE->getNumExprs() == 1)
+      Init = PE->getExpr(0)->IgnoreImplicit();
+    if (const auto *IL = dyn_cast<InitListExpr>(Init); IL && IL->getNumInits() == 1)
+      Init = IL->getInit(0)->IgnoreImplicit();
+    // std::forward<U>(x), std::move(x): x.
+    if (const auto *C = dyn_cast<CallExpr>(Init))
+      if (const FunctionDecl *FD = C->getDirectCallee())
+        if (FD->isInStdNamespace() && FD->getIdentifier() &&
+            (FD->getName() == "forward" || FD->getName() == "move") &&
+            C->getNumArgs() == 1)
+          Init = C->getArg(0)->IgnoreImplicit();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Init)) {
+      if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl())) {
+        unsigned Idx = P->getFunctionScopeIndex();
+        if (Idx >= CE->getNumArgs())
+          return false;
+        if (hasFloatingData(F->getType()) || isFloating(F->getType()))
+          Out.push_back({F, CE->getArg(Idx)});
+        continue;
+      }
+    }
+    // A member from a constant (or a default member initializer): no
+    // derivative, as long as no parameter is involved.
+    bool UsesParam = false;
+    llvm::SmallVector<const Stmt *, 8> Work{Init};
+    while (!Work.empty()) {
+      const Stmt *St = Work.pop_back_val();
+      if (!St)
+        continue;
+      if (const auto *D = dyn_cast<DeclRefExpr>(St))
+        UsesParam |= isa<ParmVarDecl>(D->getDecl());
+      if (isa<CXXThisExpr>(St))
+        UsesParam = true;
+      for (const Stmt *C : St->children())
+        Work.push_back(C);
+    }
+    if (UsesParam)
+      return false;
+  }
+  return true;
+}
+
+SmallVector<const Expr *, 2> pairElements(const Expr *E) {
+  E = E->IgnoreImplicit();
+  auto IsPair = [](QualType T) {
+    const auto *RD = T->getAsCXXRecordDecl();
+    return RD && RD->isInStdNamespace() && RD->getIdentifier() &&
+           RD->getName() == "pair";
+  };
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
+    if (IsPair(CE->getType()) && CE->getNumArgs() == 2 &&
+        !CE->getConstructor()->isCopyOrMoveConstructor())
+      return {CE->getArg(0), CE->getArg(1)};
+  if (const auto *CE = dyn_cast<CallExpr>(E))
+    if (const FunctionDecl *FD = CE->getDirectCallee())
+      if (FD->isInStdNamespace() && FD->getIdentifier() &&
+          FD->getName() == "make_pair" && CE->getNumArgs() == 2 &&
+          IsPair(CE->getType()))
+        return {CE->getArg(0), CE->getArg(1)};
+  return {};
+}
+
+} // namespace grad
