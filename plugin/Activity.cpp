@@ -217,6 +217,26 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
   /// A write to the memory \p LHS denotes, with value \p RHS (or null).
   void writeTo(const Expr *LHS, const Expr *RHS) {
     const Expr *K = LHS->IgnoreParenImpCasts();
+    // (t = e) -= f, ++(t *= x), (a, t) = e: the lvalue the expression
+    // denotes (its own write is visited on its own).
+    for (;;) {
+      if (const auto *BO = dyn_cast<BinaryOperator>(K)) {
+        if (BO->isAssignmentOp()) {
+          K = BO->getLHS()->IgnoreParenImpCasts();
+          continue;
+        }
+        if (BO->getOpcode() == BO_Comma) {
+          K = BO->getRHS()->IgnoreParenImpCasts();
+          continue;
+        }
+      }
+      if (const auto *UO = dyn_cast<UnaryOperator>(K);
+          UO && UO->isPrefix() && UO->isIncrementDecrementOp()) {
+        K = UO->getSubExpr()->IgnoreParenImpCasts();
+        continue;
+      }
+      break;
+    }
     if (const VarDecl *VD = refVar(K)) {
       if (isAliasVar(VD) && VD->getType()->isReferenceType()) {
         // Through a reference: the storage it binds to.

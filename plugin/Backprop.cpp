@@ -318,7 +318,15 @@ void PullbackBuilder::backpropMethodCall(const CallExpr *CE, Expr *Adj,
     bool IsThis;
     const VarDecl *Root = pathRoot(K, IsThis);
     Expr *AdjObj;
-    if (isa<CXXThisExpr>(K))
+    auto KeptIt = KeptObjects.find(CE);
+    if (KeptIt != KeptObjects.end() && !Root && !IsThis) {
+      // A temporary: a local adjoint, sent to what built it after the call.
+      QualType OT = KeptIt->second->getType();
+      VarDecl *G = B.var(PB, fresh("_g"), OT, B.zero(OT));
+      Out.push_back(B.declStmt(G));
+      AdjObj = B.addrOf(B.ref(G));
+      Later.push_back({K, G});
+    } else if (isa<CXXThisExpr>(K))
       AdjObj = Sig.ThisIndex >= 0 ? B.ref(param(Sig.ThisIndex))
                                   : nullptr;
     else if (isElementAccess(K))
@@ -331,7 +339,8 @@ void PullbackBuilder::backpropMethodCall(const CallExpr *CE, Expr *Adj,
       QualType OT = K->getType().getNonReferenceType().getUnqualifiedType();
       if (OT->isPointerType())
         OT = OT->getPointeeType().getUnqualifiedType();
-      VarDecl *Z = B.var(PB, fresh("_z"), OT, nullptr);
+      VarDecl *Z = B.var(PB, fresh("_z"), OT,
+                         isPlainRecord(OT) ? B.zero(OT) : nullptr);
       Out.push_back(B.declStmt(Z));
       AdjObj = B.addrOf(B.ref(Z));
     }
@@ -342,8 +351,12 @@ void PullbackBuilder::backpropMethodCall(const CallExpr *CE, Expr *Adj,
       Failed = true;
       return;
     }
-  Out.push_back(B.memberCall(rebuildObject(Obj), PE->Pullback->getDeclName(),
-                             CallArgs, Arrow));
+  auto Kept = KeptObjects.find(CE);
+  Out.push_back(B.memberCall(Kept != KeptObjects.end()
+                                 ? B.ref(Kept->second)
+                                 : rebuildObject(Obj),
+                             PE->Pullback->getDeclName(), CallArgs,
+                             Kept != KeptObjects.end() ? false : Arrow));
   for (auto It = Later.rbegin(); It != Later.rend(); ++It)
     backprop(It->first, B.ref(It->second), Out);
 }

@@ -672,21 +672,42 @@ Expr *PullbackBuilder::rebuildMethodCall(const CallExpr *CE, bool Need) {
                                MD->getNameAsString() + "'");
   bool IsThis;
   const VarDecl *Root = pathRoot(Obj, IsThis);
-  if (!IsThis && !Root)
-    return unsupported(Obj, "member call on " + constructName(strip(Obj)));
-  if (!readOnly(strip(Obj)) && !isa<DeclRefExpr>(strip(Obj)))
+  // A struct the reverse sweep cannot re-read as it was (a temporary,
+  // `Vec3(x, y, z).norm()`, or an object written in the function): its
+  // value at the call is kept, and the pullback is called on the copy.
+  const Expr *OK = strip(Obj);
+  QualType OT = OK->getType().getNonReferenceType().getUnqualifiedType();
+  bool Copyable = isPlainStruct(OT) && OT.isTriviallyCopyableType(Ctx);
+  bool Temp = !IsThis && !Root && Copyable && !OK->isGLValue();
+  bool Keep = Temp || (Root && !IsThis && Copyable &&
+                       (Act.isWritten(Root) || Act.isDataWritten(Root) ||
+                        !readOnly(OK)));
+  if (!IsThis && !Root && !Temp)
+    return unsupported(Obj, "member call on " + constructName(OK));
+  if (!Keep && !readOnly(OK) && !isa<DeclRefExpr>(OK))
     return unsupported(Obj, "member call on an object the function writes");
-  if (Root && Act.isWritten(Root))
+  if (!Keep && Root && Act.isWritten(Root))
     return unsupported(Obj, "member call on an object the function writes");
   PullbackEntry *PE = D.calleePullback(MD, CE->getExprLoc(), Entry);
   if (!PE) {
     Failed = true;
     return nullptr;
   }
-  // The object is re-read in the reverse sweep; index values it needs are
-  // recorded now.
-  if (isElementAccess(strip(Obj)))
-    rebuildElement(strip(Obj), false, false);
+  VarDecl *Kept = nullptr;
+  if (Keep) {
+    Expr *V = rebuild(OK, false, !Act.isActive(OK));
+    if (!V)
+      return nullptr;
+    Kept = hoist("_o", OT);
+    Cur->push_back(B.assign(B.ref(Kept), V));
+    if (!Loops.empty() && !Frames.empty())
+      Frames.back().Recorded.push_back(Kept);
+    KeptObjects[CE] = Kept;
+  } else if (isElementAccess(OK)) {
+    // The object is re-read in the reverse sweep; index values it needs
+    // are recorded now.
+    rebuildElement(OK, false, false);
+  }
   SmallVector<Expr *, 4> NArgs;
   for (const Expr *A : Args) {
     if (isa<CXXDefaultArgExpr>(A))
@@ -695,8 +716,8 @@ Expr *PullbackBuilder::rebuildMethodCall(const CallExpr *CE, bool Need) {
   }
   // The forward sweep names the object as the primal does (val() and
   // rebuildObject() are for the reverse sweep, where loop indices differ).
-  const Expr *OK = strip(Obj);
-  Expr *FwdObj = isa<CXXThisExpr>(OK)
+  Expr *FwdObj = Kept ? B.ref(Kept)
+                 : isa<CXXThisExpr>(OK)
                      ? S.BuildCXXThisExpr(B.Loc, OK->getType(), false)
                      : rebuild(OK, false, true);
   Expr *R = B.memberCall(FwdObj, MD->getDeclName(), NArgs, Arrow);

@@ -88,6 +88,9 @@ private:
                   const clang::Expr *&Obj, bool &Arrow,
                   llvm::SmallVectorImpl<const clang::Expr *> &Args) const;
   clang::Expr *rebuildMethodCall(const clang::CallExpr *CE, bool Need);
+  /// Member calls whose object's value at the call is kept (a temporary,
+  /// or an object written in the function): the copy.
+  llvm::DenseMap<const clang::CallExpr *, clang::VarDecl *> KeptObjects;
   clang::Expr *rebuildObject(const clang::Expr *Obj);
   void backpropMethodCall(const clang::CallExpr *CE, clang::Expr *Adj,
                           Stmts &Out);
