@@ -98,6 +98,20 @@ const VarDecl *Activity::rootOf(const Expr *E, bool &IsThis) const {
   return nullptr;
 }
 
+bool Activity::capturesActive(const CallExpr *CE) const {
+  // A call of a local lambda also reads what the lambda captures.
+  const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
+  if (!OC || OC->getOperator() != OO_Call || OC->getNumArgs() == 0)
+    return false;
+  if (const LambdaExpr *L = findLambda(OC->getArg(0)))
+    for (const LambdaCapture &C : L->captures())
+      if (C.capturesVariable())
+        if (const auto *VD = dyn_cast<VarDecl>(C.getCapturedVar()))
+          if (isActive(VD))
+            return true;
+  return false;
+}
+
 bool Activity::compute(const Expr *E) const {
   if (!E)
     return false;
@@ -124,15 +138,8 @@ bool Activity::compute(const Expr *E) const {
     if (const FunctionDecl *FD = CE->getDirectCallee())
       if (St.isNodiff(FD))
         return false;
-    // A call of a local lambda: also what it captures.
-    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
-        OC && OC->getOperator() == OO_Call && OC->getNumArgs() > 0)
-      if (const LambdaExpr *L = findLambda(OC->getArg(0)))
-        for (const LambdaCapture &C : L->captures())
-          if (C.capturesVariable())
-            if (const auto *VD = dyn_cast<VarDecl>(C.getCapturedVar()))
-              if (isActive(VD))
-                return true;
+    if (capturesActive(CE))
+      return true;
     for (const Expr *A : CE->arguments()) {
       if (compute(A))
         return true;
@@ -555,14 +562,7 @@ void Activity::run(const FunctionDecl *FD, const WrtMask &Wrt) {
         const VarDecl *R = rootOf(MC->getImplicitObjectArgument(), IsThis);
         In |= (R && isActive(R)) || (IsThis && ThisActive);
       }
-      // A local lambda also reads what it captures.
-      if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
-          OC && OC->getOperator() == OO_Call && OC->getNumArgs() > 0)
-        if (const LambdaExpr *L = findLambda(OC->getArg(0)))
-          for (const LambdaCapture &Cap : L->captures())
-            if (Cap.capturesVariable())
-              if (const auto *CV = dyn_cast<VarDecl>(Cap.getCapturedVar()))
-                In |= isActive(CV);
+      In |= capturesActive(CE);
       if (In) {
         Activate(VD);
         Changed = true;

@@ -48,6 +48,8 @@ public:
   }
   /// For member functions: does `this` carry derivatives / is it written.
   bool ThisActive = false, ThisWritten = false;
+  /// True if \p CE calls a local lambda that captures an active variable.
+  bool capturesActive(const clang::CallExpr *CE) const;
   /// True if \p E is a floating value that depends on an active variable.
   bool isActive(const clang::Expr *E);
 

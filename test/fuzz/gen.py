@@ -66,8 +66,9 @@ before the memory ones), `memory` and `-NAME` are accepted):
   structs    (not in all or memory) struct locals: `V3 t{e, e, e}`, `V3
              t{}`, `C3 t(e, e, e)` (a constructor copying its parameters),
              copies `V3 t = u`, `C3 t = sscale(u, e)` (a helper returning a
-             struct), assignment `t = u`; their members `t.x` are read and
-             written like scalar locals
+             struct), assignment `t = u`, member calls on temporaries
+             `C3(e, e, e).sum()`; their members `t.x` are read and written
+             like scalar locals
 
 Memory bounds: every array has one bound for all its elements; it may grow
 only at the loop depth where the array was declared, so a loop body keeps
@@ -561,9 +562,17 @@ class Gen:
 
     def s_struct(self, depth):
         ins = self.structs_in_scope()
-        kind = self.rng.choice(["brace", "brace", "ctor", "empty"] +
+        kind = self.rng.choice(["brace", "brace", "ctor", "empty", "temp"] +
                                (["copy", "scale"] if ins else []))
         name = self.new_local()
+        if kind == "temp":
+            # A member call on a temporary: `double t = C3(e, e, e).sum();`
+            es = [self.limit(self.expr(2)) for _ in range(3)]
+            e = self.limit(E(f"C3({', '.join(x.text for x in es)}).sum()",
+                             sum(x.bound for x in es)))
+            self.emit(f"double {name} = {e.text};")
+            self.scopes[-1].append(Var(name, e.bound))
+            return
         if kind in ("brace", "ctor"):
             es = []
             for _ in range(3):
@@ -2130,6 +2139,7 @@ STRUCT_HELPERS = """struct V3 { double x, y, z; };
 struct C3 {
   double x, y, z;
   C3(double a, double b, double c) : x(a), y(b), z(c) {}
+  double sum() const { return x + y + z; }
 };
 template <class S> static S sscale(const S &a, double s) {
   S r = a;
