@@ -848,18 +848,12 @@ Expr *PullbackBuilder::rebuild(const Expr *E, bool Need, bool Plain) {
   }
   if (auto Els = pairElements(K); !Els.empty()) {
     // std::pair<double, double>{a, b}, std::make_pair(a, b).
-    Expr *Args[2] = {rebuild(Els[0], false, Plain), rebuild(Els[1], false, Plain)};
+    Expr *Args[2] = {rebuild(Els[0], false, Plain),
+                     rebuild(Els[1], false, Plain)};
     if (Failed)
       return nullptr;
-    QualType T = K->getType().getCanonicalType().getUnqualifiedType();
-    ExprResult L = S.ActOnInitList(B.Loc, Args, B.Loc);
-    Expr *LE = L.isInvalid() ? nullptr : L.get();
-    ExprResult R = !LE ? L
-                       : S.BuildCXXTypeConstructExpr(
-                             Ctx.getTrivialTypeSourceInfo(T, B.Loc), B.Loc,
-                             MultiExprArg(LE), B.Loc,
-                             /*ListInitialization=*/true);
-    return R.isInvalid() ? unsupported(K, constructName(K)) : R.get();
+    Expr *R = B.construct(K->getType(), Args, /*List=*/true);
+    return R ? R : unsupported(K, constructName(K));
   }
   SmallVector<std::pair<const FieldDecl *, const Expr *>, 4> MW;
   if (const auto *CC = dyn_cast<CXXConstructExpr>(K);
@@ -874,19 +868,8 @@ Expr *PullbackBuilder::rebuild(const Expr *E, bool Need, bool Plain) {
     }
     if (Failed)
       return nullptr;
-    QualType T = K->getType().getCanonicalType().getUnqualifiedType();
-    Expr *One = nullptr;
-    if (CC->isListInitialization()) {
-      ExprResult L = S.ActOnInitList(B.Loc, Args, B.Loc);
-      if (L.isInvalid())
-        return unsupported(K, constructName(K));
-      One = L.get();
-    }
-    ExprResult R = S.BuildCXXTypeConstructExpr(
-        Ctx.getTrivialTypeSourceInfo(T, B.Loc), B.Loc,
-        One ? MultiExprArg(One) : MultiExprArg(Args), B.Loc,
-        CC->isListInitialization());
-    return R.isInvalid() ? unsupported(K, constructName(K)) : R.get();
+    Expr *R = B.construct(K->getType(), Args, CC->isListInitialization());
+    return R ? R : unsupported(K, constructName(K));
   }
   if (const auto *CE = dyn_cast<CallExpr>(K)) {
     const CallExpr *LC = lambdaCall(CE);
@@ -908,11 +891,9 @@ Expr *PullbackBuilder::rebuild(const Expr *E, bool Need, bool Plain) {
     // Braces of a class type: each member's initializer as an operand.
     Expr *L = rebuildBraces(IL, Plain);
     if (L && IL->getType()->isRecordType()) {
-      QualType T = IL->getType().getUnqualifiedType();
-      ExprResult R = S.BuildCXXTypeConstructExpr(
-          Ctx.getTrivialTypeSourceInfo(T, B.Loc), B.Loc, MultiExprArg(L),
-          B.Loc, /*ListInitialization=*/true);
-      L = R.isInvalid() ? unsupported(K, constructName(K)) : R.get();
+      L = B.construct(IL->getType(), {L}, /*List=*/true);
+      if (!L)
+        unsupported(K, constructName(K));
     }
     return L;
   }

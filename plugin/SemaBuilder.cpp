@@ -605,6 +605,24 @@ Stmt *SemaBuilder::labelStmt(LabelDecl *L, Stmt *Sub) {
   return LS;
 }
 
+Expr *SemaBuilder::construct(QualType T, ArrayRef<Expr *> Args, bool List) {
+  for (Expr *A : Args)
+    if (!A) {
+      Failed = true;
+      return nullptr;
+    }
+  SmallVector<Expr *, 4> Ops(Args.begin(), Args.end());
+  if (List && !(Ops.size() == 1 && isa<InitListExpr>(Ops[0]))) {
+    ExprResult L = S.ActOnInitList(Loc, Ops, Loc);
+    if (L.isInvalid())
+      return check(L);
+    Ops.assign(1, L.get());
+  }
+  T = T.getCanonicalType().getUnqualifiedType();
+  return check(S.BuildCXXTypeConstructExpr(Ctx.getTrivialTypeSourceInfo(T, Loc),
+                                           Loc, Ops, Loc, List));
+}
+
 Expr *SemaBuilder::emptyInitList() {
   return check(S.ActOnInitList(Loc, {}, Loc));
 }

@@ -123,6 +123,10 @@ public:
   clang::LabelDecl *label(clang::DeclContext *DC, llvm::StringRef Name);
   clang::Stmt *labelStmt(clang::LabelDecl *L, clang::Stmt *Sub);
   clang::Expr *emptyInitList();
+  /// `T{Args...}` (\p List) or `T(Args...)`; \p Args may be one ready
+  /// init list when \p List.
+  clang::Expr *construct(clang::QualType T, llvm::ArrayRef<clang::Expr *> Args,
+                         bool List);
   /// True if printing \p Child as operand of \p Parent needs parentheses.
   static bool needsParens(const clang::Expr *Child, int ParentPrec,
                           bool IsRHS);
