@@ -68,8 +68,9 @@ const char *unsupportedKind(Sema &S, const FunctionDecl *FD) {
                : "member of a class template";
   }
   if (!FD->getDeclName().isIdentifier() &&
-      FD->getOverloadedOperator() != OO_Call)
-    return "operator";
+      FD->getOverloadedOperator() == OO_None)
+    return isa<CXXConversionDecl>(FD) ? "conversion function"
+                                      : "literal operator";
   if (FD->isVariadic())
     return "variadic function";
   return nullptr;

@@ -82,6 +82,10 @@ void PullbackBuilder::backpropBraces(const InitListExpr *IL,
 
 void PullbackBuilder::accumulateObject(Expr *Dst, Expr *Adj, QualType T,
                                        Stmts &Out) {
+  if (isComplex(T)) {
+    Out.push_back(B.addAssign(Dst, Adj));
+    return;
+  }
   if (!isPlainStruct(T)) {
     // Containers and std::array: element by element in the runtime.
     Out.push_back(B.callRuntime("accumulate", {}, {Dst, Adj}));
@@ -127,6 +131,10 @@ void PullbackBuilder::backprop(const Expr *E, Expr *Adj, Stmts &Out) {
       return;
     }
     Out.push_back(B.addAssign(B.ref(adjointOf(VD)), Adj));
+    return;
+  }
+  if (const CXXConstructExpr *CC = complexConstruction(K)) {
+    backpropComplexConstruction(CC, Adj, Out);
     return;
   }
   SmallVector<std::pair<const FieldDecl *, const Expr *>, 4> MW;
@@ -250,6 +258,18 @@ void PullbackBuilder::backpropCall(const CallExpr *CE, Expr *Adj,
     backpropRuntime(CE, RName, Adj, Out);
     return;
   }
+  if (ComplexCall CC; complexCall(CE, CC)) {
+    backpropComplexCall(CE, CC, Adj, Out);
+    return;
+  }
+  if (auto It = Plans.find(strip(CE));
+      It != Plans.end() && It->second.Hoisted) {
+    // A call that writes memory was reversed as a side effect of its
+    // statement; its value's adjoint is its seed.
+    if (It->second.Seed)
+      Out.push_back(B.addAssign(B.ref(It->second.Seed), Adj));
+    return;
+  }
   if (isa<CXXMethodDecl>(FD) && !cast<CXXMethodDecl>(FD)->isStatic()) {
     backpropMethodCall(CE, Adj, Out);
     return;
@@ -272,14 +292,6 @@ void PullbackBuilder::backpropCall(const CallExpr *CE, Expr *Adj,
       }
       backprop(Arg, B.binop(BO_Mul, B.ref(V), Partial), Out);
     }
-    return;
-  }
-  auto It = Plans.find(strip(CE));
-  if (It != Plans.end() && It->second.Hoisted) {
-    // A call that writes memory was reversed as a side effect of its
-    // statement; its value's adjoint is its seed.
-    if (It->second.Seed)
-      Out.push_back(B.addAssign(B.ref(It->second.Seed), Adj));
     return;
   }
   backpropUserCall(CE, Adj, Out);

@@ -37,6 +37,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/Sema/Sema.h"
 
 using namespace clang;
@@ -99,6 +100,9 @@ bool PullbackBuilder::memoryUnstable(const FunctionDecl *FD,
     if (!hasFloatingData(PT->isPointerType() ? PT->getPointeeType()
                                              : PT.getNonReferenceType()))
       continue;
+    // A temporary object is kept by value for the reverse sweep.
+    if (temporaryObject(PT, strip(A)))
+      continue;
     // A reverse half cannot re-read anything.
     if (Half != SplitHalf::None)
       return true;
@@ -129,12 +133,50 @@ bool PullbackBuilder::temporaryObject(QualType PT, const Expr *K) const {
          !K->isGLValue();
 }
 
+bool isDiscarded(ASTContext &Ctx, const Expr *E) {
+  const Stmt *Child = E;
+  for (unsigned Depth = 0; Depth < 16; ++Depth) {
+    auto Parents = Ctx.getParents(*Child);
+    if (Parents.size() != 1)
+      return false;
+    const Stmt *P = Parents[0].get<Stmt>();
+    if (!P)
+      return false;
+    if (isa<ExprWithCleanups>(P) || isa<ParenExpr>(P)) {
+      Child = P;
+      continue;
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(P))
+      return BO->getOpcode() == BO_Comma && BO->getLHS() == Child;
+    if (const auto *CE = dyn_cast<CastExpr>(P))
+      return CE->getType()->isVoidType();
+    if (const auto *FS = dyn_cast<ForStmt>(P))
+      return FS->getInc() == Child || FS->getBody() == Child;
+    if (const auto *IS = dyn_cast<IfStmt>(P))
+      return IS->getThen() == Child || IS->getElse() == Child;
+    if (const auto *WS = dyn_cast<WhileStmt>(P))
+      return WS->getBody() == Child;
+    if (const auto *DS = dyn_cast<DoStmt>(P))
+      return DS->getBody() == Child;
+    return isa<CompoundStmt>(P) || isa<CaseStmt>(P) || isa<DefaultStmt>(P) ||
+           isa<LabelStmt>(P);
+  }
+  return false;
+}
+
 Expr *PullbackBuilder::rebuildUserCall(const CallExpr *CE,
                                        const FunctionDecl *FD, bool Need) {
   SourceLocation Loc = CE->getExprLoc();
   if (FD->isVariadic())
     return unsupported(CE, "call to variadic function '" +
                                FD->getNameAsString() + "'");
+  // `acc += v` with `V &operator+=(V &, const V &)`: the reference it
+  // returns has no derivative of its own; only discarded uses are known.
+  if (returnsWritableReference(FD) && !isDiscarded(Ctx, CE))
+    return unsupported(CE, "use of the reference returned by '" +
+                               FD->getNameAsString() +
+                               "' (write the call as a statement of its "
+                               "own)");
   // Iterators (and other objects holding a pointer) into differentiated
   // memory, passed by value: the callee's writes through them have no
   // shadow to go to.
@@ -224,24 +266,9 @@ Expr *PullbackBuilder::rebuildUserCall(const CallExpr *CE,
   // A side effect of the statement: the forward half now, its reverse
   // after the statement's own reverse.
   QualType RT = FD->getReturnType();
-  Expr *Value = nullptr;
-  if (RT->isVoidType()) {
-    Cur->push_back(Call);
-  } else {
-    QualType T = RT.getNonReferenceType().getUnqualifiedType();
-    VarDecl *V = hoist("_t", T);
-    Cur->push_back(B.assign(B.ref(V), Call));
-    Values[strip(CE)] = V;
-    if (!Loops.empty() && !Frames.empty())
-      Frames.back().Recorded.push_back(V);
-    Value = B.ref(V);
-    if (isFloating(T)) {
-      VarDecl *Seed = B.var(PB, fresh("_d" + V->getName().str()), T,
-                            B.zero(T));
-      Prologue.push_back(B.declStmt(Seed));
-      Plans[strip(CE)].Seed = Seed;
-    }
-  }
+  Expr *Value = hoistCall(CE, Call,
+                          returnsWritableReference(FD) ? Ctx.VoidTy : RT,
+                          Plans[strip(CE)].Seed);
   // Containers the callee may have resized: their local shadows follow.
   for (unsigned I = 0; I < FD->getNumParams() && I < CE->getNumArgs(); ++I) {
     QualType PT = FD->getParamDecl(I)->getType();
@@ -256,6 +283,25 @@ Expr *PullbackBuilder::rebuildUserCall(const CallExpr *CE,
   if (!Frames.empty())
     Frames.back().SideRev.push_back(std::move(R));
   return Value;
+}
+
+Expr *PullbackBuilder::hoistCall(const CallExpr *CE, Expr *Call, QualType RT,
+                                 VarDecl *&Seed) {
+  if (RT->isVoidType()) {
+    Cur->push_back(Call);
+    return nullptr;
+  }
+  QualType T = RT.getNonReferenceType().getUnqualifiedType();
+  VarDecl *V = hoist("_t", T);
+  Cur->push_back(B.assign(B.ref(V), Call));
+  Values[strip(CE)] = V;
+  if (!Loops.empty() && !Frames.empty())
+    Frames.back().Recorded.push_back(V);
+  if (isFloating(T)) {
+    Seed = B.var(PB, fresh("_d" + V->getName().str()), T, B.zero(T));
+    Prologue.push_back(B.declStmt(Seed));
+  }
+  return B.ref(V);
 }
 
 void PullbackBuilder::backpropUserCall(const CallExpr *CE, Expr *Adj,

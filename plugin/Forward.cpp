@@ -140,6 +140,12 @@ std::string constructName(const Stmt *S) {
   case Stmt::CXXDeleteExprClass:
     return "'delete' expression";
   case Stmt::MemberExprClass:
+    if (const auto *CE = dyn_cast<CallExpr>(
+            cast<MemberExpr>(S)->getBase()->IgnoreParenImpCasts()))
+      if (const FunctionDecl *FD = CE->getDirectCallee();
+          FD && returnsWritableReference(FD))
+        return "use of the reference returned by '" + FD->getNameAsString() +
+               "' (write the call as a statement of its own)";
     return "member access";
   case Stmt::ArraySubscriptExprClass:
     return "array subscript";
@@ -339,6 +345,10 @@ bool PullbackBuilder::stable(const VarDecl *VD) const {
     return true; // recomputed by the reverse loop
   if (Act.isWritten(VD))
     return false;
+  // A struct or complex number read whole (`z * z`, `g(s)`) after parts
+  // or all of it were overwritten.
+  if (Act.isDataWritten(VD) && isPlainRecord(VD->getType()))
+    return false;
   // A reverse half does not take pointers, references and objects.
   if (const auto *P = dyn_cast<ParmVarDecl>(VD))
     if (Half != SplitHalf::None && !keptInReverseHalf(P))
@@ -479,19 +489,23 @@ Expr *PullbackBuilder::rebuildCall(const CallExpr *CE, bool Need, bool Plain) {
                                "', a reference into '" +
                                spelled(accessorArg(CE)) +
                                "' (bind it to a local reference first)");
+  if (ComplexCall CC; complexCall(CE, CC))
+    return rebuildComplexCall(CE, CC, Need, Plain);
   // Never a silently dropped derivative: a call that writes differentiated
   // memory is differentiated (its derivative reverses the writes) or an
   // error (no body, no rule).
   bool Writes = writtenStorage(CE) != nullptr;
   if (Writes && isContainerMutation(CE))
     return containerMutation(CE);
-  if (Writes && !isa<CXXMemberCallExpr>(CE) &&
-      !isa<CXXOperatorCallExpr>(CE) && !runtimeName(CE).size()) {
+  bool Method = isa<CXXMethodDecl>(FD) && !cast<CXXMethodDecl>(FD)->isStatic();
+  if (Writes && !Method && !runtimeName(CE).size()) {
     if (findRule(FD))
       return unsupported(CE, "call to '" + FD->getNameAsString() +
                                  "' that writes differentiated memory");
     return rebuildUserCall(CE, FD, Need);
   }
+  if (Writes && Method && !cast<CXXMethodDecl>(FD)->getParent()->isInStdNamespace())
+    return rebuildMutatingCall(CE, Need);
   if (const Expr *W = Writes ? writtenStorage(CE) : nullptr)
     return unsupported(CE, "call to '" + FD->getNameAsString() +
                                "' that writes differentiated memory through '" +
@@ -516,16 +530,27 @@ Expr *PullbackBuilder::rebuildCall(const CallExpr *CE, bool Need, bool Plain) {
     }
     return rebuildMethodCall(CE, Need);
   }
-  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE))
-    if (OC->getOperator() == OO_Call && isa<CXXMethodDecl>(FD) &&
-        !findLambda(OC->getArg(0)))
-      return rebuildMethodCall(CE, Need);
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE)) {
     if (OC->getNumArgs() > 0)
       if (const LambdaExpr *L = findLambda(OC->getArg(0)))
         return unsupported(L, "call of a lambda expression (pass it to "
                               "grad::map or grad::broadcast)");
-    return unsupported(CE, constructName(CE));
+    // `a * b` with a member operator: a member call on `a`; with a free
+    // one, a call of operator*(a, b) like any other.
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && !MD->isStatic()) {
+      if (Plain || !Act.isActive(CE)) {
+        // No derivative (`mask[i]` of a std::vector<bool>): as written.
+        Expr *Obj = rebuild(OC->getArg(0), false, true);
+        SmallVector<Expr *, 2> Rest;
+        for (unsigned I = 1; I < OC->getNumArgs(); ++I)
+          Rest.push_back(rebuild(OC->getArg(I), false, true));
+        if (Failed)
+          return nullptr;
+        Expr *R = B.memberCall(Obj, FD->getDeclName(), Rest);
+        return Need ? record(CE, R) : R;
+      }
+      return rebuildMethodCall(CE, Need);
+    }
   }
   if (FD->isVariadic() && !Plain)
     return unsupported(CE, "call to variadic function '" +
@@ -636,7 +661,7 @@ bool PullbackBuilder::methodCall(const CallExpr *CE, const CXXMethodDecl *&MD,
     return true;
   }
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE)) {
-    if (OC->getOperator() != OO_Call || OC->getNumArgs() < 1)
+    if (OC->getNumArgs() < 1)
       return false;
     Obj = OC->getArg(0);
     Arrow = false;
@@ -709,11 +734,8 @@ Expr *PullbackBuilder::rebuildMethodCall(const CallExpr *CE, bool Need) {
     rebuildElement(OK, false, false);
   }
   SmallVector<Expr *, 4> NArgs;
-  for (const Expr *A : Args) {
-    if (isa<CXXDefaultArgExpr>(A))
-      break;
-    NArgs.push_back(rebuild(A, true, false));
-  }
+  if (!rebuildMethodArgs(MD, Args, NArgs))
+    return nullptr;
   // The forward sweep names the object as the primal does (val() and
   // rebuildObject() are for the reverse sweep, where loop indices differ).
   Expr *FwdObj = Kept ? B.ref(Kept)
@@ -722,6 +744,112 @@ Expr *PullbackBuilder::rebuildMethodCall(const CallExpr *CE, bool Need) {
                      : rebuild(OK, false, true);
   Expr *R = B.memberCall(FwdObj, MD->getDeclName(), NArgs, Arrow);
   return Need ? record(CE, R) : R;
+}
+
+bool PullbackBuilder::rebuildMethodArgs(const CXXMethodDecl *MD,
+                                        ArrayRef<const Expr *> Args,
+                                        SmallVectorImpl<Expr *> &Out) {
+  for (unsigned I = 0; I < Args.size(); ++I) {
+    const Expr *A = Args[I];
+    if (isa<CXXDefaultArgExpr>(A))
+      break;
+    const Expr *AK = strip(A);
+    if (I < MD->getNumParams() &&
+        temporaryObject(MD->getParamDecl(I)->getType(), AK)) {
+      // A temporary struct argument (`a + Vec3{y, 1, x}`): kept by value.
+      Expr *V = rebuild(A, false, !Act.isActive(AK));
+      Out.push_back(Act.isActive(AK) ? record(AK, V) : V);
+      continue;
+    }
+    Out.push_back(rebuild(A, true, false));
+  }
+  return !Failed;
+}
+
+Expr *PullbackBuilder::rebuildConstruction(const CXXConstructExpr *CC,
+                                           bool Plain) {
+  SmallVector<Expr *, 4> Args;
+  for (const Expr *A : CC->arguments()) {
+    if (isa<CXXDefaultArgExpr>(A))
+      break;
+    Args.push_back(rebuild(A, false, Plain || !Act.isActive(strip(A))));
+  }
+  if (Failed)
+    return nullptr;
+  Expr *R = B.construct(CC->getType(), Args, CC->isListInitialization());
+  return R ? R : unsupported(CC, constructName(CC));
+}
+
+Expr *PullbackBuilder::rebuildMutatingCall(const CallExpr *CE, bool Need) {
+  const CXXMethodDecl *MD;
+  const Expr *Obj;
+  bool Arrow;
+  SmallVector<const Expr *, 4> Args;
+  if (!methodCall(CE, MD, Obj, Arrow, Args))
+    return unsupported(CE, constructName(CE));
+  std::string Name = "'" + MD->getNameAsString() + "'";
+  if (MD->isVirtual())
+    return unsupported(CE, "virtual call to " + Name);
+  // `s.step(x)`, `this->step(x)`: the object is kept as it was before the
+  // call; the reverse sweep calls the method's pullback on that copy, with
+  // the object's adjoint in/out.
+  const Expr *OK = strip(Obj);
+  bool IsThis = isa<CXXThisExpr>(OK);
+  const auto *DRE = dyn_cast<DeclRefExpr>(OK);
+  const auto *Var = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  QualType OT = QualType(MD->getParent()->getTypeForDecl(), 0);
+  if ((!IsThis && (!Var || Arrow || !mapVar(Var))) || !isPlainStruct(OT))
+    return unsupported(Obj, "call to non-const member function " + Name +
+                                " on " + constructName(OK) +
+                                " (call it on a local object or parameter "
+                                "of a struct type)");
+  QualType RT = MD->getReturnType();
+  // `v += w` returning `*this`: discarded, like a void call.
+  if (returnsWritableReference(MD)) {
+    if (!isDiscarded(Ctx, CE))
+      return unsupported(CE, "use of the reference returned by " + Name +
+                                 " (write the call as a statement of its "
+                                 "own)");
+    RT = Ctx.VoidTy;
+  }
+  if (!RT->isVoidType() && !isFloating(RT))
+    return unsupported(CE, "call to non-const member function " + Name +
+                               " returning '" + RT.getAsString() + "'");
+  if (NoHoist)
+    return unsupported(CE, "call to non-const member function " + Name +
+                               ", which writes its object, " + NoHoistWhy);
+  PullbackEntry *PE = D.calleePullback(MD, CE->getExprLoc(), Entry);
+  if (!PE) {
+    Failed = true;
+    return nullptr;
+  }
+  Expr *Before =
+      IsThis ? B.deref(S.BuildCXXThisExpr(B.Loc, OK->getType(), false))
+             : rebuild(OK, false, true);
+  VarDecl *Kept = hoist("_o", OT.getUnqualifiedType());
+  Cur->push_back(B.assign(B.ref(Kept), Before));
+  if (!Loops.empty() && !Frames.empty())
+    Frames.back().Recorded.push_back(Kept);
+  KeptObjects[CE] = Kept;
+  SmallVector<Expr *, 4> NArgs;
+  if (!rebuildMethodArgs(MD, Args, NArgs))
+    return nullptr;
+  Expr *Self = IsThis ? S.BuildCXXThisExpr(B.Loc, OK->getType(), false)
+                      : rebuild(OK, false, true);
+  Expr *Call = B.memberCall(Self, MD->getDeclName(), NArgs, IsThis);
+  CallPlan P;
+  P.PE = PE;
+  P.Hoisted = true;
+  Expr *Value = hoistCall(CE, Call, RT, P.Seed);
+  Plans[strip(CE)] = P;
+  Stmts R;
+  backpropMethodCall(CE, P.Seed ? B.ref(P.Seed) : nullptr, R);
+  if (P.Seed)
+    R.push_back(B.assign(B.ref(P.Seed), B.zero(P.Seed->getType())));
+  if (!Frames.empty())
+    Frames.back().SideRev.push_back(std::move(R));
+  (void)Need;
+  return Value;
 }
 
 Expr *PullbackBuilder::rebuild(const Expr *E, bool Need, bool Plain) {
@@ -855,22 +983,17 @@ Expr *PullbackBuilder::rebuild(const Expr *E, bool Need, bool Plain) {
     Expr *R = B.construct(K->getType(), Args, /*List=*/true);
     return R ? R : unsupported(K, constructName(K));
   }
+  if (const CXXConstructExpr *CC = complexConstruction(K)) {
+    // std::complex<double>(re, im): as written.
+    Expr *R = rebuildConstruction(CC, Plain);
+    return Need && R ? record(K, R) : R;
+  }
   SmallVector<std::pair<const FieldDecl *, const Expr *>, 4> MW;
   if (const auto *CC = dyn_cast<CXXConstructExpr>(K);
-      CC && memberwiseInit(CC, MW)) {
+      CC && memberwiseInit(CC, MW))
     // Vec3(x, y, z) through a member-wise constructor: as written, with the
     // arguments rebuilt.
-    SmallVector<Expr *, 4> Args;
-    for (const Expr *A : CC->arguments()) {
-      if (isa<CXXDefaultArgExpr>(A))
-        break;
-      Args.push_back(rebuild(A, false, Plain || !Act.isActive(strip(A))));
-    }
-    if (Failed)
-      return nullptr;
-    Expr *R = B.construct(K->getType(), Args, CC->isListInitialization());
-    return R ? R : unsupported(K, constructName(K));
-  }
+    return rebuildConstruction(CC, Plain);
   if (const auto *CE = dyn_cast<CallExpr>(K)) {
     const CallExpr *LC = lambdaCall(CE);
     if (!LC)

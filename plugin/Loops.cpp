@@ -290,7 +290,10 @@ void PullbackBuilder::jump(const Stmt *J, Stmts &Fwd, Stmts &Rev) {
     const Expr *RV = RS->getRetValue();
     bool Active = RV && Sig.SeedIndex >= 0 &&
                   Act.isActive(RV->IgnoreParenImpCasts());
-    if (Half != SplitHalf::None && RV) {
+    if (returnsWritableReference(Primal)) {
+      if (!referenceReturn(RV))
+        return;
+    } else if (Half != SplitHalf::None && RV) {
       // The forward half returns the value at the end of its sweep.
       Fwd.push_back(B.assign(B.ref(returnValueVar()), fwd(RV, false)));
       if (Active)

@@ -18,6 +18,7 @@
 #include "Consumer.h"
 #include "Diagnostics.h"
 #include "PullbackBuilder.h"
+#include "Records.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -143,7 +144,8 @@ Expr *PullbackBuilder::adjointTarget(const Expr *Arg, Stmts &Out,
     if (Optional)
       return new (Ctx) CXXNullPtrLiteralExpr(Ctx.NullPtrTy, B.Loc);
     // A place for an adjoint nobody reads.
-    Expr *Init = T->isRecordType() ? B.callGrad("zeros_like", {val(K)})
+    Expr *Init = T->isRecordType() && !isPlainRecord(T)
+                     ? B.callGrad("zeros_like", {val(K)})
                                    : B.zero(T);
     VarDecl *Z = B.var(PB, fresh("_z"), T, Init);
     Out.push_back(B.declStmt(Z));
@@ -153,7 +155,8 @@ Expr *PullbackBuilder::adjointTarget(const Expr *Arg, Stmts &Out,
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
       if (VD->isLocalVarDeclOrParm())
         return addressOf(adjointStorage(VD));
-  Expr *Init = T->isRecordType() ? B.callGrad("zeros_like", {val(K)})
+  Expr *Init = T->isRecordType() && !isPlainRecord(T)
+                     ? B.callGrad("zeros_like", {val(K)})
                                  : B.zero(T);
   VarDecl *G = B.var(PB, fresh("_g"), T, Init);
   Out.push_back(B.declStmt(G));

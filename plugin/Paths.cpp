@@ -108,6 +108,12 @@ const CXXMemberCallExpr *elementMember(const Expr *E) {
   return nullptr;
 }
 
+/// `double operator[](int) const` of a user class: a member call, not an
+/// element (a proxy such as std::vector<bool>'s reference stays one).
+static bool valueSubscript(const CXXOperatorCallExpr *OC) {
+  return OC->isPRValue() && isFloating(OC->getType());
+}
+
 const Expr *pathBase(const Expr *E) {
   if (!E)
     return nullptr;
@@ -124,7 +130,10 @@ const Expr *pathBase(const Expr *E) {
     if (UO->getOpcode() == UO_Deref)
       return UO->getSubExpr();
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
-    if (OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2)
+    // c[i] is an element when operator[] returns a reference; a value
+    // (`double operator[](int) const`) is a member call like any other.
+    if (OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2 &&
+        !valueSubscript(OC))
       return OC->getArg(0);
     // t(i, j, ...): a multi-index element of a container of floating data.
     if (OC->getOperator() == OO_Call && OC->getNumArgs() >= 2 &&
@@ -150,7 +159,8 @@ const Expr *pathIndex(const Expr *E) {
   if (const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(E))
     return AS->getIdx();
   if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(E))
-    if (OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2)
+    if (OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2 &&
+        !valueSubscript(OC))
       return OC->getArg(1);
   return nullptr;
 }

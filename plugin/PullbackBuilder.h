@@ -19,6 +19,7 @@
 #define CLANG_GRAD_PULLBACKBUILDER_H
 
 #include "Activity.h"
+#include "Complex.h"
 #include "Lift.h"
 #include "Registry.h"
 #include "Rules.h"
@@ -88,6 +89,39 @@ private:
                   const clang::Expr *&Obj, bool &Arrow,
                   llvm::SmallVectorImpl<const clang::Expr *> &Args) const;
   clang::Expr *rebuildMethodCall(const clang::CallExpr *CE, bool Need);
+  /// `s.step(x)` with a non-const member function of a plain struct: a side
+  /// effect of its statement, reversed through the method's pullback on a
+  /// copy of the object as it was before the call.
+  clang::Expr *rebuildMutatingCall(const clang::CallExpr *CE, bool Need);
+  /// `T(args...)` or `T{args...}` as written, the arguments rebuilt.
+  clang::Expr *rebuildConstruction(const clang::CXXConstructExpr *CC,
+                                   bool Plain);
+  /// Emits a call that is a side effect of its statement; its value (if
+  /// \p RT is not void) goes to a hoisted temporary, with an adjoint
+  /// \p Seed for a floating value.
+  clang::Expr *hoistCall(const clang::CallExpr *CE, clang::Expr *Call,
+                         clang::QualType RT, clang::VarDecl *&Seed);
+  /// A member call's arguments for the forward sweep, recorded for its
+  /// pullback (temporary structs by value).
+  bool rebuildMethodArgs(const clang::CXXMethodDecl *MD,
+                         llvm::ArrayRef<const clang::Expr *> Args,
+                         llvm::SmallVectorImpl<clang::Expr *> &Out);
+  // Complex.cpp
+  clang::Expr *rebuildComplexCall(const clang::CallExpr *CE,
+                                  const ComplexCall &CC, bool Need,
+                                  bool Plain);
+  void backpropComplexCall(const clang::CallExpr *CE, const ComplexCall &CC,
+                           clang::Expr *Adj, Stmts &Out);
+  void backpropComplexConstruction(const clang::CXXConstructExpr *CC,
+                                   clang::Expr *Adj, Stmts &Out);
+  /// `z op= w` and the setters `z.real(v)`, `z.imag(v)` on a std::complex:
+  /// the value they give \p Target (`z op w`, `complex(v, z.imag())`, built
+  /// once from the statement's own operands), or null.
+  const clang::Expr *complexUpdate(const clang::Expr *E,
+                                   const clang::Expr *&Target);
+  llvm::DenseMap<const clang::Expr *,
+                 std::pair<const clang::Expr *, const clang::Expr *>>
+      ComplexUpdates;
   /// Member calls whose object's value at the call is kept (a temporary,
   /// or an object written in the function): the copy.
   llvm::DenseMap<const clang::CallExpr *, clang::VarDecl *> KeptObjects;
@@ -457,6 +491,9 @@ private:
   clang::VarDecl *RetVal = nullptr;
   /// RetVal, declared on first use.
   clang::VarDecl *returnValueVar();
+  /// Checks what a function returning a non-const reference returns (a
+  /// reference parameter or `*this`); false after reporting it.
+  bool referenceReturn(const clang::Expr *RV);
   clang::VarDecl *Stack = nullptr;
   /// The primal parameters a reverse half does not take (placeholders).
   llvm::SmallPtrSet<const clang::ParmVarDecl *, 4> Dropped;

@@ -9,14 +9,31 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 
 using namespace clang;
 
 namespace grad {
 
+QualType complexValueType(QualType T) {
+  T = T.getNonReferenceType().getCanonicalType();
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T->getAsCXXRecordDecl());
+  if (!Spec || !Spec->isInStdNamespace() || !Spec->getIdentifier() ||
+      Spec->getName() != "complex" || Spec->getTemplateArgs().size() != 1 ||
+      Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return QualType();
+  QualType V = Spec->getTemplateArgs()[0].getAsType();
+  return isFloating(V) ? V : QualType();
+}
+
+bool isComplex(QualType T) { return !complexValueType(T).isNull(); }
+
 static bool plainImpl(QualType T, std::string *Why, unsigned Depth) {
   T = T.getCanonicalType();
+  if (isComplex(T))
+    return true; // a value: two numbers, its shadow a complex adjoint
   if (Depth > 8) {
     if (Why)
       *Why = "it nests too deeply";
@@ -106,7 +123,7 @@ static void accumulateImpl(SemaBuilder &B, QualType T,
                            llvm::function_ref<Expr *()> Src,
                            std::vector<Stmt *> &Out, unsigned Depth) {
   T = T.getCanonicalType();
-  if (isFloating(T)) {
+  if (isFloating(T) || isComplex(T)) {
     Out.push_back(B.addAssign(Dst(), Src()));
     return;
   }

@@ -27,6 +27,12 @@
 
 namespace grad {
 
+/// `std::complex<T>` with a floating T: a value whose shadow is a complex
+/// adjoint (d/dre + i d/dim), accumulated with `+=`.
+bool isComplex(clang::QualType T);
+/// T of `std::complex<T>`, or null.
+clang::QualType complexValueType(clang::QualType T);
+
 /// True if \p T is a class whose shadow is an object of the same type:
 /// trivially copyable (so it is zeroed bytewise and can be taped), without
 /// virtual bases, unions or members of pointer or reference type. Otherwise

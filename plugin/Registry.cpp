@@ -16,6 +16,7 @@
 #include "clang/Sema/Sema.h"
 #include "clang/Sema/TemplateDeduction.h"
 #include "llvm/ADT/StringExtras.h"
+#include <cctype>
 #include <mutex>
 
 using namespace clang;
@@ -179,7 +180,7 @@ bool computeSignature(ASTContext &Ctx, const FunctionDecl *Primal,
     return Base;
   };
   QualType R = Primal->getReturnType();
-  if (!R->isVoidType()) {
+  if (!R->isVoidType() && !returnsWritableReference(Primal)) {
     QualType Seed;
     if (isFloating(R) && !R->isReferenceType())
       Seed = R.getUnqualifiedType();
@@ -250,9 +251,31 @@ bool hasThisAdjoint(const FunctionDecl *Primal) {
   return hasFloatingData(Primal->getASTContext().getRecordType(RD));
 }
 
+/// "PlusEqual" -> "plus_equal": the operator's name in pullback names.
+static std::string operatorWord(OverloadedOperatorKind K) {
+  static const char *const Names[] = {
+      nullptr,
+#define OVERLOADED_OPERATOR(Name, Spelling, Token, Unary, Binary, MemberOnly)  \
+  #Name,
+#include "clang/Basic/OperatorKinds.def"
+  };
+  std::string W;
+  for (const char *C = Names[K]; *C; ++C) {
+    if (*C == '_')
+      continue;
+    if (std::isupper(static_cast<unsigned char>(*C)) && !W.empty())
+      W += '_';
+    W += static_cast<char>(std::tolower(static_cast<unsigned char>(*C)));
+  }
+  return W;
+}
+
 std::string pullbackName(const FunctionDecl *Primal) {
-  if (Primal->getOverloadedOperator() == OO_Call)
+  OverloadedOperatorKind OK = Primal->getOverloadedOperator();
+  if (OK == OO_Call)
     return "call_pullback";
+  if (OK != OO_None && OK < NUM_OVERLOADED_OPERATORS)
+    return "operator_" + operatorWord(OK) + "_pullback";
   if (!Primal->getIdentifier())
     return "";
   return Primal->getName().str() + "_pullback";
@@ -342,6 +365,14 @@ PullbackEntry *State::add(FunctionDecl *Primal, FunctionDecl *PB,
   if (!User)
     Generated.insert(PB);
   return E;
+}
+
+bool returnsWritableReference(const FunctionDecl *FD) {
+  QualType R = FD->getReturnType();
+  if (!R->isLValueReferenceType())
+    return false;
+  QualType T = R.getNonReferenceType();
+  return !T.isConstQualified() && (isFloating(T) || hasFloatingData(T));
 }
 
 WrtMask fullMask(const FunctionDecl *Primal) {
@@ -528,7 +559,10 @@ void declareSplit(Sema &S, PullbackEntry &E) {
   // (A `const double &` result is returned by value: the half's own
   // copy of it.)
   QualType FwdRet = Primal->getReturnType();
-  if (FwdRet->isReferenceType() && isFloating(FwdRet.getNonReferenceType()))
+  if (returnsWritableReference(Primal))
+    FwdRet = Ctx.VoidTy; // (its callers discard the result)
+  else if (FwdRet->isReferenceType() &&
+           isFloating(FwdRet.getNonReferenceType()))
     FwdRet = FwdRet.getNonReferenceType();
   E.Fwd = Make(Base + "_fwd" + Suffix, FwdRet.getUnqualifiedType(), FS);
   // Reverse: the pullback's parameters but the primal's pointers,

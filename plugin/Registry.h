@@ -81,10 +81,17 @@ bool computeSignature(clang::ASTContext &Ctx, const clang::FunctionDecl *Primal,
 /// trailing entry stands for `this` (adjoint `Class *d_this`, last).
 WrtMask fullMask(const clang::FunctionDecl *Primal);
 
+/// True for `V &operator+=(V &, const V &)` and other functions returning a
+/// non-const lvalue reference to floating data: the result names memory of
+/// the caller, so the pullback has no seed and callers must discard it.
+bool returnsWritableReference(const clang::FunctionDecl *FD);
+
 /// True for a non-static member function whose object carries derivatives.
 bool hasThisAdjoint(const clang::FunctionDecl *Primal);
 
-/// "f_pullback" for f, "call_pullback" for operator().
+/// "f_pullback" for f, "call_pullback" for operator(), "operator_plus_pullback"
+/// for operator+ ("operator_plus_equal_pullback" for operator+=, and so on:
+/// clang's operator names in snake case).
 std::string pullbackName(const clang::FunctionDecl *Primal);
 
 /// What `[[grad]]` said about a function.

@@ -557,7 +557,8 @@ void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,
   StorageInit SI;
   const auto *Ctor = dyn_cast_or_null<CXXConstructExpr>(Init);
   bool Copy = Ctor && Ctor->getConstructor()->isCopyOrMoveConstructor();
-  if (Init && !Copy &&
+  // A complex number is a value: any initializer is an expression.
+  if (Init && !Copy && !isComplex(T) &&
       (isa<InitListExpr>(Init) || isa<CXXConstructExpr>(Init) ||
        !pairElements(Init).empty())) {
     // Braces or a constructor: elements, or (count, value), may carry
@@ -711,6 +712,12 @@ void PullbackBuilder::exprStmt(const Expr *E, Stmts &Fwd, Stmts &Rev) {
   }
   if (isa<CXXThrowExpr>(K)) {
     unsupported(K, constructName(K));
+    return;
+  }
+  const Expr *Target = nullptr;
+  if (const Expr *Value = complexUpdate(K, Target)) {
+    // z += w, z.real(v): z = z + w, z = complex(v, z.imag()).
+    recordAssignment(Target, Value, Fwd, Rev);
     return;
   }
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(K);
@@ -1032,6 +1039,10 @@ void PullbackBuilder::returnStmt(const ReturnStmt *RS, Stmts &Fwd,
     return;
   }
   const Expr *RV = RS->getRetValue();
+  if (returnsWritableReference(Primal)) {
+    referenceReturn(RV);
+    return;
+  }
   if (Half != SplitHalf::None && RV) {
     // The forward half returns the value; both halves hoist it alike.
     Fwd.push_back(B.assign(B.ref(returnValueVar()), fwd(RV, false)));
@@ -1045,6 +1056,24 @@ void PullbackBuilder::returnStmt(const ReturnStmt *RS, Stmts &Fwd,
   Stmts R;
   backprop(RV, B.ref(param(Sig.SeedIndex)), R);
   Rev.insert(Rev.end(), R.begin(), R.end());
+}
+
+bool PullbackBuilder::referenceReturn(const Expr *RV) {
+  // `return p;`, `return *this;`: the caller's own memory, which its
+  // derivative already follows (callers discard the result).
+  const Expr *K = RV ? RV->IgnoreParenImpCasts() : nullptr;
+  if (const auto *UO = dyn_cast_or_null<UnaryOperator>(K);
+      UO && UO->getOpcode() == UO_Deref &&
+      isa<CXXThisExpr>(UO->getSubExpr()->IgnoreParenImpCasts()))
+    return true;
+  if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(K))
+    if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl());
+        P && P->getType()->isLValueReferenceType())
+      return true;
+  unsupported(RV ? static_cast<const Stmt *>(RV) : Primal->getBody(),
+              "returned reference (a function returning a non-const "
+              "reference may return only a reference parameter or '*this')");
+  return false;
 }
 
 VarDecl *PullbackBuilder::returnValueVar() {
@@ -1133,7 +1162,8 @@ bool PullbackBuilder::finishSplit(Stmts &Fwd, Stmts &Rev, Stmts &Epilogue) {
       if (const auto *DS = dyn_cast<DeclStmt>(St))
         if (DS->isSingleDecl() && Keep.count(DS->getSingleDecl()))
           All.push_back(St);
-    bool Void = Primal->getReturnType()->isVoidType();
+    bool Void = Primal->getReturnType()->isVoidType() ||
+                returnsWritableReference(Primal);
     if (!RetVal && !Void)
       return unsupported(Primal, "function whose value the forward half "
                                  "does not compute (internal error)"),

@@ -114,7 +114,7 @@ struct RuleImpl {
 };
 
 #define K(V) K(#V)
-#define GRAD_RULE1(Name, DX)                                                   \
+#define GRAD_ROW1(Name, DX)                                                    \
   {{#Name, 1, {0, 0, 0}},                                                      \
    {[](const E *A, E y) -> E {                                                 \
       E x = A[0];                                                              \
@@ -132,9 +132,11 @@ struct RuleImpl {
     (void)y;                                                                   \
     return toE(D);                                                             \
   }
-#define GRAD_RULE2(Name, DA, DB)                                               \
+#define GRAD_ROW2(Name, DA, DB)                                                \
   {{#Name, 2, {0, 0, 0}},                                                      \
    {GRAD_RULE_PARTIAL(DA), GRAD_RULE_PARTIAL(DB), nullptr}},
+#define GRAD_RULE1(Name, DX) GRAD_ROW1(Name, DX)
+#define GRAD_RULE2(Name, DA, DB) GRAD_ROW2(Name, DA, DB)
 #define GRAD_RULE3(Name, DA, DB, DC)                                           \
   {{#Name, 3, {0, 0, 0}},                                                      \
    {GRAD_RULE_PARTIAL(DA), GRAD_RULE_PARTIAL(DB), GRAD_RULE_PARTIAL(DC)}},
@@ -142,19 +144,38 @@ struct RuleImpl {
 RuleImpl Table[] = {
 #include "grad/rules.def"
 };
+
+// The std::complex rows: the same expansion, in a table of their own.
+#define GRAD_RULE1(Name, DX)
+#define GRAD_RULE2(Name, DA, DB)
+#define GRAD_RULE3(Name, DA, DB, DC)
+#define GRAD_COMPLEX1(Name, DX) GRAD_ROW1(Name, DX)
+#define GRAD_COMPLEX2(Name, DA, DB) GRAD_ROW2(Name, DA, DB)
+RuleImpl ComplexTable[] = {
+#include "grad/rules.def"
+};
 #undef K
 #undef GRAD_RULE_PARTIAL
+#undef GRAD_ROW1
+#undef GRAD_ROW2
 
 /// Fills in Rule::Uses by running every partial against probe values.
 struct Probe {
-  llvm::StringMap<const RuleImpl *> ByName;
+  llvm::StringMap<const RuleImpl *> ByName, ComplexByName;
+  static void uses(RuleImpl &RI) {
+    E Args[3] = {{nullptr, 1u}, {nullptr, 2u}, {nullptr, 4u}};
+    E Y{nullptr, UsesResult};
+    for (unsigned I = 0; I < RI.R.Arity; ++I)
+      RI.R.Uses[I] = RI.Partials[I](Args, Y).Uses;
+  }
   Probe() {
     for (RuleImpl &RI : Table) {
-      E Args[3] = {{nullptr, 1u}, {nullptr, 2u}, {nullptr, 4u}};
-      E Y{nullptr, UsesResult};
-      for (unsigned I = 0; I < RI.R.Arity; ++I)
-        RI.R.Uses[I] = RI.Partials[I](Args, Y).Uses;
+      uses(RI);
       ByName[RI.R.Name] = &RI;
+    }
+    for (RuleImpl &RI : ComplexTable) {
+      uses(RI);
+      ComplexByName[RI.R.Name] = &RI;
     }
   }
 };
@@ -174,9 +195,21 @@ const RuleImpl *lookup(StringRef Name, unsigned Arity) {
 
 } // namespace
 
+const Rule *findComplexRule(StringRef Name, unsigned Arity) {
+  const Probe &P = probe();
+  auto It = P.ComplexByName.find(Name);
+  if (It != P.ComplexByName.end() && It->second->R.Arity == Arity)
+    return &It->second->R;
+  return nullptr;
+}
+
 const Rule *findRule(const FunctionDecl *Callee) {
   if (!Callee || !Callee->getIdentifier())
     return nullptr;
+  // Rows are for numbers: never std::abs(const std::complex<double> &).
+  for (const ParmVarDecl *P : Callee->parameters())
+    if (!P->getType().getNonReferenceType()->isArithmeticType())
+      return nullptr;
   const DeclContext *DC = Callee->getDeclContext()->getRedeclContext();
   if (!Callee->isInStdNamespace() && !DC->isTranslationUnit() &&
       !Callee->getBuiltinID())

@@ -39,6 +39,10 @@ struct Rule {
 /// std::min<double>...), or null.
 const Rule *findRule(const clang::FunctionDecl *Callee);
 
+/// The rules.def row GRAD_COMPLEX<Arity>(Name, ...) for the <complex>
+/// overload of Name, or null.
+const Rule *findComplexRule(llvm::StringRef Name, unsigned Arity);
+
 /// Builds d(result)/d(argument \p Arg) of \p R. \p Args are the argument
 /// values, \p Result the result value (may be null if the partial does not
 /// read it), \p T the type of constants.

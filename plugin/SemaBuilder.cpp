@@ -113,10 +113,22 @@ Expr *SemaBuilder::funcRef(FunctionDecl *FD) {
 
 static int precedenceOf(const Expr *E) {
   E = E->IgnoreImplicit();
+  std::optional<BinaryOperatorKind> Opc;
   if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    Opc = BO->getOpcode();
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
+    // `a + b` on class types prints infix, as the operator it calls.
+    OverloadedOperatorKind K = OC->getOperator();
+    if (OC->getNumArgs() == 2 && K != OO_Call && K != OO_Subscript &&
+        K != OO_Arrow && K != OO_PlusPlus && K != OO_MinusMinus)
+      Opc = BinaryOperator::getOverloadedOpcode(K);
+    else if (OC->getNumArgs() == 1 && K != OO_Call)
+      return prec::PointerToMember + 1; // unary
+  }
+  if (Opc)
     return getBinOpPrecedence(
         [&] {
-          switch (BO->getOpcode()) {
+          switch (*Opc) {
           case BO_Mul: return tok::star;
           case BO_Div: return tok::slash;
           case BO_Rem: return tok::percent;

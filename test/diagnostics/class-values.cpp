@@ -32,4 +32,24 @@ struct Grid {
   Grid g{{x, 2 * x}, 0.5};
   return g.v[0] * g.h + g.v[1];
 }
-// CHECK: 2 errors generated
+// A function returning a non-const reference: its result must be discarded,
+// and it may return only a reference parameter or '*this'.
+struct V2 {
+  double a, b;
+  V2 &operator-=(const V2 &o) { a -= o.a; b -= o.b; return *this; }
+};
+static V2 &operator+=(V2 &p, const V2 &q) { p.a += q.a; p.b += q.b; return p; }
+static V2 &operator*=(V2 &p, double s) { V2 &t = p; t.a *= s; t.b *= s; return t; }
+// CHECK: class-values.cpp:[[@LINE+5]]:14: error: grad: cannot differentiate use of the reference returned by 'operator+=' (write the call as a statement of its own) in 'refs'
+// CHECK: class-values.cpp:[[@LINE+2]]:3: note: while differentiating 'refs' requested here
+// CHECK: class-values.cpp:[[@LINE+5]]:14: error: grad: cannot differentiate use of the reference returned by 'operator-=' (write the call as a statement of its own) in 'refs'
+[[grad]] double refs(double x, double y) {
+  V2 acc{x, y};
+  double r = (acc += V2{y, x}).a;
+  acc *= x;
+  double q = (acc -= V2{x, x}).b;
+  return r + q;
+}
+// CHECK: class-values.cpp:[[@LINE-11]]:80: error: grad: cannot differentiate returned reference (a function returning a non-const reference may return only a reference parameter or '*this') in 'operator*='
+// CHECK: class-values.cpp:[[@LINE-5]]:7: note: while differentiating 'operator*=', called here
+// CHECK: 5 errors generated

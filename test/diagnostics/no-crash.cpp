@@ -19,9 +19,9 @@
 }
 // BAD: bad.cpp:[[@LINE+1]]:3: error: grad: cannot differentiate 'main': return type 'int' is not differentiable
 [[grad]] int main() { return 0; }
-double g;
-// BAD: bad.cpp:[[@LINE+1]]:3: error: grad: cannot differentiate 'ref': return type 'double &' is not differentiable
-[[grad]] double &ref(double x) { return g; }
+int g;
+// BAD: bad.cpp:[[@LINE+1]]:3: error: grad: cannot differentiate 'ref': return type 'int &' is not differentiable
+[[grad]] int &ref(double x) { return g; }
 // BAD: bad.cpp:[[@LINE+2]]:15: error: expected ';' at end of declaration
 [[grad]] double missing_semicolon(double x) {
   double y = x

@@ -66,9 +66,18 @@ before the memory ones), `memory` and `-NAME` are accepted):
   structs    (not in all or memory) struct locals: `V3 t{e, e, e}`, `V3
              t{}`, `C3 t(e, e, e)` (a constructor copying its parameters),
              copies `V3 t = u`, `C3 t = sscale(u, e)` (a helper returning a
-             struct), assignment `t = u`, member calls on temporaries
-             `C3(e, e, e).sum()`; their members `t.x` are read and written
+             struct), `V3 t = u + w` (a free operator), assignment `t = u`,
+             member calls on temporaries `C3(e, e, e).sum()`, non-const
+             member calls `t.scale(e)` and `t += u` (a member operator
+             returning *this); their members `t.x` are read and written
              like scalar locals
+  complex    (not in all or memory) std::complex<double> locals built from
+             two expressions and updated in place (`t *= std::polar(1.0,
+             e)`, `t += complex(e, e)`, `t = t * u + e`, `t = std::conj(t)
+             - e * u`, `t /= complex(d, t.imag())`, `t.real(e)`, `t =
+             std::exp(t / s)`), read as `t.real()`, `t.imag()`,
+             `std::abs(t)`, `std::norm(t)`; only at the loop depth where
+             they were declared
 
 Memory bounds: every array has one bound for all its elements; it may grow
 only at the loop depth where the array was declared, so a loop body keeps
@@ -101,7 +110,7 @@ LEGACY_FEATURES = ("expr", "locals", "overwrite", "ternary", "math", "calls",
 # (the right operand of `(t op= a) op= b` reads t, sequenced first in C++17).
 MEMORY_FEATURES = ("pointers", "outargs", "sidefx", "outparams")
 ALL_FEATURES = LEGACY_FEATURES + MEMORY_FEATURES + ("retwrite", "seqorder",
-                                                    "structs")
+                                                    "structs", "complex")
 # Names that stand for several features.
 GROUPS = {"memory": MEMORY_FEATURES, "all": LEGACY_FEATURES}
 DEFAULT_FEATURES = ("expr", "locals", "overwrite", "ternary", "math", "calls",
@@ -130,7 +139,7 @@ class E:
 class Var:
     def __init__(self, name, bound, assignable=True, array=False, is_int=False,
                  length=3, root=None, off=0, pconst=False, ref=False,
-                 depth=0):
+                 depth=0, view=False):
         self.name = name
         self.bound = float(bound)
         self.assignable = assignable  # for pointers: may be re-seated
@@ -146,11 +155,14 @@ class Var:
         self.pconst = pconst
         self.ref = ref
         self.depth = depth
+        # complex feature: `t.real()` / `t.imag()` of a std::complex local,
+        # read like a scalar, written only by the complex statements.
+        self.view = view
 
     @property
     def scalar(self):
         """A plain double (or loop counter) variable."""
-        return not self.array and self.root is None
+        return not self.array and self.root is None and not self.view
 
     @property
     def ptr(self):
@@ -286,7 +298,7 @@ class Gen:
         return E(text, v)
 
     def leaf(self):
-        vs = [v for v in self.vars() if v.scalar]
+        vs = [v for v in self.vars() if v.scalar or v.view]
         if vs and self.chance(0.8):
             # Prefer locals (params are scopes[0]) so that values flow on.
             ws = [1 if v in self.scopes[0] else 3 for v in vs]
@@ -345,6 +357,8 @@ class Gen:
             kinds += ["deref", "deref"]
         if self.on("outargs") and self.pick_range(2, False, dry=True):
             kinds += ["dot2"]
+        if self.on("complex") and self.complex_in_scope():
+            kinds += ["cread"]
         k = self.rng.choice(kinds)
         d = depth - 1
         if k == "add":
@@ -374,6 +388,13 @@ class Gen:
             return self.elem()
         if k == "deref":
             return self.deref()
+        if k == "cread":
+            t = self.rng.choice(self.complex_in_scope())
+            re, im = self.cparts(t)
+            m = re.bound + im.bound
+            if self.chance(0.5):
+                return E(f"std::abs({t})", m)
+            return self.limit(E(f"std::norm({t})", m * m))
         if k == "dot2":
             a, b = self.pick_range(2, False), self.pick_range(2, False)
             return self.limit(E(f"dot2({a.text}, {b.text})",
@@ -545,13 +566,90 @@ class Gen:
                 v.array and v.assignable for v in self.vars()):
             kinds += ["elemwrite"]
         kinds += self.memory_kinds(depth)
+        if self.on("complex") and self.on("locals"):
+            kinds += ["complex"] * 2
         if self.on("structs") and self.on("locals"):
             kinds += ["struct"] * 2
             if len(self.structs_in_scope()) >= 2:
                 kinds += ["structassign"]
+            if self.structs_in_scope("C3"):
+                kinds += ["structcall"]
         if not kinds:
             return
         getattr(self, "s_" + self.rng.choice(kinds))(depth)
+
+    # --- complex -----------------------------------------------------------
+    def complex_in_scope(self, writable=False):
+        """std::complex locals in scope; writable: declared at this loop
+        depth (a loop body never writes an outer one, so no squashing)."""
+        return [v.name[:-len(".real()")] for v in self.vars()
+                if v.view and v.name.endswith(".real()") and
+                (not writable or v.depth == len(self.loops))]
+
+    def cparts(self, t):
+        return self.lookup(f"{t}.real()"), self.lookup(f"{t}.imag()")
+
+    def dbl(self, e):
+        """e as a double (<complex>'s operators deduce T from both sides)."""
+        return E(f"double({e.text})", e.bound) if e.is_int else e
+
+    def s_complex(self, depth):
+        ins = self.complex_in_scope(True)
+        k = self.rng.choice(["decl", "decl"] + (
+            ["rot", "add", "mul", "set", "exp", "conj", "div"] if ins else []))
+        if k == "decl":
+            name = self.new_local()
+            a = self.dbl(self.limit(self.expr(2)))
+            b = self.dbl(self.limit(self.expr(2)))
+            self.emit(f"std::complex<double> {name}({a.text}, {b.text});")
+            d = len(self.loops)
+            self.scopes[-1] += [Var(f"{name}.real()", a.bound, False,
+                                    view=True, depth=d),
+                                Var(f"{name}.imag()", b.bound, False,
+                                    view=True, depth=d)]
+            return
+        t = self.rng.choice(ins)
+        re, im = self.cparts(t)
+        m = re.bound + im.bound
+        others = self.complex_in_scope()
+        if k == "rot":
+            e = self.dbl(self.expr(2))
+            self.emit(f"{t} *= std::polar(1.0, {e.text});")
+            re.bound = im.bound = m
+        elif k == "add":
+            a = self.dbl(self.limit(self.expr(2)))
+            b = self.dbl(self.limit(self.expr(2)))
+            self.emit(f"{t} += std::complex<double>({a.text}, {b.text});")
+            re.bound += a.bound
+            im.bound += b.bound
+        elif k in ("mul", "conj"):
+            u = self.rng.choice(others)
+            ur, ui = self.cparts(u)
+            e = self.dbl(self.limit(self.expr(1)))
+            if k == "mul":
+                self.emit(f"{t} = {t} * {u} + {e.text};")
+                p = m * (ur.bound + ui.bound)
+                re.bound, im.bound = p + e.bound, p
+            else:
+                self.emit(f"{t} = std::conj({t}) - {e.text} * {u};")
+                re.bound = re.bound + e.bound * ur.bound
+                im.bound = im.bound + e.bound * ui.bound
+        elif k == "div":
+            text, lo = self.denom(1)
+            self.emit(f"{t} /= std::complex<double>({text}, {t}.imag());")
+            re.bound = im.bound = m / lo
+        elif k == "set":
+            part = self.rng.choice(["real", "imag"])
+            e = self.dbl(self.limit(self.expr(2)))
+            self.emit(f"{t}.{part}({e.text});")
+            (re if part == "real" else im).bound = e.bound
+        else:
+            s = max(1.0, re.bound / 2)
+            self.emit(f"{t} = std::exp({t} / {fmt(s)});")
+            re.bound = im.bound = math.exp(re.bound / s)
+        if re.bound + im.bound > LIMIT / 2:
+            self.emit(f"{t} /= 1.0 + std::abs({t}) / 8.0;")
+            re.bound = im.bound = 8.0
 
     # --- structs -----------------------------------------------------------
     def structs_in_scope(self, ty=None):
@@ -563,7 +661,9 @@ class Gen:
     def s_struct(self, depth):
         ins = self.structs_in_scope()
         kind = self.rng.choice(["brace", "brace", "ctor", "empty", "temp"] +
-                               (["copy", "scale"] if ins else []))
+                               (["copy", "scale"] if ins else []) +
+                               (["plus"] if self.structs_in_scope("V3")
+                                else []))
         name = self.new_local()
         if kind == "temp":
             # A member call on a temporary: `double t = C3(e, e, e).sum();`
@@ -583,6 +683,19 @@ class Gen:
             self.emit(f"V3 {name}{{{args}}};" if ty == "V3"
                       else f"C3 {name}({args});")
             bounds = [e.bound for e in es]
+        elif kind == "plus":
+            # A free operator on structs: `V3 t = u + w;`.
+            vs = self.structs_in_scope("V3")
+            a, b = self.rng.choice(vs), self.rng.choice(vs)
+            ty = "V3"
+            self.emit(f"V3 {name} = {a} + {b};")
+            bounds = [self.lookup(f"{a}.{m}").bound +
+                      self.lookup(f"{b}.{m}").bound for m in "xyz"]
+            if max(bounds) > LIMIT:
+                self.emit(f"{name}.x = {self.squash(E(f'{name}.x', bounds[0]), LIMIT / 2).text};")
+                self.emit(f"{name}.y = {self.squash(E(f'{name}.y', bounds[1]), LIMIT / 2).text};")
+                self.emit(f"{name}.z = {self.squash(E(f'{name}.z', bounds[2]), LIMIT / 2).text};")
+                bounds = [min(b, LIMIT / 2) for b in bounds]
         elif kind == "empty":
             ty = "V3"
             self.emit(f"V3 {name}{{}};")
@@ -601,6 +714,32 @@ class Gen:
         self.struct_type[name] = ty
         for m, b in zip("xyz", bounds):
             self.scopes[-1].append(Var(f"{name}.{m}", b))
+
+    def s_structcall(self, depth):
+        """Non-const member calls: `t.scale(e)`, `t += u` (C3's member
+        operator+= returning *this)."""
+        ins = self.structs_in_scope("C3")
+        t = self.rng.choice(ins)
+        xs = [self.lookup(f"{t}.{m}") for m in "xyz"]
+        if not xs[0].assignable:
+            return
+        bs = [v.bound for v in xs]
+        if self.chance(0.5):
+            e = self.squash(self.limit(self.expr(2)), 1.0)
+            self.emit(f"{t}.scale({e.text});")
+            nb = [bs[0] * e.bound, bs[1] + e.bound * bs[2], bs[2]]
+        else:
+            u = self.rng.choice(ins)
+            us = [self.lookup(f"{u}.{m}").bound for m in "xyz"]
+            self.emit(f"{t} += {u};")
+            nb = [a + b for a, b in zip(bs, us)]
+        for v, b in zip(xs, nb):
+            self.set_bound(v, b)
+        for v in xs:
+            if v.bound > LIMIT / 2:
+                q = self.squash(E(v.name, v.bound), LIMIT / 2)
+                self.emit(f"{v.name} = {q.text};")
+                self.set_bound(v, q.bound)
 
     def s_structassign(self, depth):
         ty = self.rng.choice(["V3", "C3"])
@@ -2140,7 +2279,12 @@ struct C3 {
   double x, y, z;
   C3(double a, double b, double c) : x(a), y(b), z(c) {}
   double sum() const { return x + y + z; }
+  void scale(double s) { x *= s; y += s * z; }
+  C3 &operator+=(const C3 &o) { x += o.x; y += o.y; z += o.z; return *this; }
 };
+static V3 operator+(const V3 &a, const V3 &b) {
+  return {a.x + b.x, a.y + b.y, a.z + b.z};
+}
 template <class S> static S sscale(const S &a, double s) {
   S r = a;
   r.x *= s;
@@ -2169,6 +2313,8 @@ def generate(seed, n, features):
            "#include <cstdio>", ""]
     if "loops" in features:
         out[-1:-1] = ["#include <grad/grad.h>"]
+    if "complex" in features:
+        out[-1:-1] = ["#include <complex>"]
     if "sidefx" in features:
         out.append(SIDEFX_HELPERS)
     if "outargs" in features:
