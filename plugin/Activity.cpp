@@ -72,6 +72,8 @@ const VarDecl *Activity::rootOf(const Expr *E, bool &IsThis) const {
     if (isStdAccessor(MC->getMethodDecl()) && !MC->getType()->isReferenceType())
       return rootOf(MC->getImplicitObjectArgument(), IsThis);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *BD = dyn_cast<BindingDecl>(DRE->getDecl()))
+      return BD->getBinding() ? rootOf(BD->getBinding(), IsThis) : nullptr;
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     return VD ? storageOf(VD) : nullptr;
   }
@@ -121,6 +123,9 @@ bool Activity::compute(const Expr *E) const {
   if (!isFloating(T) && !hasFloatingData(T))
     return false;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    // A structured binding: the part of the decomposed object it names.
+    if (const auto *BD = dyn_cast<BindingDecl>(DRE->getDecl()))
+      return BD->getBinding() && compute(BD->getBinding());
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     return VD && isActive(VD);
   }

@@ -48,6 +48,9 @@ bool PullbackBuilder::storageActive(const Expr *E) {
   if (!E)
     return false;
   E = E->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E);
+      DRE && isa<BindingDecl>(DRE->getDecl()))
+    return storageActive(cast<BindingDecl>(DRE->getDecl())->getBinding());
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     return VD && (mayAlias(VD) || Act.isActive(VD));
@@ -246,7 +249,7 @@ bool PullbackBuilder::replayable(const Stmt *St) {
 Expr *PullbackBuilder::replay(const Expr *E) {
   if (!E || Failed)
     return nullptr;
-  Replayer R(S, [this](const VarDecl *VD) { return mapVar(VD); });
+  Replayer R(S, [this](const ValueDecl *D) { return mapDecl(D); });
   Expr *Out = R.expr(E);
   if (!Out)
     return unsupported(R.failedAt() ? R.failedAt() : E,
@@ -257,7 +260,7 @@ Expr *PullbackBuilder::replay(const Expr *E) {
 Stmt *PullbackBuilder::replayStmt(const Expr *E) {
   if (!E || Failed)
     return nullptr;
-  Replayer R(S, [this](const VarDecl *VD) { return mapVar(VD); });
+  Replayer R(S, [this](const ValueDecl *D) { return mapDecl(D); });
   Expr *Out = R.discarded(E);
   if (!Out)
     return unsupported(R.failedAt() ? R.failedAt() : E,
@@ -269,14 +272,12 @@ VarDecl *PullbackBuilder::replayDecl(const VarDecl *VD) {
   if (Failed)
     return nullptr;
   // The hidden object of a structured binding gets a name.
-  IdentifierInfo *Id = VD->getIdentifier();
-  if (!Id && isa<DecompositionDecl>(VD))
-    Id = &Ctx.Idents.get(fresh("_b"));
+  IdentifierInfo *Id = &Ctx.Idents.get(localName(VD));
   auto *NV = VarDecl::Create(Ctx, PB, VD->getBeginLoc(), VD->getLocation(),
                              Id, VD->getType(),
                              VD->getTypeSourceInfo(), SC_None);
   if (VD->hasInit()) {
-    Replayer R(S, [this](const VarDecl *V) { return mapVar(V); });
+    Replayer R(S, [this](const ValueDecl *D) { return mapDecl(D); });
     Expr *Init = R.initializer(VD);
     if (!Init) {
       unsupported(R.failedAt() ? R.failedAt() : VD->getInit(),
@@ -299,6 +300,35 @@ VarDecl *PullbackBuilder::replayDecl(const VarDecl *VD) {
   }
   VarMap[VD] = NV;
   return NV;
+}
+
+ValueDecl *PullbackBuilder::mapDecl(const ValueDecl *D) const {
+  if (const auto *VD = dyn_cast<VarDecl>(D))
+    return mapVar(VD);
+  if (const auto *BD = dyn_cast<BindingDecl>(D))
+    return BindingVars.lookup(BD);
+  return nullptr;
+}
+
+void PullbackBuilder::declareBindings(const VarDecl *VD, Stmts &Fwd) {
+  const auto *DD = dyn_cast<DecompositionDecl>(VD);
+  if (!DD || Failed)
+    return;
+  // `auto [a, b] = s;`: each name is a reference to its part of `_b`, for
+  // the statements replayed as written (the derivative itself reads the
+  // parts through `_b`).
+  for (const BindingDecl *BD : DD->bindings()) {
+    const Expr *Part = BD->getBinding();
+    Expr *E = Part ? replay(Part) : nullptr;
+    if (!E) {
+      unsupported(DD, "structured binding '" + BD->getNameAsString() + "'");
+      return;
+    }
+    QualType RT = Ctx.getLValueReferenceType(BD->getType());
+    VarDecl *V = B.var(PB, BD->getName(), RT, E);
+    Fwd.push_back(B.declStmt(V));
+    BindingVars[BD] = V;
+  }
 }
 
 } // namespace grad

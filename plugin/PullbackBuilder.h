@@ -184,6 +184,16 @@ private:
   /// A local holding \p Adj, reusable by reference.
   clang::VarDecl *bind(clang::Expr *Adj, clang::QualType T, Stmts &Out);
   clang::VarDecl *adjointOf(const clang::VarDecl *VD);
+  /// The variable's name in the derivative (`_b` for the object a
+  /// structured binding decomposes).
+  llvm::StringRef localName(const clang::VarDecl *VD);
+  llvm::DenseMap<const clang::VarDecl *, std::string> LocalNames;
+  /// The builder's variable for a primal local or structured binding.
+  clang::ValueDecl *mapDecl(const clang::ValueDecl *D) const;
+  /// After the object of a structured binding is declared: a reference
+  /// for each of its names.
+  void declareBindings(const clang::VarDecl *VD, Stmts &Fwd);
+  llvm::DenseMap<const clang::BindingDecl *, clang::VarDecl *> BindingVars;
   std::string fresh(llvm::StringRef Base);
 
   // Loops.cpp

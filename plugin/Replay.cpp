@@ -28,10 +28,13 @@ struct Scan {
       Blocker = St;
       return;
     }
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(St))
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(St)) {
       if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
         if (VD->isLocalVarDeclOrParm() && !VD->isStaticLocal())
           Refs.push_back(const_cast<DeclRefExpr *>(DRE));
+      if (isa<BindingDecl>(DRE->getDecl()))
+        Refs.push_back(const_cast<DeclRefExpr *>(DRE));
+    }
     for (const Stmt *C : St->children())
       visit(C);
   }
@@ -49,7 +52,7 @@ Expr *Replayer::withMapping(const Expr *E, Fn F) {
   }
   llvm::SmallVector<std::pair<DeclRefExpr *, ValueDecl *>, 8> Saved;
   for (DeclRefExpr *DRE : Sc.Refs) {
-    VarDecl *New = Map(cast<VarDecl>(DRE->getDecl()));
+    ValueDecl *New = Map(DRE->getDecl());
     if (!New) {
       FailedAt = DRE;
       Why = "reference to '" + DRE->getDecl()->getNameAsString() + "'";
@@ -61,7 +64,7 @@ Expr *Replayer::withMapping(const Expr *E, Fn F) {
   // the expression (every node: ArgumentPackSubstitutionIndex != -1 makes
   // the instantiator rebuild unchanged nodes too), then restore them.
   for (auto &[DRE, Old] : Saved)
-    DRE->setDecl(Map(cast<VarDecl>(Old)));
+    DRE->setDecl(Map(Old));
   Expr *Out;
   {
     Sema::ArgumentPackSubstitutionIndexRAII Rebuild(S, 0);

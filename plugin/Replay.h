@@ -33,9 +33,9 @@ namespace grad {
 
 class Replayer {
 public:
-  /// \p Map gives the builder's variable for a primal local or parameter
-  /// (null if it has none).
-  using MapFn = std::function<clang::VarDecl *(const clang::VarDecl *)>;
+  /// \p Map gives the builder's variable for a primal local, parameter or
+  /// structured binding (null if it has none).
+  using MapFn = std::function<clang::ValueDecl *(const clang::ValueDecl *)>;
   Replayer(clang::Sema &S, MapFn Map) : S(S), Map(std::move(Map)) {}
 
   /// \p E rebuilt in the current function; null after a failure (then

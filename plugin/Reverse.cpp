@@ -237,6 +237,16 @@ bool PullbackBuilder::build() {
   return true;
 }
 
+StringRef PullbackBuilder::localName(const VarDecl *VD) {
+  if (VD->getIdentifier() || !isa<DecompositionDecl>(VD))
+    return VD->getName();
+  // The hidden object of a structured binding.
+  std::string &N = LocalNames[VD];
+  if (N.empty())
+    N = fresh("_b");
+  return N;
+}
+
 VarDecl *PullbackBuilder::adjointOf(const VarDecl *VD) {
   auto It = Adjoints.find(VD);
   if (It != Adjoints.end())
@@ -253,7 +263,7 @@ VarDecl *PullbackBuilder::adjointOf(const VarDecl *VD) {
         classifyParam(Ctx, P->getType()).Kind == ParamKind::ScalarRef)
       Init = B.deref(B.ref(param(Sig.AdjointIndex[I])));
   }
-  VarDecl *A = B.var(PB, fresh("_d_" + VD->getName().str() + "_"), T, Init);
+  VarDecl *A = B.var(PB, fresh("_d_" + localName(VD).str() + "_"), T, Init);
   Prologue.push_back(B.declStmt(A));
   Adjoints[VD] = A;
   return A;
@@ -407,7 +417,14 @@ void PullbackBuilder::declStmt(const DeclStmt *DS, Stmts &Fwd, Stmts &Rev) {
     if (DD)
       for (const BindingDecl *BD : DD->bindings())
         TupleLike |= BD->getHoldingVar() != nullptr;
-    if (DD && (hasFloatingData(T) || TupleLike)) {
+    if (DD && T->isArrayType() && !T->isReferenceType()) {
+      // (A copy of an array: its elements are copied one by one.)
+      unsupported(DS, "structured binding of a copy of an array (bind a "
+                      "reference, 'auto &[a, b] = arr;', or name the "
+                      "elements)");
+      return;
+    }
+    if (DD && TupleLike) {
       // The bindings name parts of a hidden object: not modelled.
       std::string Names, First;
       for (const BindingDecl *BD : DD->bindings()) {
@@ -452,6 +469,7 @@ void PullbackBuilder::declStmt(const DeclStmt *DS, Stmts &Fwd, Stmts &Rev) {
       if (!NV)
         return;
       Fwd.push_back(B.declStmt(NV));
+      declareBindings(VD, Fwd);
       continue;
     }
     if (T->isArrayType() || T->isRecordType()) {
@@ -466,9 +484,10 @@ void PullbackBuilder::declStmt(const DeclStmt *DS, Stmts &Fwd, Stmts &Rev) {
       Expr *Init = VD->hasInit() ? plain(VD->getInit()) : nullptr;
       if (Failed)
         return;
-      VarDecl *NV = B.var(PB, VD->getName(), T, Init);
+      VarDecl *NV = B.var(PB, localName(VD), T, Init);
       VarMap[VD] = NV;
       Fwd.push_back(B.declStmt(NV));
+      declareBindings(VD, Fwd);
       if (Act.isActive(VD)) {
         Stmts *SavedCur = Cur;
         Cur = &Fwd;
@@ -497,7 +516,7 @@ void PullbackBuilder::declStmt(const DeclStmt *DS, Stmts &Fwd, Stmts &Rev) {
     Expr *Init = VD->hasInit() ? fwd(VD->getInit(), false) : nullptr;
     if (Failed)
       return;
-    VarDecl *NV = B.var(PB, VD->getName(), T, Init);
+    VarDecl *NV = B.var(PB, localName(VD), T, Init);
     VarMap[VD] = NV;
     Fwd.push_back(B.declStmt(NV));
     if (!Act.isActive(VD))
@@ -532,7 +551,7 @@ void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,
   if (!IsArray && T->isRecordType() && !hasFloatingData(T) &&
       VD->hasInit() && !Act.isActive(strip(VD->getInit()))) {
     // A value without derivatives (a mask from a comparison map, ...).
-    VarDecl *NV = B.var(PB, VD->getName(), T, fwd(VD->getInit(), false));
+    VarDecl *NV = B.var(PB, localName(VD), T, fwd(VD->getInit(), false));
     VarMap[VD] = NV;
     Fwd.push_back(B.declStmt(NV));
     return;
@@ -583,7 +602,7 @@ void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,
     return;
   QualType CT = T.getCanonicalType();
   VarDecl *NV = VarDecl::Create(Ctx, PB, B.Loc, B.Loc,
-                                &Ctx.Idents.get(VD->getName()), CT,
+                                &Ctx.Idents.get(localName(VD)), CT,
                                 Ctx.getTrivialTypeSourceInfo(CT, B.Loc),
                                 SC_None);
   if (NewInit)
@@ -592,6 +611,7 @@ void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,
     S.ActOnUninitializedDecl(NV);
   VarMap[VD] = NV;
   Fwd.push_back(B.declStmt(NV));
+  declareBindings(VD, Fwd);
   if (!Act.isActive(VD))
     return;
   VarDecl *A = adjointOf(VD);

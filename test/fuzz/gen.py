@@ -66,11 +66,13 @@ before the memory ones), `memory` and `-NAME` are accepted):
   structs    (not in all or memory) struct locals: `V3 t{e, e, e}`, `V3
              t{}`, `C3 t(e, e, e)` (a constructor copying its parameters),
              copies `V3 t = u`, `C3 t = sscale(u, e)` (a helper returning a
-             struct), `V3 t = u + w` (a free operator), assignment `t = u`,
-             member calls on temporaries `C3(e, e, e).sum()`, non-const
-             member calls `t.scale(e)` and `t += u` (a member operator
-             returning *this); their members `t.x` are read and written
+             struct), assignment `t = u`, member calls on temporaries
+             `C3(e, e, e).sum()`; their members `t.x` are read and written
              like scalar locals
+  structops  (with structs) `V3 t = u + w` (a free operator), non-const
+             member calls `t.scale(e)` and `t += u` (a member operator
+             returning *this); a feature of its own so that `structs`
+             seeds keep reproducing
   complex    (not in all or memory) std::complex<double> locals built from
              two expressions and updated in place (`t *= std::polar(1.0,
              e)`, `t += complex(e, e)`, `t = t * u + e`, `t = std::conj(t)
@@ -110,7 +112,8 @@ LEGACY_FEATURES = ("expr", "locals", "overwrite", "ternary", "math", "calls",
 # (the right operand of `(t op= a) op= b` reads t, sequenced first in C++17).
 MEMORY_FEATURES = ("pointers", "outargs", "sidefx", "outparams")
 ALL_FEATURES = LEGACY_FEATURES + MEMORY_FEATURES + ("retwrite", "seqorder",
-                                                    "structs", "complex")
+                                                    "structs", "structops",
+                                                    "complex")
 # Names that stand for several features.
 GROUPS = {"memory": MEMORY_FEATURES, "all": LEGACY_FEATURES}
 DEFAULT_FEATURES = ("expr", "locals", "overwrite", "ternary", "math", "calls",
@@ -572,8 +575,8 @@ class Gen:
             kinds += ["struct"] * 2
             if len(self.structs_in_scope()) >= 2:
                 kinds += ["structassign"]
-            if self.structs_in_scope("C3"):
-                kinds += ["structcall"]
+            if self.on("structops") and self.structs_in_scope("C3"):
+                kinds += ["structcall"] * 2
         if not kinds:
             return
         getattr(self, "s_" + self.rng.choice(kinds))(depth)
@@ -662,8 +665,8 @@ class Gen:
         ins = self.structs_in_scope()
         kind = self.rng.choice(["brace", "brace", "ctor", "empty", "temp"] +
                                (["copy", "scale"] if ins else []) +
-                               (["plus"] if self.structs_in_scope("V3")
-                                else []))
+                               (["plus"] if self.on("structops") and
+                                self.structs_in_scope("V3") else []))
         name = self.new_local()
         if kind == "temp":
             # A member call on a temporary: `double t = C3(e, e, e).sum();`
