@@ -577,4 +577,15 @@ FunctionDecl *Differentiator::liftFunction(LambdaInfo &Info, unsigned Slots,
   return Fn;
 }
 
+bool containsLambda(const Stmt *St) {
+  if (!St)
+    return false;
+  if (isa<LambdaExpr>(St))
+    return true;
+  for (const Stmt *C : St->children())
+    if (containsLambda(C))
+      return true;
+  return false;
+}
+
 } // namespace grad

@@ -61,6 +61,10 @@ const clang::FunctionDecl *findFunction(const clang::Expr *E);
 /// Fills Kind, Reason and Caps.
 void classify(LambdaInfo &Info);
 
+/// True if \p St contains a lambda expression (lifted for map/broadcast,
+/// not replayed).
+bool containsLambda(const clang::Stmt *St);
+
 } // namespace grad
 
 #endif

@@ -1,0 +1,369 @@
+//===- Declarations.cpp - Local declarations and their shadows --*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Local variables in the derivative: scalars, aliases (pointers and
+/// references), storage (arrays, containers, structs, complex numbers) with
+/// its adjoint storage, structured bindings, and `a = b` on objects. Each
+/// declaration is emitted in the forward sweep; what its initializer
+/// receives comes back when the reverse sweep reaches it.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Consumer.h"
+#include "Diagnostics.h"
+#include "PullbackBuilder.h"
+#include "Records.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Sema/Sema.h"
+
+using namespace clang;
+
+namespace grad {
+
+static const Expr *strip(const Expr *E) { return stripExpr(E); }
+
+
+StringRef PullbackBuilder::localName(const VarDecl *VD) {
+  if (VD->getIdentifier() || !isa<DecompositionDecl>(VD))
+    return VD->getName();
+  // The hidden object of a structured binding.
+  std::string &N = LocalNames[VD];
+  if (N.empty())
+    N = fresh("_b");
+  return N;
+}
+
+VarDecl *PullbackBuilder::adjointOf(const VarDecl *VD) {
+  auto It = Adjoints.find(VD);
+  if (It != Adjoints.end())
+    return It->second;
+  QualType T = VD->getType().getNonReferenceType().getUnqualifiedType();
+  // Zero, also for std::array and structs of floating members: `{}` (or,
+  // for a class whose default constructor may not zero, its zero bytes).
+  Expr *Init = isPlainRecord(T) ? recordZero(B, T)
+               : (T->isArrayType() || T->isRecordType()) ? B.emptyInitList()
+                                                         : B.zero(T);
+  if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
+    unsigned I = P->getFunctionScopeIndex();
+    if (I < Sig.AdjointIndex.size() && Sig.AdjointIndex[I] >= 0 &&
+        classifyParam(Ctx, P->getType()).Kind == ParamKind::ScalarRef)
+      Init = B.deref(B.ref(param(Sig.AdjointIndex[I])));
+  }
+  VarDecl *A = B.var(PB, fresh("_d_" + localName(VD).str() + "_"), T, Init);
+  Prologue.push_back(B.declStmt(A));
+  Adjoints[VD] = A;
+  return A;
+}
+
+void PullbackBuilder::declStmt(const DeclStmt *DS, Stmts &Fwd, Stmts &Rev) {
+  Stmts Blocks;
+  for (const Decl *Dc : DS->decls()) {
+    const auto *VD = dyn_cast<VarDecl>(Dc);
+    if (!VD) {
+      if (isa<TypedefNameDecl>(Dc) || isa<StaticAssertDecl>(Dc) ||
+          isa<UsingDecl>(Dc) || isa<UsingDirectiveDecl>(Dc))
+        continue; // Compile-time only; visible to the pullback already?
+      unsupported(DS, "local declaration");
+      return;
+    }
+    QualType T = VD->getType();
+    const auto *DD = dyn_cast<DecompositionDecl>(VD);
+    bool TupleLike = false;
+    if (DD)
+      for (const BindingDecl *BD : DD->bindings())
+        TupleLike |= BD->getHoldingVar() != nullptr;
+    if (DD && T->isArrayType() && !T->isReferenceType()) {
+      // (A copy of an array: its elements are copied one by one.)
+      unsupported(DS, "structured binding of a copy of an array (bind a "
+                      "reference, 'auto &[a, b] = arr;', or name the "
+                      "elements)");
+      return;
+    }
+    if (DD && TupleLike) {
+      // The bindings name parts of a hidden object: not modelled.
+      std::string Names, First;
+      for (const BindingDecl *BD : DD->bindings()) {
+        Names += (Names.empty() ? "" : ", ") + BD->getNameAsString();
+        if (First.empty())
+          First = BD->getType()
+                      .getCanonicalType()
+                      .getNonReferenceType()
+                      .getUnqualifiedType()
+                      .getAsString(Ctx.getPrintingPolicy()) +
+                  " " + BD->getNameAsString();
+      }
+      unsupported(DS, "structured binding '[" + Names +
+                          "]' (name the members: '" + First +
+                          " = ...;')");
+      return;
+    }
+    if (VD->isStaticLocal()) {
+      // A constant table: read as written; anything else is shared state.
+      if (T.isConstQualified() && !Act.isActive(VD)) {
+        VarMap[VD] = const_cast<VarDecl *>(VD);
+        continue;
+      }
+      unsupported(DS, "static local variable '" + VD->getNameAsString() + "'");
+      return;
+    }
+    if (T.isVolatileQualified()) {
+      unsupported(DS, "volatile variable '" + VD->getNameAsString() + "'");
+      return;
+    }
+    if (isa_and_nonnull<LambdaExpr>(VD->hasInit() ? strip(VD->getInit())
+                                                  : nullptr))
+      continue; // A callable for map/broadcast: lifted where it is used.
+    // Locals without derivatives are declared as written (strings, streams,
+    // integer tables, ...); pointers and references are tracked.
+    QualType NR = T.getNonReferenceType();
+    bool Alias = T->isReferenceType() || NR->isPointerType();
+    if (!Act.isActive(VD) && !Alias &&
+        !(NR->isArithmeticType() && VD->hasInit()) &&
+        !containsLambda(VD->getInit())) {
+      VarDecl *NV = replayDecl(VD);
+      if (!NV)
+        return;
+      Fwd.push_back(B.declStmt(NV));
+      declareBindings(VD, Fwd);
+      continue;
+    }
+    if (T->isArrayType() || T->isRecordType()) {
+      storageDecl(VD, Fwd, Blocks);
+      if (Failed)
+        return;
+      continue;
+    }
+    if (Alias && Act.isAlias(VD)) {
+      // A local pointer or reference: declared as written; its shadow is
+      // the shadow of what it points into, at the same offset.
+      Expr *Init = VD->hasInit() ? plain(VD->getInit()) : nullptr;
+      if (Failed)
+        return;
+      VarDecl *NV = B.var(PB, localName(VD), T, Init);
+      VarMap[VD] = NV;
+      Fwd.push_back(B.declStmt(NV));
+      declareBindings(VD, Fwd);
+      if (Act.isActive(VD)) {
+        Stmts *SavedCur = Cur;
+        Cur = &Fwd;
+        if (Act.isOwner(VD))
+          ownerDecl(VD, Blocks);
+        else if (!Act.rootsOf(VD).empty())
+          noteAliasDef(VD, VD->getInit(), Fwd);
+        else
+          declareAlias(VD);
+        Cur = SavedCur;
+      }
+      continue;
+    }
+    // A const reference that is a value (bound to a temporary, or to what
+    // std::max of constants returns): a copy of it.
+    if (T->isReferenceType() && NR->isArithmeticType())
+      T = NR;
+    if (!T->isArithmeticType() && !T->isEnumeralType()) {
+      const Expr *I = VD->hasInit() ? strip(VD->getInit()) : nullptr;
+      if (I && isa<CXXNewExpr>(I))
+        unsupported(I, constructName(I));
+      else
+        unsupported(DS, "local variable of type '" + T.getAsString() + "'");
+      return;
+    }
+    Expr *Init = VD->hasInit() ? fwd(VD->getInit(), false) : nullptr;
+    if (Failed)
+      return;
+    VarDecl *NV = B.var(PB, localName(VD), T, Init);
+    VarMap[VD] = NV;
+    Fwd.push_back(B.declStmt(NV));
+    if (!Act.isActive(VD))
+      continue;
+    VarDecl *A = adjointOf(VD);
+    Stmts R;
+    if (VD->hasInit() && Act.isActive(strip(VD->getInit())))
+      backprop(VD->getInit(), B.ref(A), R);
+    R.push_back(B.assign(B.ref(A), B.zero(A->getType())));
+    Blocks.insert(Blocks.begin(), R.begin(), R.end());
+  }
+  Rev.insert(Rev.end(), Blocks.begin(), Blocks.end());
+}
+
+void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,
+                                  Stmts &Blocks) {
+  QualType T = VD->getType();
+  // Arrays of numbers, and of structs whose `{}` zeroes them (`Pt pts[3]`).
+  QualType Elem = QualType(T->getPointeeOrArrayElementType(), 0);
+  const auto *ElemRD = Elem->getAsCXXRecordDecl();
+  bool IsArray = T->isConstantArrayType() &&
+                 (Elem->isArithmeticType() ||
+                  (isPlainStruct(Elem) && !isComplex(Elem) && ElemRD &&
+                   ElemRD->hasTrivialDefaultConstructor()));
+  StringRef RecName = T->isRecordType() && T->getAsCXXRecordDecl()
+                          ? T->getAsCXXRecordDecl()->getName()
+                          : StringRef();
+  bool IsVector = !IsArray && hasFloatingData(T) && RecName == "vector";
+  bool IsStdArray = !IsArray && hasFloatingData(T) && RecName == "array";
+  bool IsTensor = !IsArray && hasFloatingData(T) && RecName == "tensor";
+  // A struct of floating members (Vec3, std::pair<double, double>): its
+  // members are its elements.
+  std::string Why;
+  bool IsStruct = !IsArray && !IsVector && !IsStdArray && !IsTensor &&
+                  hasFloatingData(T) && isPlainRecord(T, &Why);
+  if (!IsArray && T->isRecordType() && !hasFloatingData(T) &&
+      VD->hasInit() && !Act.isActive(strip(VD->getInit()))) {
+    // A value without derivatives (a mask from a comparison map, ...).
+    VarDecl *NV = B.var(PB, localName(VD), T, fwd(VD->getInit(), false));
+    VarMap[VD] = NV;
+    Fwd.push_back(B.declStmt(NV));
+    return;
+  }
+  if (!IsArray && !IsVector && !IsStdArray && !IsTensor && !IsStruct) {
+    if (!Failed) {
+      report(S.Diags, Diag::UnsupportedConstruct, VD->getLocation())
+          << ("local variable of type '" +
+              (T->getContainedAutoType() ? T.getCanonicalType() : T)
+                  .getAsString(Ctx.getPrintingPolicy()) +
+              "'" +
+              (Why.empty() ? std::string() : " (" + Why + ")"))
+          << Primal->getNameAsString();
+      D.noteRequest(Entry);
+    }
+    Failed = true;
+    return;
+  }
+  const Expr *Init = VD->hasInit() ? strip(VD->getInit()) : nullptr;
+  Expr *NewInit = nullptr;
+  bool Direct = false, Computed = false;
+  StorageInit SI;
+  const auto *Ctor = dyn_cast_or_null<CXXConstructExpr>(Init);
+  // `Pt tmp[2];`: the elements' trivial default construction.
+  if (IsArray && Ctor && Ctor->getNumArgs() == 0) {
+    Init = nullptr;
+    Ctor = nullptr;
+  }
+  bool Copy = Ctor && Ctor->getConstructor()->isCopyOrMoveConstructor();
+  // A complex number is a value: any initializer is an expression.
+  if (Init && !Copy && !isComplex(T) &&
+      (isa<InitListExpr>(Init) || isa<CXXConstructExpr>(Init) ||
+       !pairElements(Init).empty())) {
+    // Braces or a constructor: elements, or (count, value), may carry
+    // derivatives; their adjoints come back from the shadow's elements.
+    if (!storageInit(VD, Init, SI))
+      return;
+    NewInit = SI.FwdInit;
+    Direct = SI.Direct;
+  } else if (Copy && Ctor->getNumArgs() >= 1) {
+    // A copy of another container: the copy's adjoint flows back into it.
+    NewInit = rebuild(Ctor->getArg(0), false, true);
+    Computed = true;
+  } else if (Init && !IsArray) {
+    // A container computed by an expression (a map, ...).
+    NewInit = fwd(VD->getInit(), false);
+    Computed = true;
+  } else if (Init) {
+    unsupported(Init, "initializer of a local array");
+    return;
+  }
+  if (Failed)
+    return;
+  QualType CT = T.getCanonicalType();
+  VarDecl *NV = VarDecl::Create(Ctx, PB, B.Loc, B.Loc,
+                                &Ctx.Idents.get(localName(VD)), CT,
+                                Ctx.getTrivialTypeSourceInfo(CT, B.Loc),
+                                SC_None);
+  if (NewInit)
+    S.AddInitializerToDecl(NV, NewInit, Direct);
+  else
+    S.ActOnUninitializedDecl(NV);
+  VarMap[VD] = NV;
+  Fwd.push_back(B.declStmt(NV));
+  declareBindings(VD, Fwd);
+  if (!Act.isActive(VD))
+    return;
+  VarDecl *A = adjointOf(VD);
+  Stmt *Zero;
+  if (Computed || IsTensor) {
+    // Shaped like the value; the initializer's adjoint flows back when the
+    // reverse sweep reaches the declaration.
+    if (IsVector)
+      Fwd.push_back(B.memberCall(B.ref(A), "assign",
+                                 {B.memberCall(B.ref(NV), "size", {}),
+                                  B.intLit(0, Ctx.IntTy)}));
+    else if (!IsStdArray && !IsStruct)
+      Fwd.push_back(
+          B.assign(B.ref(A), B.callGrad("zeros_like", {B.ref(NV)})));
+    Stmts R;
+    const Expr *Source = Copy ? Ctor->getArg(0) : VD->getInit();
+    if (Computed && Act.isActive(strip(Source)))
+      backprop(Source, B.ref(A), R);
+    R.push_back(B.callRuntime("zero", {}, {B.ref(A)}));
+    Blocks.insert(Blocks.begin(), R.begin(), R.end());
+    return;
+  }
+  // The initializer's elements receive the adjoints of the elements they
+  // initialised, when the reverse sweep reaches the declaration.
+  Stmts InitRev;
+  reverseStorageInit(SI, A, InitRev);
+  if (IsVector) {
+    // Same size as the primal, zero: sized here, zeroed again when the
+    // reverse sweep reaches the declaration.
+    Fwd.push_back(B.memberCall(B.ref(A), "assign",
+                               {B.memberCall(B.ref(NV), "size", {}),
+                                B.intLit(0, Ctx.IntTy)}));
+    Zero = B.memberCall(B.ref(A), "assign",
+                        {B.memberCall(B.ref(A), "size", {}),
+                         B.intLit(0, Ctx.IntTy)});
+  } else {
+    // Arrays of any rank and std::array: zeroed in place.
+    Zero = B.callRuntime("zero", {}, {B.ref(A)});
+  }
+  Blocks.insert(Blocks.begin(), Zero);
+  Blocks.insert(Blocks.begin(), InitRev.begin(), InitRev.end());
+}
+
+void PullbackBuilder::recordAssignment(const Expr *LHS, const Expr *RHS,
+                                       Stmts &Fwd, Stmts &Rev) {
+  const Expr *L = strip(LHS);
+  bool Element = isElementAccess(L);
+  const auto *DRE = dyn_cast<DeclRefExpr>(L);
+  const VarDecl *VD = Element ? indexedVar(L)
+                      : DRE   ? dyn_cast<VarDecl>(DRE->getDecl())
+                              : nullptr;
+  if (!VD || !mapVar(VD) || !VD->isLocalVarDeclOrParm()) {
+    unsupported(L, "assignment to " + constructName(L));
+    return;
+  }
+  bool Active = Act.isActive(VD);
+  Expr *Target =
+      Element ? rebuildElement(L, false, !Active) : B.ref(mapVar(VD));
+  Expr *Value = fwd(RHS, false);
+  if (Failed)
+    return;
+  Fwd.push_back(B.assign(Target, Value));
+  if (!Active)
+    return;
+  // The target's adjoint goes to the right operand; the target's old value
+  // had no use after this point.
+  QualType T = L->getType().getNonReferenceType().getUnqualifiedType();
+  auto Adjoint = [&]() -> Expr * {
+    return Element ? adjointElement(L) : adjointStorage(VD);
+  };
+  Stmts R;
+  bool RActive = Act.isActive(strip(RHS));
+  VarDecl *Rv = nullptr;
+  if (RActive) {
+    Rv = B.var(PB, fresh("_r"), T, Adjoint());
+    R.push_back(B.declStmt(Rv));
+  }
+  R.push_back(B.callRuntime("zero", {}, {Adjoint()}));
+  if (RActive)
+    backprop(RHS, B.ref(Rv), R);
+  Rev.push_back(B.block(R));
+}
+
+} // namespace grad

@@ -1,0 +1,306 @@
+//===- Methods.cpp - Member function calls ----------------------*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Calls of member functions on differentiated objects (`s.norm()`,
+/// `l(x)`, `a + b` with a member operator, `this->f(x)`) go through the
+/// method's pullback, which takes the object's adjoint `d_this` last. A
+/// const method's object is re-read in the reverse sweep, or kept as it was
+/// at the call when it is a temporary or is written later. A non-const
+/// method on a local, a parameter or `this` is a side effect of its
+/// statement: the forward sweep keeps a copy of the object and calls the
+/// method; the reverse sweep calls the pullback on the copy with the
+/// object's adjoint in/out.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Consumer.h"
+#include "Diagnostics.h"
+#include "PullbackBuilder.h"
+#include "Records.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Sema/Sema.h"
+
+using namespace clang;
+
+namespace grad {
+
+static const Expr *strip(const Expr *E) { return stripExpr(E); }
+
+bool PullbackBuilder::methodCall(const CallExpr *CE, const CXXMethodDecl *&MD,
+                                 const Expr *&Obj, bool &Arrow,
+                                 SmallVectorImpl<const Expr *> &Args) const {
+  MD = dyn_cast_or_null<CXXMethodDecl>(CE->getDirectCallee());
+  if (!MD || MD->isStatic())
+    return false;
+  Args.clear();
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
+    const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
+    if (!ME)
+      return false;
+    Obj = ME->getBase();
+    Arrow = ME->isArrow();
+    for (const Expr *A : MC->arguments())
+      Args.push_back(A);
+    return true;
+  }
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE)) {
+    if (OC->getNumArgs() < 1)
+      return false;
+    Obj = OC->getArg(0);
+    Arrow = false;
+    for (unsigned I = 1; I < OC->getNumArgs(); ++I)
+      Args.push_back(OC->getArg(I));
+    return true;
+  }
+  return false;
+}
+
+Expr *PullbackBuilder::rebuildObject(const Expr *Obj) {
+  const Expr *K = strip(Obj);
+  if (const auto *TE = dyn_cast<CXXThisExpr>(K))
+    return S.BuildCXXThisExpr(B.Loc, TE->getType(), /*IsImplicit=*/false);
+  if (isElementAccess(K))
+    return valPath(K);
+  return plain(K);
+}
+
+Expr *PullbackBuilder::rebuildMethodCall(const CallExpr *CE, bool Need) {
+  const CXXMethodDecl *MD;
+  const Expr *Obj;
+  bool Arrow;
+  SmallVector<const Expr *, 4> Args;
+  if (!methodCall(CE, MD, Obj, Arrow, Args))
+    return unsupported(CE, constructName(CE));
+  // The dynamic type decides which body runs: differentiating the static
+  // callee's body could be silently wrong.
+  if (MD->isVirtual())
+    return unsupported(CE, "virtual call to '" + MD->getNameAsString() + "'");
+  if (!MD->isConst())
+    return unsupported(CE, "call to non-const member function '" +
+                               MD->getNameAsString() + "'");
+  bool IsThis;
+  const VarDecl *Root = pathRoot(Obj, IsThis);
+  // A struct the reverse sweep cannot re-read as it was (a temporary,
+  // `Vec3(x, y, z).norm()`, or an object written in the function): its
+  // value at the call is kept, and the pullback is called on the copy.
+  const Expr *OK = strip(Obj);
+  QualType OT = OK->getType().getNonReferenceType().getUnqualifiedType();
+  bool Copyable = isPlainStruct(OT) && OT.isTriviallyCopyableType(Ctx);
+  bool Temp = !IsThis && !Root && Copyable && !OK->isGLValue();
+  bool Keep = Temp || (Root && !IsThis && Copyable &&
+                       (Act.isWritten(Root) || Act.isDataWritten(Root) ||
+                        !readOnly(OK)));
+  if (!IsThis && !Root && !Temp)
+    return unsupported(Obj, "member call on " + constructName(OK));
+  if (!Keep && !readOnly(OK) && !isa<DeclRefExpr>(OK))
+    return unsupported(Obj, "member call on an object the function writes");
+  if (!Keep && Root && Act.isWritten(Root))
+    return unsupported(Obj, "member call on an object the function writes");
+  PullbackEntry *PE = D.calleePullback(MD, CE->getExprLoc(), Entry);
+  if (!PE) {
+    Failed = true;
+    return nullptr;
+  }
+  VarDecl *Kept = nullptr;
+  if (Keep) {
+    Expr *V = rebuild(OK, false, !Act.isActive(OK));
+    if (!V)
+      return nullptr;
+    Kept = hoist("_o", OT);
+    Cur->push_back(B.assign(B.ref(Kept), V));
+    if (!Loops.empty() && !Frames.empty())
+      Frames.back().Recorded.push_back(Kept);
+    KeptObjects[CE] = Kept;
+  } else if (isElementAccess(OK)) {
+    // The object is re-read in the reverse sweep; index values it needs
+    // are recorded now.
+    rebuildElement(OK, false, false);
+  }
+  SmallVector<Expr *, 4> NArgs;
+  if (!rebuildMethodArgs(MD, Args, NArgs))
+    return nullptr;
+  // The forward sweep names the object as the primal does (val() and
+  // rebuildObject() are for the reverse sweep, where loop indices differ).
+  Expr *FwdObj = Kept ? B.ref(Kept)
+                 : isa<CXXThisExpr>(OK)
+                     ? S.BuildCXXThisExpr(B.Loc, OK->getType(), false)
+                     : rebuild(OK, false, true);
+  Expr *R = B.memberCall(FwdObj, MD->getDeclName(), NArgs, Arrow);
+  return Need ? record(CE, R) : R;
+}
+
+bool PullbackBuilder::rebuildMethodArgs(const CXXMethodDecl *MD,
+                                        ArrayRef<const Expr *> Args,
+                                        SmallVectorImpl<Expr *> &Out) {
+  for (unsigned I = 0; I < Args.size(); ++I) {
+    const Expr *A = Args[I];
+    if (isa<CXXDefaultArgExpr>(A))
+      break;
+    const Expr *AK = strip(A);
+    if (I < MD->getNumParams() &&
+        temporaryObject(MD->getParamDecl(I)->getType(), AK)) {
+      // A temporary struct argument (`a + Vec3{y, 1, x}`): kept by value.
+      Expr *V = rebuild(A, false, !Act.isActive(AK));
+      Out.push_back(Act.isActive(AK) ? record(AK, V) : V);
+      continue;
+    }
+    Out.push_back(rebuild(A, true, false));
+  }
+  return !Failed;
+}
+
+Expr *PullbackBuilder::rebuildMutatingCall(const CallExpr *CE, bool Need) {
+  const CXXMethodDecl *MD;
+  const Expr *Obj;
+  bool Arrow;
+  SmallVector<const Expr *, 4> Args;
+  if (!methodCall(CE, MD, Obj, Arrow, Args))
+    return unsupported(CE, constructName(CE));
+  std::string Name = "'" + MD->getNameAsString() + "'";
+  if (MD->isVirtual())
+    return unsupported(CE, "virtual call to " + Name);
+  // `s.step(x)`, `this->step(x)`: the object is kept as it was before the
+  // call; the reverse sweep calls the method's pullback on that copy, with
+  // the object's adjoint in/out.
+  const Expr *OK = strip(Obj);
+  bool IsThis = isa<CXXThisExpr>(OK);
+  const auto *DRE = dyn_cast<DeclRefExpr>(OK);
+  const auto *Var = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  QualType OT = QualType(MD->getParent()->getTypeForDecl(), 0);
+  if ((!IsThis && (!Var || Arrow || !mapVar(Var))) || !isPlainStruct(OT))
+    return unsupported(Obj, "call to non-const member function " + Name +
+                                " on " + constructName(OK) +
+                                " (call it on a local object or parameter "
+                                "of a struct type)");
+  QualType RT = MD->getReturnType();
+  // `v += w` returning `*this`: discarded, like a void call.
+  if (returnsWritableReference(MD)) {
+    if (!isDiscarded(Ctx, CE))
+      return unsupported(CE, "use of the reference returned by " + Name +
+                                 " (write the call as a statement of its "
+                                 "own)");
+    RT = Ctx.VoidTy;
+  }
+  if (!RT->isVoidType() && !isFloating(RT))
+    return unsupported(CE, "call to non-const member function " + Name +
+                               " returning '" + RT.getAsString() + "'");
+  if (NoHoist)
+    return unsupported(CE, "call to non-const member function " + Name +
+                               ", which writes its object, " + NoHoistWhy);
+  PullbackEntry *PE = D.calleePullback(MD, CE->getExprLoc(), Entry);
+  if (!PE) {
+    Failed = true;
+    return nullptr;
+  }
+  Expr *Before =
+      IsThis ? B.deref(S.BuildCXXThisExpr(B.Loc, OK->getType(), false))
+             : rebuild(OK, false, true);
+  VarDecl *Kept = hoist("_o", OT.getUnqualifiedType());
+  Cur->push_back(B.assign(B.ref(Kept), Before));
+  if (!Loops.empty() && !Frames.empty())
+    Frames.back().Recorded.push_back(Kept);
+  KeptObjects[CE] = Kept;
+  SmallVector<Expr *, 4> NArgs;
+  if (!rebuildMethodArgs(MD, Args, NArgs))
+    return nullptr;
+  Expr *Self = IsThis ? S.BuildCXXThisExpr(B.Loc, OK->getType(), false)
+                      : rebuild(OK, false, true);
+  Expr *Call = B.memberCall(Self, MD->getDeclName(), NArgs, IsThis);
+  CallPlan P;
+  P.PE = PE;
+  P.Hoisted = true;
+  Expr *Value = hoistCall(CE, Call, RT, P.Seed);
+  Plans[strip(CE)] = P;
+  Stmts R;
+  backpropMethodCall(CE, P.Seed ? B.ref(P.Seed) : nullptr, R);
+  if (P.Seed)
+    R.push_back(B.assign(B.ref(P.Seed), B.zero(P.Seed->getType())));
+  if (!Frames.empty())
+    Frames.back().SideRev.push_back(std::move(R));
+  (void)Need;
+  return Value;
+}
+
+void PullbackBuilder::backpropMethodCall(const CallExpr *CE, Expr *Adj,
+                                         Stmts &Out) {
+  const CXXMethodDecl *MD;
+  const Expr *Obj;
+  bool Arrow;
+  SmallVector<const Expr *, 4> Args;
+  if (!methodCall(CE, MD, Obj, Arrow, Args)) {
+    unsupported(CE, constructName(CE));
+    return;
+  }
+  PullbackEntry *PE = D.calleePullback(MD, CE->getExprLoc(), Entry);
+  if (!PE) {
+    Failed = true;
+    return;
+  }
+  PullbackSignature CS;
+  std::string Why;
+  computeSignature(Ctx, MD, PE->Wrt, PE->Pullback->getName(), CS, Why);
+  SmallVector<Expr *, 8> CallArgs;
+  for (unsigned I = 0; I < MD->getNumParams(); ++I)
+    CallArgs.push_back(I < Args.size() ? val(Args[I]) : nullptr);
+  if (CS.SeedIndex >= 0)
+    CallArgs.push_back(Adj);
+  Deferred Later;
+  for (unsigned I = 0; I < MD->getNumParams(); ++I)
+    if (CS.AdjointIndex[I] >= 0)
+      CallArgs.push_back(adjointTarget(Args[I], Out, Later, false));
+  if (CS.ThisIndex >= 0) {
+    // The object's adjoint: d_this, its storage, or the element's.
+    const Expr *K = strip(Obj);
+    bool IsThis;
+    const VarDecl *Root = pathRoot(K, IsThis);
+    Expr *AdjObj;
+    auto KeptIt = KeptObjects.find(CE);
+    if (KeptIt != KeptObjects.end() && !Root && !IsThis) {
+      // A temporary: a local adjoint, sent to what built it after the call.
+      QualType OT = KeptIt->second->getType();
+      VarDecl *G = B.var(PB, fresh("_g"), OT, B.zero(OT));
+      Out.push_back(B.declStmt(G));
+      AdjObj = B.addrOf(B.ref(G));
+      Later.push_back({K, G});
+    } else if (isa<CXXThisExpr>(K))
+      AdjObj = Sig.ThisIndex >= 0 ? B.ref(param(Sig.ThisIndex))
+                                  : nullptr;
+    else if (isElementAccess(K))
+      AdjObj = B.addrOf(adjointElement(K));
+    else if (Root && Act.isActive(Root))
+      AdjObj = addressOf(adjointStorage(Root));
+    else
+      AdjObj = nullptr;
+    if (!AdjObj) {
+      QualType OT = K->getType().getNonReferenceType().getUnqualifiedType();
+      if (OT->isPointerType())
+        OT = OT->getPointeeType().getUnqualifiedType();
+      VarDecl *Z = B.var(PB, fresh("_z"), OT,
+                         isPlainRecord(OT) ? B.zero(OT) : nullptr);
+      Out.push_back(B.declStmt(Z));
+      AdjObj = B.addrOf(B.ref(Z));
+    }
+    CallArgs.push_back(AdjObj);
+  }
+  for (Expr *A : CallArgs)
+    if (!A) {
+      Failed = true;
+      return;
+    }
+  auto Kept = KeptObjects.find(CE);
+  Out.push_back(B.memberCall(Kept != KeptObjects.end()
+                                 ? B.ref(Kept->second)
+                                 : rebuildObject(Obj),
+                             PE->Pullback->getDeclName(), CallArgs,
+                             Kept != KeptObjects.end() ? false : Arrow));
+  for (auto It = Later.rbegin(); It != Later.rend(); ++It)
+    backprop(It->first, B.ref(It->second), Out);
+}
+
+} // namespace grad
