@@ -94,13 +94,13 @@ bool parseWrt(Sema &S, FunctionDecl *FD, StringRef List, SourceLocation Loc,
       Found = true;
       if (classifyParam(S.Context, P->getType()).Kind == ParamKind::None) {
         report(S.Diags, Diag::AttrWrtNotDifferentiable, Loc)
-            << Name << FD->getName() << P->getType();
+            << Name << FD->getNameAsString() << P->getType();
         OK = false;
       }
       Mask[I] = true;
     }
     if (!Found) {
-      report(S.Diags, Diag::AttrWrtUnknown, Loc) << Name << FD->getName();
+      report(S.Diags, Diag::AttrWrtUnknown, Loc) << Name << FD->getNameAsString();
       OK = false;
     }
   }
@@ -186,7 +186,7 @@ struct GradAttrInfo : public ParsedAttrInfo {
     std::string Why;
     if (!computeSignature(S.Context, FD, Mask, pullbackName(FD),
                           Sig, Why)) {
-      report(S.Diags, Diag::AttrBadReturn, Loc) << FD->getName() << Why;
+      report(S.Diags, Diag::AttrBadReturn, Loc) << FD->getNameAsString() << Why;
       return AttributeNotApplied;
     }
     // A NAME_pullback the user declared must have the ABI signature.

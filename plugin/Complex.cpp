@@ -193,6 +193,10 @@ void PullbackBuilder::backpropComplexCall(const CallExpr *CE,
   }
   QualType V = complexValueType(CT);
   QualType T = CE->getType().getNonReferenceType().getUnqualifiedType();
+  // A seed of another precision (`(double)std::real(z)` on a
+  // complex<long double>): <complex>'s operators take one T.
+  if (Adj && isFloating(T) && !Ctx.hasSameUnqualifiedType(Adj->getType(), T))
+    Adj = B.staticCast(T, Adj);
   VarDecl *W = bind(Adj, T, Out);
   auto Wb = [&] { return B.ref(W); };
   auto Conj = [&](Expr *E) -> Expr * {

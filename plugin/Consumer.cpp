@@ -201,7 +201,10 @@ PullbackEntry *Differentiator::calleePullback(const FunctionDecl *Callee,
   PullbackSignature Sig;
   std::string Why;
   std::string Name = pullbackName(FD);
-  if (!computeSignature(S.Context, FD, Mask, Name, Sig, Why)) {
+  if (Name.empty())
+    // (never silently: a derivative without a name cannot be declared)
+    Why = "clang-grad has no pullback name for this kind of function";
+  if (Name.empty() || !computeSignature(S.Context, FD, Mask, Name, Sig, Why)) {
     if (firstErrorAt(Loc, Caller.Primal)) {
       report(S.Diags, Diag::UnsupportedConstruct, Loc)
           << ("call to '" + FD->getNameAsString() + "' (" + Why + ")")

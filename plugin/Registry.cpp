@@ -166,6 +166,7 @@ bool computeSignature(ASTContext &Ctx, const FunctionDecl *Primal,
                       PullbackSignature &Sig, std::string &Why) {
   Sig = PullbackSignature();
   Sig.Name = Name.str();
+
   llvm::StringSet<> Used;
   for (unsigned I = 0; I < Primal->getNumParams(); ++I) {
     const ParmVarDecl *P = Primal->getParamDecl(I);
@@ -201,7 +202,8 @@ bool computeSignature(ASTContext &Ctx, const FunctionDecl *Primal,
     else if (R->isRecordType() && hasFloatingData(R))
       Seed = Ctx.getLValueReferenceType(R.getUnqualifiedType().withConst());
     else {
-      Why = "return type '" + R.getAsString() + "' is not differentiable";
+      Why = "return type '" + R.getAsString(Ctx.getPrintingPolicy()) +
+            "' is not differentiable";
       return false;
     }
     // The seed name is reserved before the adjoint names.
@@ -276,6 +278,13 @@ std::string pullbackName(const FunctionDecl *Primal) {
     return "call_pullback";
   if (OK != OO_None && OK < NUM_OVERLOADED_OPERATORS)
     return "operator_" + operatorWord(OK) + "_pullback";
+  // `operator double() const`: one name for every target type (the seed's
+  // type tells them apart).
+  if (isa<CXXConversionDecl>(Primal))
+    return "conversion_pullback";
+  // `double operator""_km(long double)`: literal_km_pullback.
+  if (const IdentifierInfo *II = Primal->getLiteralIdentifier())
+    return "literal" + II->getName().str() + "_pullback";
   if (!Primal->getIdentifier())
     return "";
   return Primal->getName().str() + "_pullback";

@@ -71,6 +71,11 @@ static double energy(const cd &z) { return std::norm(z) + std::exp(z).real(); }
   cd m = mobius(cd(x, y), 0.3 * x);
   return energy(m) + energy(mobius(m, y));
 }
+// Another precision: a double seed meets a complex<long double>.
+[[grad]] double c_prec(double x, double y) {
+  std::complex<long double> z(x, y);
+  return (double)std::real(std::exp(z) * z) + (double)std::abs(z * 0.5L);
+}
 // A complex parameter: its adjoint is d/dre + i d/dim.
 [[grad]] double param(cd z, double s) { return std::abs(std::sin(z) * s) + (z * z).imag(); }
 
@@ -82,7 +87,7 @@ int main() {
   XY(c_tan) XY(c_asin) XY(c_acos) XY(c_atan) XY(c_sinh) XY(c_cosh) XY(c_tanh)
   XY(c_asinh) XY(c_acosh) XY(c_atanh) XY(c_conj) XY(c_proj) XY(c_real)
   XY(c_abs) XY(c_arg) XY(c_norm) XY(c_polar) XY(c_pow) XY(updates) XY(mandel)
-  XY(helpers)
+  XY(helpers) XY(c_prec)
   for (auto &P : Points) {
     cd dz = 0;
     double ds = 0;
@@ -118,6 +123,7 @@ int main() {
   // CHECK-COUNT-8: ok updates.d
   // CHECK-COUNT-8: ok mandel.d
   // CHECK-COUNT-8: ok helpers.d
+  // CHECK-COUNT-8: ok c_prec.d
   // CHECK-COUNT-12: ok param.d
   return gradcheck::failures();
 }

@@ -2,7 +2,8 @@
 // operators on structs (`a + b`, `2.0 * a`, `-c`, `c[2]` returning a value,
 // `a < b` replayed), temporaries as operands (`2.0 * a + Vec3{y, 1, x}`),
 // `[[grad]]` on operators (pullbacks `operator_star_pullback`,
-// `operator_subscript_pullback`), and compound assignment through a free
+// `operator_subscript_pullback`), a conversion function used implicitly
+// (`conversion_pullback`), and compound assignment through a free
 // `V &operator+=(V &, const V &)` returning its left operand (no seed; the
 // call is a side effect of its statement).
 // RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
@@ -41,6 +42,16 @@ static V2 operator*(const V2 &p, double s) { return {p.a * s, p.b * s}; }
   acc += V2{acc.b, x};
   return acc.a * acc.b + acc.b * acc.b;
 }
+// A conversion function (pullback `conversion_pullback`) used implicitly.
+struct Area {
+  double w, h;
+  operator double() const { return w * h; }
+};
+[[grad]] double convert(double x, double y) {
+  Area a{x, y * x};
+  double s = a;
+  return s * x + static_cast<double>(Area{y, 2.0});
+}
 struct Poly {
   double c[3];
   double operator()(double x) const { return c[0] + x * (c[1] + x * c[2]); }
@@ -51,11 +62,13 @@ struct Poly {
 int main() {
 #define XY(F) { double dx = 0, dy = 0; F##_pullback(0.7, 1.3, 1, &dx, &dy); \
     vecgrad::check(#F, [](const std::vector<double>& V){ return F(V[0], V[1]); }, {0.7, 1.3}, {dx, dy}); }
-  XY(ops) XY(accumulate)
+  XY(ops) XY(accumulate) XY(convert)
   // CHECK: ok ops.d0
   // CHECK: ok ops.d1
   // CHECK: ok accumulate.d0
   // CHECK: ok accumulate.d1
+  // CHECK: ok convert.d0
+  // CHECK: ok convert.d1
   // The pullbacks of [[grad]] operators, called by their names.
   Vec3 da{}, db{};
   operator_star_pullback(Vec3{1, 2, 3}, Vec3{4, 5, 6}, Vec3{1, 1, 1}, &da, &db);
