@@ -71,7 +71,8 @@ before the memory ones), `memory` and `-NAME` are accepted):
              like scalar locals
   structops  (with structs) `V3 t = u + w` (a free operator), non-const
              member calls `t.scale(e)` and `t += u` (a member operator
-             returning *this); a feature of its own so that `structs`
+             returning *this), structured bindings `auto [a, b, c] = u;`
+             whose names are read and written like scalar locals; a feature of its own so that `structs`
              seeds keep reproducing
   complex    (not in all or memory) std::complex<double> locals built from
              two expressions and updated in place (`t *= std::polar(1.0,
@@ -666,8 +667,20 @@ class Gen:
         kind = self.rng.choice(["brace", "brace", "ctor", "empty", "temp"] +
                                (["copy", "scale"] if ins else []) +
                                (["plus"] if self.on("structops") and
-                                self.structs_in_scope("V3") else []))
+                                self.structs_in_scope("V3") else []) +
+                               (["bind"] if self.on("structops") and ins
+                                else []))
         name = self.new_local()
+        if kind == "bind":
+            # A structured binding of a copy: `auto [a, b, c] = u;`; the
+            # names are scalar locals (writes change the copy only).
+            src = self.rng.choice(ins)
+            names = [name, self.new_local(), self.new_local()]
+            self.emit(f"auto [{', '.join(names)}] = {src};")
+            for n, m in zip(names, "xyz"):
+                self.scopes[-1].append(
+                    Var(n, self.lookup(f"{src}.{m}").bound))
+            return
         if kind == "temp":
             # A member call on a temporary: `double t = C3(e, e, e).sum();`
             es = [self.limit(self.expr(2)) for _ in range(3)]
