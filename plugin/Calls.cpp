@@ -37,7 +37,6 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/Sema/Sema.h"
 
 using namespace clang;
@@ -133,35 +132,59 @@ bool PullbackBuilder::temporaryObject(QualType PT, const Expr *K) const {
          !K->isGLValue();
 }
 
-bool isDiscarded(ASTContext &Ctx, const Expr *E) {
-  const Stmt *Child = E;
-  for (unsigned Depth = 0; Depth < 16; ++Depth) {
-    auto Parents = Ctx.getParents(*Child);
-    if (Parents.size() != 1)
-      return false;
-    const Stmt *P = Parents[0].get<Stmt>();
-    if (!P)
-      return false;
-    if (isa<ExprWithCleanups>(P) || isa<ParenExpr>(P)) {
-      Child = P;
-      continue;
+/// Collects the expressions of \p St evaluated only for their side
+/// effects: expression statements, for-loop increments, the left of a
+/// comma, operands of a void cast (through parentheses and cleanups).
+static void collectDiscarded(const Stmt *St,
+                             llvm::DenseSet<const Expr *> &Out) {
+  if (!St)
+    return;
+  auto Add = [&](const Stmt *C) {
+    const auto *E = dyn_cast_or_null<Expr>(C);
+    while (E) {
+      Out.insert(E);
+      if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
+        E = EWC->getSubExpr();
+      else if (const auto *PE = dyn_cast<ParenExpr>(E))
+        E = PE->getSubExpr();
+      else
+        E = nullptr;
     }
-    if (const auto *BO = dyn_cast<BinaryOperator>(P))
-      return BO->getOpcode() == BO_Comma && BO->getLHS() == Child;
-    if (const auto *CE = dyn_cast<CastExpr>(P))
-      return CE->getType()->isVoidType();
-    if (const auto *FS = dyn_cast<ForStmt>(P))
-      return FS->getInc() == Child || FS->getBody() == Child;
-    if (const auto *IS = dyn_cast<IfStmt>(P))
-      return IS->getThen() == Child || IS->getElse() == Child;
-    if (const auto *WS = dyn_cast<WhileStmt>(P))
-      return WS->getBody() == Child;
-    if (const auto *DS = dyn_cast<DoStmt>(P))
-      return DS->getBody() == Child;
-    return isa<CompoundStmt>(P) || isa<CaseStmt>(P) || isa<DefaultStmt>(P) ||
-           isa<LabelStmt>(P);
+  };
+  if (isa<CompoundStmt>(St) || isa<CaseStmt>(St) || isa<DefaultStmt>(St) ||
+      isa<LabelStmt>(St))
+    for (const Stmt *C : St->children())
+      Add(C);
+  if (const auto *FS = dyn_cast<ForStmt>(St)) {
+    Add(FS->getInc());
+    Add(FS->getBody());
   }
-  return false;
+  if (const auto *IS = dyn_cast<IfStmt>(St)) {
+    Add(IS->getThen());
+    Add(IS->getElse());
+  }
+  if (const auto *WS = dyn_cast<WhileStmt>(St))
+    Add(WS->getBody());
+  if (const auto *DS = dyn_cast<DoStmt>(St))
+    Add(DS->getBody());
+  if (const auto *BO = dyn_cast<BinaryOperator>(St);
+      BO && BO->getOpcode() == BO_Comma)
+    Add(BO->getLHS());
+  if (const auto *CE = dyn_cast<CastExpr>(St);
+      CE && CE->getType()->isVoidType())
+    Add(CE->getSubExpr());
+  for (const Stmt *C : St->children())
+    collectDiscarded(C, Out);
+}
+
+bool PullbackBuilder::discarded(const Expr *E) {
+  // (Built from the body: clang's parent map is computed once per
+  // translation unit and misses functions parsed after that.)
+  if (!DiscardedBuilt) {
+    collectDiscarded(Primal->getBody(), Discarded);
+    DiscardedBuilt = true;
+  }
+  return Discarded.count(E) != 0;
 }
 
 Expr *PullbackBuilder::rebuildUserCall(const CallExpr *CE,
@@ -172,7 +195,7 @@ Expr *PullbackBuilder::rebuildUserCall(const CallExpr *CE,
                                FD->getNameAsString() + "'");
   // `acc += v` with `V &operator+=(V &, const V &)`: the reference it
   // returns has no derivative of its own; only discarded uses are known.
-  if (returnsWritableReference(FD) && !isDiscarded(Ctx, CE))
+  if (returnsWritableReference(FD) && !discarded(CE))
     return unsupported(CE, "use of the reference returned by '" +
                                FD->getNameAsString() +
                                "' (write the call as a statement of its "

@@ -181,7 +181,7 @@ Expr *PullbackBuilder::rebuildMutatingCall(const CallExpr *CE, bool Need) {
   QualType RT = MD->getReturnType();
   // `v += w` returning `*this`: discarded, like a void call.
   if (returnsWritableReference(MD)) {
-    if (!isDiscarded(Ctx, CE))
+    if (!discarded(CE))
       return unsupported(CE, "use of the reference returned by " + Name +
                                  " (write the call as a statement of its "
                                  "own)");

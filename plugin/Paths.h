@@ -26,9 +26,6 @@ namespace grad {
 /// `std::get<I>(t)` on an lvalue tuple, pair or array, or null.
 const clang::CallExpr *stdGet(const clang::Expr *E);
 
-/// True if \p E is evaluated only for its side effects (an expression
-/// statement, a for-loop increment, the left of a comma, a void cast).
-bool isDiscarded(clang::ASTContext &Ctx, const clang::Expr *E);
 
 /// True if a value of type \p T (by value) holds a pointer through which
 /// floating data can be written: an iterator (`std::vector<double>::

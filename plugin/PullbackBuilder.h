@@ -93,6 +93,11 @@ private:
   /// effect of its statement, reversed through the method's pullback on a
   /// copy of the object as it was before the call.
   clang::Expr *rebuildMutatingCall(const clang::CallExpr *CE, bool Need);
+  /// True if \p E (a node of the primal's body) is evaluated only for its
+  /// side effects.
+  bool discarded(const clang::Expr *E);
+  llvm::DenseSet<const clang::Expr *> Discarded;
+  bool DiscardedBuilt = false;
   /// `T(args...)` or `T{args...}` as written, the arguments rebuilt.
   clang::Expr *rebuildConstruction(const clang::CXXConstructExpr *CC,
                                    bool Plain);

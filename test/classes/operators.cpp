@@ -52,6 +52,16 @@ struct Area {
   double s = a;
   return s * x + static_cast<double>(Area{y, 2.0});
 }
+// A later function (clang's parent map, built for the one above, does not
+// know it): discarded `s += ...` in a block and at the top level.
+[[grad]] double later(double x, double y) {
+  V2 s{x, y};
+  if (x > 0) {
+    s += V2{y, x};
+  }
+  s += s;
+  return s.a * s.b;
+}
 struct Poly {
   double c[3];
   double operator()(double x) const { return c[0] + x * (c[1] + x * c[2]); }
@@ -62,13 +72,15 @@ struct Poly {
 int main() {
 #define XY(F) { double dx = 0, dy = 0; F##_pullback(0.7, 1.3, 1, &dx, &dy); \
     vecgrad::check(#F, [](const std::vector<double>& V){ return F(V[0], V[1]); }, {0.7, 1.3}, {dx, dy}); }
-  XY(ops) XY(accumulate) XY(convert)
+  XY(ops) XY(accumulate) XY(convert) XY(later)
   // CHECK: ok ops.d0
   // CHECK: ok ops.d1
   // CHECK: ok accumulate.d0
   // CHECK: ok accumulate.d1
   // CHECK: ok convert.d0
   // CHECK: ok convert.d1
+  // CHECK: ok later.d0
+  // CHECK: ok later.d1
   // The pullbacks of [[grad]] operators, called by their names.
   Vec3 da{}, db{};
   operator_star_pullback(Vec3{1, 2, 3}, Vec3{4, 5, 6}, Vec3{1, 1, 1}, &da, &db);
