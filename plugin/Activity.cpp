@@ -73,7 +73,7 @@ const VarDecl *Activity::rootOf(const Expr *E, bool &IsThis) const {
       return rootOf(MC->getImplicitObjectArgument(), IsThis);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     if (const auto *BD = dyn_cast<BindingDecl>(DRE->getDecl()))
-      return BD->getBinding() ? rootOf(BD->getBinding(), IsThis) : nullptr;
+      return bindingPart(BD) ? rootOf(bindingPart(BD), IsThis) : nullptr;
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     return VD ? storageOf(VD) : nullptr;
   }
@@ -106,11 +106,14 @@ bool Activity::capturesActive(const CallExpr *CE) const {
   if (!OC || OC->getOperator() != OO_Call || OC->getNumArgs() == 0)
     return false;
   if (const LambdaExpr *L = findLambda(OC->getArg(0)))
-    for (const LambdaCapture &C : L->captures())
+    for (const LambdaCapture &C : L->captures()) {
+      if (C.capturesThis() && ThisActive)
+        return true;
       if (C.capturesVariable())
         if (const auto *VD = dyn_cast<VarDecl>(C.getCapturedVar()))
           if (isActive(VD))
             return true;
+    }
   return false;
 }
 
@@ -125,7 +128,7 @@ bool Activity::compute(const Expr *E) const {
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     // A structured binding: the part of the decomposed object it names.
     if (const auto *BD = dyn_cast<BindingDecl>(DRE->getDecl()))
-      return BD->getBinding() && compute(BD->getBinding());
+      return bindingPart(BD) && compute(bindingPart(BD));
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     return VD && isActive(VD);
   }
@@ -367,7 +370,7 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
         if (Info.Callee->getBody())
           classify(Info);
         for (const LiftedCapture &C : Info.Caps)
-          if (C.Written && C.ByRef) {
+          if (C.Written && C.ByRef && C.Var) {
             WrittenData.insert(C.Var);
             if (isScalarStorage(C.Var))
               Written.insert(C.Var);
@@ -517,6 +520,9 @@ void Activity::run(const FunctionDecl *FD, const WrtMask &Wrt) {
   computeAliases(FD->getBody());
   DefCollector C(*this, Written, WrittenData, AddressTaken, ThisWritten);
   C.TraverseStmt(FD->getBody());
+  // A constructor's member initialisers write the object.
+  if (isa<CXXConstructorDecl>(FD))
+    ThisWritten = true;
   auto Eligible = [](const VarDecl *VD) {
     return isFloating(VD->getType().getNonReferenceType()) ||
            classifyParam(const_cast<ASTContext &>(VD->getASTContext()),

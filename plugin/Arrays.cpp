@@ -589,10 +589,10 @@ Expr *PullbackBuilder::localParamShadow(const ParmVarDecl *P) {
   VarDecl *A = adjointOf(P);
   // Shaped like the entry value (the prologue runs before the body).
   if (RecName == "vector")
-    Prologue.push_back(B.memberCall(
-        B.ref(A), "assign",
-        {B.memberCall(B.ref(param(P->getFunctionScopeIndex())), "size", {}),
-         B.intLit(0, Ctx.IntTy)}));
+    Prologue.push_back(zeroFill(
+        B, B.ref(A),
+        B.memberCall(B.ref(param(P->getFunctionScopeIndex())), "size", {}),
+        T));
   else if (RecName == "tensor")
     Prologue.push_back(B.assign(
         B.ref(A), B.callGrad("zeros_like",

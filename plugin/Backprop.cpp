@@ -86,7 +86,8 @@ void PullbackBuilder::accumulateObject(Expr *Dst, Expr *Adj, QualType T,
     Out.push_back(B.addAssign(Dst, Adj));
     return;
   }
-  if (!isPlainStruct(T)) {
+  QualType ET = elementTypeOf(Ctx, T);
+  if (!isPlainStruct(T) && (ET.isNull() || !isPlainStruct(ET))) {
     // Containers and std::array: element by element in the runtime.
     Out.push_back(B.callRuntime("accumulate", {}, {Dst, Adj}));
     return;
@@ -122,6 +123,24 @@ void PullbackBuilder::backprop(const Expr *E, Expr *Adj, Stmts &Out) {
       Out.push_back(B.addAssign(adjointElement(K), Adj));
     return;
   }
+  if (const Expr *Temp = temporaryRoot(Ctx, K)) {
+    // A member of a temporary: a zero object with that member's adjoint,
+    // sent to what built the temporary.
+    QualType BT = Temp->getType().getNonReferenceType().getUnqualifiedType();
+    VarDecl *G = B.var(PB, fresh("_g"), BT, B.zero(BT));
+    Out.push_back(B.declStmt(G));
+    Expr *M = onTemporaryPath(B, K, B.ref(G));
+    if (!M) {
+      unsupported(K, constructName(K));
+      return;
+    }
+    if (T->isRecordType())
+      accumulateObject(M, Adj, T, Out);
+    else
+      Out.push_back(B.addAssign(M, Adj));
+    backprop(Temp, B.ref(G), Out);
+    return;
+  }
   if (const auto *DRE = dyn_cast<DeclRefExpr>(K)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     if (!VD)
@@ -144,10 +163,20 @@ void PullbackBuilder::backprop(const Expr *E, Expr *Adj, Stmts &Out) {
       backprop(It->second, B.member(B.ref(A), It->first->getName()), Out);
     return;
   }
-  if (auto Els = pairElements(K); !Els.empty()) {
+  if (const CXXConstructExpr *UC = userConstruction(K)) {
+    backpropUserConstruction(UC, Adj, Out);
+    return;
+  }
+  if (auto Els = tupleElements(K); !Els.empty()) {
+    // Element I's adjoint: .first / .second, or std::get<I>.
     ValueDecl *A = bindRef(Adj, T, true, Out);
-    backprop(Els[1], B.member(B.ref(A), "second"), Out);
-    backprop(Els[0], B.member(B.ref(A), "first"), Out);
+    for (unsigned I = Els.size(); I-- > 0;)
+      backprop(Els[I],
+               isTuple(T)
+                   ? B.callStd("get", {B.ref(A)},
+                               {B.exprArg(B.intLit(I, Ctx.getSizeType()))})
+                   : B.member(B.ref(A), I == 0 ? "first" : "second"),
+               Out);
     return;
   }
   if (const auto *IL = dyn_cast<InitListExpr>(K)) {

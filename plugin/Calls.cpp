@@ -57,6 +57,9 @@ static const Expr *argFor(const CallExpr *CE, unsigned I) {
     return nullptr;
   return CE->getArg(I);
 }
+static const Expr *argFor(ArrayRef<const Expr *> Args, unsigned I) {
+  return I < Args.size() ? Args[I] : nullptr;
+}
 
 bool PullbackBuilder::memoryActive(const Expr *A) {
   if (!A)
@@ -75,24 +78,23 @@ bool PullbackBuilder::memoryActive(const Expr *A) {
 }
 
 WrtMask PullbackBuilder::callMask(const FunctionDecl *FD,
-                                  const CallExpr *CE) {
+                                  ArrayRef<const Expr *> Args) {
   WrtMask M = fullMask(FD);
   for (unsigned I = 0; I < FD->getNumParams() && I < M.size(); ++I) {
     if (!M[I])
       continue;
     ParamKind K = classifyParam(Ctx, FD->getParamDecl(I)->getType()).Kind;
     if (isMemoryKind(K))
-      M[I] = memoryActive(argFor(CE, I));
+      M[I] = memoryActive(argFor(Args, I));
   }
   return M;
 }
 
 bool PullbackBuilder::memoryUnstable(const FunctionDecl *FD,
-                                     const CallExpr *CE,
-                                     const WrtMask &Mask) {
+                                     ArrayRef<const Expr *> Args) {
   for (unsigned I = 0; I < FD->getNumParams(); ++I) {
     QualType PT = FD->getParamDecl(I)->getType();
-    const Expr *A = argFor(CE, I);
+    const Expr *A = argFor(Args, I);
     if (!A || !(PT->isPointerType() || PT->isReferenceType() ||
                 PT->isRecordType()))
       continue;
@@ -216,7 +218,7 @@ Expr *PullbackBuilder::rebuildUserCall(const CallExpr *CE,
                              "' (write the loop, or pass a pointer such as "
                              "v.data())");
   }
-  WrtMask Mask = callMask(FD, CE);
+  WrtMask Mask = callMask(FD, {CE->getArgs(), CE->getNumArgs()});
   PullbackEntry *PE =
       D.calleePullback(FD, Loc, Entry, /*Queue=*/false, &Mask);
   if (!PE) {
@@ -227,7 +229,7 @@ Expr *PullbackBuilder::rebuildUserCall(const CallExpr *CE,
   P.PE = PE;
   P.Hoisted = writtenStorage(CE) != nullptr;
   P.Split = P.Hoisted || D.useSplit(*PE, Loc) ||
-            memoryUnstable(FD, CE, PE->Wrt);
+            memoryUnstable(FD, {CE->getArgs(), CE->getNumArgs()});
   if (P.Split && PE->UserProvided)
     return unsupported(
         CE, "call to '" + FD->getNameAsString() + "' through its user " +

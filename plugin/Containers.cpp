@@ -70,7 +70,7 @@ Expr *PullbackBuilder::rebuildInitList(const InitListExpr *IL,
 bool PullbackBuilder::storageInit(const VarDecl *VD, const Expr *Init,
                                   StorageInit &SI) {
   QualType T = VD->getType();
-  if (auto Els = pairElements(Init); !Els.empty()) {
+  if (auto Els = tupleElements(Init); Els.size() == 2 && !isTuple(T)) {
     // std::pair<double, double> p(x, y), std::make_pair(x, y): braces.
     unsigned NB = T->getAsCXXRecordDecl()->getNumBases();
     SmallVector<Expr *, 2> Fwd;

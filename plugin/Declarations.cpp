@@ -75,33 +75,11 @@ void PullbackBuilder::declStmt(const DeclStmt *DS, Stmts &Fwd, Stmts &Rev) {
     }
     QualType T = VD->getType();
     const auto *DD = dyn_cast<DecompositionDecl>(VD);
-    bool TupleLike = false;
-    if (DD)
-      for (const BindingDecl *BD : DD->bindings())
-        TupleLike |= BD->getHoldingVar() != nullptr;
     if (DD && T->isArrayType() && !T->isReferenceType()) {
       // (A copy of an array: its elements are copied one by one.)
       unsupported(DS, "structured binding of a copy of an array (bind a "
                       "reference, 'auto &[a, b] = arr;', or name the "
                       "elements)");
-      return;
-    }
-    if (DD && TupleLike) {
-      // The bindings name parts of a hidden object: not modelled.
-      std::string Names, First;
-      for (const BindingDecl *BD : DD->bindings()) {
-        Names += (Names.empty() ? "" : ", ") + BD->getNameAsString();
-        if (First.empty())
-          First = BD->getType()
-                      .getCanonicalType()
-                      .getNonReferenceType()
-                      .getUnqualifiedType()
-                      .getAsString(Ctx.getPrintingPolicy()) +
-                  " " + BD->getNameAsString();
-      }
-      unsupported(DS, "structured binding '[" + Names +
-                          "]' (name the members: '" + First +
-                          " = ...;')");
       return;
     }
     if (VD->isStaticLocal()) {
@@ -248,9 +226,16 @@ void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,
   }
   bool Copy = Ctor && Ctor->getConstructor()->isCopyOrMoveConstructor();
   // A complex number is a value: any initializer is an expression.
-  if (Init && !Copy && !isComplex(T) &&
+  if (Init && IsStruct &&
+      (userConstruction(Init) ||
+       (isTuple(T) && !tupleElements(Init).empty()))) {
+    // Polar p(r, t) through a constructor that computes members: its
+    // pullback sends the local's adjoint to the arguments.
+    NewInit = fwd(VD->getInit(), false);
+    Computed = true;
+  } else if (Init && !Copy && !isComplex(T) &&
       (isa<InitListExpr>(Init) || isa<CXXConstructExpr>(Init) ||
-       !pairElements(Init).empty())) {
+       !tupleElements(Init).empty())) {
     // Braces or a constructor: elements, or (count, value), may carry
     // derivatives; their adjoints come back from the shadow's elements.
     if (!storageInit(VD, Init, SI))
@@ -291,9 +276,8 @@ void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,
     // Shaped like the value; the initializer's adjoint flows back when the
     // reverse sweep reaches the declaration.
     if (IsVector)
-      Fwd.push_back(B.memberCall(B.ref(A), "assign",
-                                 {B.memberCall(B.ref(NV), "size", {}),
-                                  B.intLit(0, Ctx.IntTy)}));
+      Fwd.push_back(
+          zeroFill(B, B.ref(A), B.memberCall(B.ref(NV), "size", {}), CT));
     else if (!IsStdArray && !IsStruct)
       Fwd.push_back(
           B.assign(B.ref(A), B.callGrad("zeros_like", {B.ref(NV)})));
@@ -312,12 +296,9 @@ void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,
   if (IsVector) {
     // Same size as the primal, zero: sized here, zeroed again when the
     // reverse sweep reaches the declaration.
-    Fwd.push_back(B.memberCall(B.ref(A), "assign",
-                               {B.memberCall(B.ref(NV), "size", {}),
-                                B.intLit(0, Ctx.IntTy)}));
-    Zero = B.memberCall(B.ref(A), "assign",
-                        {B.memberCall(B.ref(A), "size", {}),
-                         B.intLit(0, Ctx.IntTy)});
+    Fwd.push_back(
+        zeroFill(B, B.ref(A), B.memberCall(B.ref(NV), "size", {}), CT));
+    Zero = zeroFill(B, B.ref(A), B.memberCall(B.ref(A), "size", {}), CT);
   } else {
     // Arrays of any rank and std::array: zeroed in place.
     Zero = B.callRuntime("zero", {}, {B.ref(A)});

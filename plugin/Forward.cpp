@@ -53,7 +53,7 @@ const Expr *stripExpr(const Expr *E) {
     if (const auto *DRE = dyn_cast<DeclRefExpr>(Next))
       if (const auto *BD = dyn_cast<BindingDecl>(DRE->getDecl())) {
         // (For a tuple-like object, a variable holding std::get's result.)
-        const Expr *Bound = BD->getBinding();
+        const Expr *Bound = bindingPart(BD);
         if (Bound)
           Next = Bound;
       }
@@ -610,11 +610,25 @@ const CallExpr *PullbackBuilder::lambdaCall(const CallExpr *CE) {
   SmallVector<Expr *, 6> Args;
   for (unsigned I = 1; I < OC->getNumArgs(); ++I)
     Args.push_back(const_cast<Expr *>(OC->getArg(I)));
-  for (const LiftedCapture &C : Info->Caps)
+  for (const LiftedCapture &C : Info->Caps) {
+    if (C.This) {
+      // `*this`, as the primal would write it.
+      const auto *MD = dyn_cast<CXXMethodDecl>(Primal);
+      if (!MD || MD->isStatic())
+        return unsupported(CE, "call of " + Name + " capturing 'this'");
+      Expr *This = CXXThisExpr::Create(Ctx, CE->getExprLoc(),
+                                       MD->getThisType(), /*IsImplicit=*/true);
+      Args.push_back(UnaryOperator::Create(
+          Ctx, This, UO_Deref, MD->getThisType()->getPointeeType(),
+          VK_LValue, OK_Ordinary, CE->getExprLoc(), false,
+          FPOptionsOverride()));
+      continue;
+    }
     Args.push_back(DeclRefExpr::Create(
         Ctx, NestedNameSpecifierLoc(), SourceLocation(), C.Var, false,
         CE->getExprLoc(), C.Var->getType().getNonReferenceType(),
         VK_LValue));
+  }
   SourceLocation Saved = B.Loc;
   B.Loc = CE->getExprLoc();
   Expr *Call = B.call(B.funcRef(Fn), Args);
@@ -690,6 +704,13 @@ Expr *PullbackBuilder::rebuild(const Expr *E, bool Need, bool Plain) {
   }
   if (isElementAccess(K))
     return rebuildElement(K, Need, Plain);
+  if (const Expr *Temp = temporaryRoot(Ctx, K)) {
+    // Gauss{b, a}.inv, Poly(a, b).c[2]: on the rebuilt temporary.
+    Expr *R = onTemporaryPath(B, K, rebuild(Temp, false, Plain));
+    if (!R)
+      return Failed ? nullptr : unsupported(K, constructName(K));
+    return Need ? record(K, R) : R;
+  }
   if (const auto *TE = dyn_cast<CXXThisExpr>(K))
     return S.BuildCXXThisExpr(B.Loc, TE->getType(), /*IsImplicit=*/false);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(K))
@@ -779,10 +800,12 @@ Expr *PullbackBuilder::rebuild(const Expr *E, bool Need, bool Plain) {
                        plain(CO->getFalseExpr()));
     return Need ? record(CO, Out) : Out;
   }
-  if (auto Els = pairElements(K); !Els.empty()) {
-    // std::pair<double, double>{a, b}, std::make_pair(a, b).
-    Expr *Args[2] = {rebuild(Els[0], false, Plain),
-                     rebuild(Els[1], false, Plain)};
+  if (auto Els = tupleElements(K); !Els.empty()) {
+    // std::pair<double, double>{a, b}, std::make_pair(a, b),
+    // std::make_tuple(a, b, c).
+    SmallVector<Expr *, 4> Args;
+    for (const Expr *El : Els)
+      Args.push_back(rebuild(El, false, Plain));
     if (Failed)
       return nullptr;
     Expr *R = B.construct(K->getType(), Args, /*List=*/true);
@@ -799,6 +822,8 @@ Expr *PullbackBuilder::rebuild(const Expr *E, bool Need, bool Plain) {
     // Vec3(x, y, z) through a member-wise constructor: as written, with the
     // arguments rebuilt.
     return rebuildConstruction(CC, Plain);
+  if (const CXXConstructExpr *UC = userConstruction(K))
+    return rebuildUserConstruction(UC, Need, Plain);
   if (const auto *CE = dyn_cast<CallExpr>(K)) {
     const CallExpr *LC = lambdaCall(CE);
     if (!LC)

@@ -50,7 +50,7 @@ bool PullbackBuilder::storageActive(const Expr *E) {
   E = E->IgnoreParenImpCasts();
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E);
       DRE && isa<BindingDecl>(DRE->getDecl()))
-    return storageActive(cast<BindingDecl>(DRE->getDecl())->getBinding());
+    return storageActive(bindingPart(cast<BindingDecl>(DRE->getDecl())));
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     return VD && (mayAlias(VD) || Act.isActive(VD));
@@ -318,8 +318,18 @@ void PullbackBuilder::declareBindings(const VarDecl *VD, Stmts &Fwd) {
   // the statements replayed as written (the derivative itself reads the
   // parts through `_b`).
   for (const BindingDecl *BD : DD->bindings()) {
-    const Expr *Part = BD->getBinding();
-    Expr *E = Part ? replay(Part) : nullptr;
+    const Expr *Part = bindingPart(BD);
+    Expr *E = nullptr;
+    if (const CallExpr *Get = BD->getHoldingVar() ? stdGet(Part) : nullptr) {
+      // Tuple-like: std::get<I>(_b) on the hidden object, as an lvalue.
+      if (VarDecl *Obj = mapVar(DD))
+        E = B.callStd("get", {B.ref(Obj)},
+                      {B.argLoc(Get->getDirectCallee()
+                                    ->getTemplateSpecializationArgs()
+                                    ->get(0))});
+    } else if (Part) {
+      E = replay(Part);
+    }
     if (!E) {
       unsupported(DD, "structured binding '" + BD->getNameAsString() + "'");
       return;

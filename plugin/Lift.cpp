@@ -70,8 +70,28 @@ struct Purity : RecursiveASTVisitor<Purity> {
     return !Captured.count(VD) && VD->isLocalVarDeclOrParm() &&
            !VD->isStaticLocal();
   }
+  bool WritesThis = false;
   void write(const Expr *E) {
     E = E->IgnoreParenImpCasts();
+    // this->m, this->a[i], this->s.m: the captured object.
+    for (const Expr *P = E;;) {
+      P = P->IgnoreParenImpCasts();
+      if (const auto *ME = dyn_cast<MemberExpr>(P)) {
+        P = ME->getBase();
+        continue;
+      }
+      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(P)) {
+        P = AS->getBase();
+        continue;
+      }
+      if (isa<CXXThisExpr>(P)) {
+        WritesThis = true;
+        if (Writes.empty())
+          Writes = "writes members of 'this'";
+        return;
+      }
+      break;
+    }
     if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
       E = AS->getBase()->IgnoreParenImpCasts();
     if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E))
@@ -107,6 +127,18 @@ struct Purity : RecursiveASTVisitor<Purity> {
       ReadsGlobal = "reads global '" + VD->getNameAsString() + "'";
     return true;
   }
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MC) {
+    // A non-const member function called on the captured object.
+    const CXXMethodDecl *MD = MC->getMethodDecl();
+    if (MD && !MD->isConst() && !MD->isStatic() &&
+        isa<CXXThisExpr>(MC->getImplicitObjectArgument()->IgnoreParenImpCasts())) {
+      WritesThis = true;
+      if (Writes.empty())
+        Writes = "calls non-const member function '" + MD->getNameAsString() +
+                 "' of 'this'";
+    }
+    return true;
+  }
   bool VisitCallExpr(CallExpr *CE) {
     const FunctionDecl *FD = CE->getDirectCallee();
     if (!FD || findRule(FD) || !Calls.empty())
@@ -124,6 +156,13 @@ void classify(LambdaInfo &Info) {
   P.Callee = Info.Callee;
   if (Info.Lambda)
     for (const LambdaCapture &C : Info.Lambda->captures()) {
+      if (C.capturesThis()) {
+        LiftedCapture T;
+        T.ByRef = true;
+        T.This = true;
+        Info.Caps.push_back(T);
+        continue;
+      }
       if (!C.capturesVariable())
         continue;
       auto *VD = dyn_cast<VarDecl>(C.getCapturedVar());
@@ -135,7 +174,7 @@ void classify(LambdaInfo &Info) {
   if (Info.Callee->getBody())
     P.TraverseStmt(Info.Callee->getBody());
   for (LiftedCapture &C : Info.Caps)
-    C.Written = P.WrittenVars.count(C.Var);
+    C.Written = C.This ? P.WritesThis : P.WrittenVars.count(C.Var) != 0;
   // Written globals become by-reference captures of the element function.
   for (VarDecl *G : P.WrittenGlobals) {
     bool Seen = false;
@@ -149,7 +188,7 @@ void classify(LambdaInfo &Info) {
     Info.Reason = P.Writes;
   } else if (!Info.Caps.empty()) {
     Info.Kind = Lowering::Reverse;
-    Info.Reason = "captures '" + Info.Caps.front().Var->getNameAsString() + "'";
+    Info.Reason = "captures '" + Info.Caps.front().name() + "'";
   } else if (!P.ReadsGlobal.empty()) {
     Info.Kind = Lowering::Reverse;
     Info.Reason = P.ReadsGlobal;
@@ -174,6 +213,8 @@ public:
 
   SemaBuilder B;
   llvm::DenseMap<const VarDecl *, VarDecl *> Map;
+  /// `const C &self`, the captured `this`.
+  VarDecl *Self = nullptr;
   std::string Error;
   SourceLocation ErrorLoc;
 
@@ -276,11 +317,18 @@ Expr *Cloner::expr(const Expr *E) {
   }
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
     return B.subscript(expr(AS->getBase()), expr(AS->getIdx()));
+  if (isa<CXXThisExpr>(E)) {
+    if (!Self)
+      return fail(E, "'this'");
+    return B.addrOf(B.ref(Self));
+  }
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
-    // p.b, q->w: a data member of a parameter or capture.
+    // p.b, q->w, this->w: a data member of a parameter or capture.
     const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
-    if (!FD || !FD->getIdentifier() || isa<CXXThisExpr>(ME->getBase()))
+    if (!FD || !FD->getIdentifier())
       return fail(E, "member access");
+    if (Self && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+      return B.member(B.ref(Self), FD->getName());
     return B.member(expr(ME->getBase()), FD->getName(), ME->isArrow());
   }
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
@@ -303,6 +351,8 @@ Expr *Cloner::expr(const Expr *E) {
     for (const Expr *A : MC->arguments())
       if (!isa<CXXDefaultArgExpr>(A))
         Args.push_back(expr(A));
+    if (Self && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+      return B.memberCall(B.ref(Self), MC->getMethodDecl()->getName(), Args);
     return B.memberCall(expr(ME->getBase()), MC->getMethodDecl()->getName(),
                         Args, ME->isArrow());
   }
@@ -416,6 +466,19 @@ Stmt *Cloner::stmt(const Stmt *St) {
 // Differentiator: lifting
 //===----------------------------------------------------------------------===//
 
+/// The class whose `this` a lambda captures: that of the member function
+/// it is written in (through enclosing lambdas).
+QualType capturedThisType(const LambdaInfo &Info) {
+  if (!Info.Lambda)
+    return QualType();
+  const DeclContext *DC = Info.Lambda->getLambdaClass()->getDeclContext();
+  for (; DC; DC = DC->getParent())
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(DC))
+      if (!MD->getParent()->isLambda())
+        return MD->getASTContext().getRecordType(MD->getParent());
+  return QualType();
+}
+
 LambdaInfo *Differentiator::lambdaInfo(const Expr *Callable,
                                        const PullbackEntry &Caller) {
   const LambdaExpr *L = findLambda(Callable);
@@ -450,16 +513,15 @@ LambdaInfo *Differentiator::lambdaInfo(const Expr *Callable,
       noteRequest(Caller);
       Info->Failed = true;
     }
-  bool CapturesThis = false;
-  if (L)
-    for (const LambdaCapture &C : L->captures())
-      CapturesThis |= C.capturesThis();
-  if (CapturesThis && !Info->Failed) {
-    report(S.Diags, Diag::UnsupportedConstruct, L->getBeginLoc())
-        << "lambda capturing 'this'" << Caller.Primal->getNameAsString();
-    noteRequest(Caller);
-    Info->Failed = true;
-  }
+  for (const LiftedCapture &C : Info->Caps)
+    if (C.This && !Info->Failed && C.Written) {
+      // (Its writes would have to reach the object and its adjoint.)
+      report(S.Diags, Diag::UnsupportedConstruct, L->getBeginLoc())
+          << "lambda capturing 'this' that " + Info->Reason
+          << Caller.Primal->getNameAsString();
+      noteRequest(Caller);
+      Info->Failed = true;
+    }
   LambdaInfo *Raw = Info.get();
   Lambdas[Key] = std::move(Info);
   return Raw->Failed ? nullptr : Raw;
@@ -510,6 +572,19 @@ FunctionDecl *Differentiator::liftFunction(LambdaInfo &Info, unsigned Slots,
                                        : "p" + std::to_string(Names.size()));
   }
   for (const LiftedCapture &C : Info.Caps) {
+    if (C.This) {
+      // The object, read-only: `const C &self`.
+      QualType Obj = capturedThisType(Info);
+      if (Obj.isNull())
+        return nullptr;
+      Types.push_back(Ctx.getLValueReferenceType(Obj.withConst()));
+      std::string N = "self";
+      for (const std::string &Other : Names)
+        if (Other == N)
+          N += "_";
+      Names.push_back(N);
+      continue;
+    }
     QualType T = C.Var->getType().getNonReferenceType();
     if (C.ByRef)
       T = Ctx.getLValueReferenceType(T);
@@ -553,8 +628,12 @@ FunctionDecl *Differentiator::liftFunction(LambdaInfo &Info, unsigned Slots,
   unsigned I = 0;
   for (const ParmVarDecl *P : F->parameters())
     C.Map[P] = Params[I++];
-  for (const LiftedCapture &Cap : Info.Caps)
-    C.Map[Cap.Var] = Params[I++];
+  for (const LiftedCapture &Cap : Info.Caps) {
+    if (Cap.This)
+      C.Self = Params[I++];
+    else
+      C.Map[Cap.Var] = Params[I++];
+  }
   Stmt *Body = C.stmt(F->getBody());
   if (!C.Error.empty() || !Body || C.B.Failed) {
     report(S.Diags, Diag::UnsupportedConstruct,

@@ -34,9 +34,15 @@ namespace grad {
 enum class Lowering { Forward, Reverse, Stateful };
 
 struct LiftedCapture {
-  clang::VarDecl *Var = nullptr;
+  clang::VarDecl *Var = nullptr; ///< null for `this`
   bool ByRef = false;
   bool Written = false;
+  /// The lambda captures `this`: the lifted function takes the object as
+  /// `const C &self` (members read as `self.m`).
+  bool This = false;
+  std::string name() const {
+    return This ? "this" : Var->getNameAsString();
+  }
 };
 
 struct LambdaInfo {
@@ -57,6 +63,9 @@ struct LambdaInfo {
 /// local variable initialised with one) or a function name; else null.
 const clang::LambdaExpr *findLambda(const clang::Expr *E);
 const clang::FunctionDecl *findFunction(const clang::Expr *E);
+
+/// The class whose `this` the lambda of \p Info captures, or null.
+clang::QualType capturedThisType(const LambdaInfo &Info);
 
 /// Fills Kind, Reason and Caps.
 void classify(LambdaInfo &Info);

@@ -20,6 +20,7 @@
 #include "Consumer.h"
 #include "Diagnostics.h"
 #include "PullbackBuilder.h"
+#include "Records.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -335,6 +336,37 @@ void PullbackBuilder::jump(const Stmt *J, Stmts &Fwd, Stmts &Rev) {
   }
 }
 
+const Stmt *PullbackBuilder::withoutConditionVariable(const Stmt *L) {
+  // `while (T v = e) body` runs as `while (true) { T v = e; if (!v) break;
+  // body }`, and `for (init; T v = e; inc)` likewise: `continue` still
+  // reaches the increment, then the declaration.
+  const auto *FS = dyn_cast<ForStmt>(L);
+  const auto *WS = dyn_cast<WhileStmt>(L);
+  const DeclStmt *CondDecl = FS ? FS->getConditionVariableDeclStmt()
+                                : WS->getConditionVariableDeclStmt();
+  Expr *Cond = const_cast<Expr *>(FS ? FS->getCond() : WS->getCond());
+  Stmt *Body = const_cast<Stmt *>(FS ? FS->getBody() : WS->getBody());
+  SourceLocation Loc = Cond->getBeginLoc();
+  Expr *Not = UnaryOperator::Create(Ctx, new (Ctx) ParenExpr(Loc, Loc, Cond),
+                                    UO_LNot, Ctx.BoolTy, VK_PRValue,
+                                    OK_Ordinary, Loc, false,
+                                    FPOptionsOverride());
+  Stmt *Exit = IfStmt::Create(Ctx, Loc, IfStatementKind::Ordinary, nullptr,
+                              nullptr, Not, Loc, Loc, new (Ctx) BreakStmt(Loc),
+                              Loc, nullptr);
+  Stmt *Parts[] = {const_cast<DeclStmt *>(CondDecl), Exit, Body};
+  Stmt *NewBody =
+      CompoundStmt::Create(Ctx, Parts, FPOptionsOverride(), Loc, Loc);
+  Expr *True = CXXBoolLiteralExpr::Create(Ctx, true, Ctx.BoolTy, Loc);
+  if (FS)
+    return new (Ctx) ForStmt(Ctx, const_cast<Stmt *>(FS->getInit()), True,
+                             nullptr, const_cast<Expr *>(FS->getInc()),
+                             NewBody, FS->getForLoc(), FS->getLParenLoc(),
+                             FS->getRParenLoc());
+  return WhileStmt::Create(Ctx, nullptr, True, NewBody, WS->getWhileLoc(),
+                           WS->getLParenLoc(), WS->getRParenLoc());
+}
+
 void PullbackBuilder::loop(const Stmt *L, Stmts &Fwd, Stmts &Rev) {
   const Stmt *Init = nullptr, *Body = nullptr;
   const Expr *Cond = nullptr, *Inc = nullptr;
@@ -344,23 +376,19 @@ void PullbackBuilder::loop(const Stmt *L, Stmts &Fwd, Stmts &Rev) {
     Inc = FS->getInc();
     Body = FS->getBody();
     if (FS->getConditionVariable()) {
-      unsupported(L, "'for' with a condition variable");
+      loop(withoutConditionVariable(FS), Fwd, Rev);
       return;
     }
   } else if (const auto *WS = dyn_cast<WhileStmt>(L)) {
     Cond = WS->getCond();
     Body = WS->getBody();
     if (WS->getConditionVariable()) {
-      unsupported(L, "'while' with a condition variable");
+      loop(withoutConditionVariable(WS), Fwd, Rev);
       return;
     }
   } else if (const auto *DS = dyn_cast<DoStmt>(L)) {
     Cond = DS->getCond();
     Body = DS->getBody();
-  }
-  if (Cond && Act.isActive(Cond->IgnoreParenImpCasts())) {
-    unsupported(Cond, "floating loop condition");
-    return;
   }
   // A condition or increment that changes differentiated values
   // (for (double t = 0; t < T; t += dt), while ((r *= 0.5) > eps)).
@@ -690,7 +718,7 @@ void PullbackBuilder::rangeFor(const CXXForRangeStmt *RF, Stmts &Fwd,
   // that element's shadow (see aliasOffset).
   bool ByRef = VT->isReferenceType();
   QualType ET = VT.getNonReferenceType().getUnqualifiedType();
-  if (!ET->isArithmeticType()) {
+  if (!ET->isArithmeticType() && !isPlainStruct(ET)) {
     unsupported(RF, "range-based 'for' loop over elements of type '" +
                         ET.getAsString() + "'");
     return;
@@ -756,9 +784,15 @@ void PullbackBuilder::rangeFor(const CXXForRangeStmt *RF, Stmts &Fwd,
   if (!ByRef && Act.isActive(V) && Act.isActive(C)) {
     // The element's adjoint flows back into the range's adjoint.
     VarDecl *A = adjointOf(V);
-    RevBody.push_back(B.addAssign(
-        B.subscript(adjointStorage(C), B.ref(RK)), B.ref(A)));
-    RevBody.push_back(B.assign(B.ref(A), B.zero(A->getType())));
+    if (ET->isRecordType()) {
+      accumulateObject(B.subscript(adjointStorage(C), B.ref(RK)), B.ref(A),
+                       ET, RevBody);
+      RevBody.push_back(B.callRuntime("zero", {}, {B.ref(A)}));
+    } else {
+      RevBody.push_back(B.addAssign(
+          B.subscript(adjointStorage(C), B.ref(RK)), B.ref(A)));
+      RevBody.push_back(B.assign(B.ref(A), B.zero(A->getType())));
+    }
   }
   Stmts R;
   if (LI->Nested)

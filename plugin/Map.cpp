@@ -91,6 +91,19 @@ Expr *PullbackBuilder::rebuildRuntime(const CallExpr *CE, StringRef Name,
   if (!Info->Caps.empty()) {
     SmallVector<Expr *, 4> Caps;
     for (const LiftedCapture &C : Info->Caps) {
+      if (C.This) {
+        // The object; its members must be as the reverse sweep reads them.
+        const auto *MD = dyn_cast<CXXMethodDecl>(Primal);
+        if (!MD || MD->isStatic())
+          return unsupported(CE->getArg(0), "lambda capturing 'this' outside "
+                                            "a member function");
+        if (Act.ThisWritten)
+          return unsupported(CE->getArg(0),
+                             "lambda capturing 'this' in a function that "
+                             "writes its object");
+        Caps.push_back(B.deref(thisExpr()));
+        continue;
+      }
       VarDecl *M = mapVar(C.Var);
       Caps.push_back(B.ref(M ? M : C.Var));
       // The value the map saw, for the reverse sweep, when it changes later.
@@ -250,6 +263,20 @@ void PullbackBuilder::backpropMap(const CallExpr *CE, StringRef Name,
     SmallVector<Expr *, 4> Caps, DCaps;
     unsigned NP = Info->Callee->getNumParams();
     for (unsigned C = 0; C < Info->Caps.size(); ++C) {
+      if (Info->Caps[C].This) {
+        Caps.push_back(B.deref(thisExpr()));
+        if (CS.AdjointIndex[NP + C] < 0)
+          continue;
+        if (Sig.ThisIndex >= 0) {
+          DCaps.push_back(B.ref(param(Sig.ThisIndex)));
+        } else {
+          QualType T = capturedThisType(*Info);
+          VarDecl *Z = B.var(PB, fresh("_z"), T, B.zero(T));
+          Out.push_back(B.declStmt(Z));
+          DCaps.push_back(B.addrOf(B.ref(Z)));
+        }
+        continue;
+      }
       VarDecl *V = Info->Caps[C].Var;
       VarDecl *M = mapVar(V);
       auto SnapIt = CapSnap.find({CE, V});

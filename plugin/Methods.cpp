@@ -21,6 +21,7 @@
 #include "Diagnostics.h"
 #include "PullbackBuilder.h"
 #include "Records.h"
+#include "Shadow.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -59,6 +60,11 @@ bool PullbackBuilder::methodCall(const CallExpr *CE, const CXXMethodDecl *&MD,
     return true;
   }
   return false;
+}
+
+Expr *PullbackBuilder::thisExpr() {
+  return S.BuildCXXThisExpr(B.Loc, cast<CXXMethodDecl>(Primal)->getThisType(),
+                            /*IsImplicit=*/false);
 }
 
 Expr *PullbackBuilder::rebuildObject(const Expr *Obj) {
@@ -227,6 +233,34 @@ Expr *PullbackBuilder::rebuildMutatingCall(const CallExpr *CE, bool Need) {
   return Value;
 }
 
+void PullbackBuilder::methodPullbackArgs(const CXXMethodDecl *MD,
+                                         const PullbackEntry &PE,
+                                         ArrayRef<const Expr *> Args,
+                                         Expr *Adj, PullbackSignature &CS,
+                                         SmallVectorImpl<Expr *> &CallArgs,
+                                         Deferred &Later, Stmts &Out) {
+  std::string Why;
+  computeSignature(Ctx, MD, PE.Wrt, PE.Pullback->getName(), CS, Why);
+  for (unsigned I = 0; I < MD->getNumParams(); ++I)
+    CallArgs.push_back(I < Args.size() ? val(Args[I]) : nullptr);
+  if (CS.SeedIndex >= 0)
+    CallArgs.push_back(Adj);
+  for (unsigned I = 0; I < MD->getNumParams(); ++I) {
+    if (CS.AdjointIndex[I] < 0)
+      continue;
+    // Memory behind a pointer: its shadow.
+    if (I < Args.size() &&
+        classifyParam(Ctx, MD->getParamDecl(I)->getType()).Kind ==
+            ParamKind::Pointer) {
+      CallArgs.push_back(shadowPointer(*this, B, strip(Args[I])));
+      continue;
+    }
+    CallArgs.push_back(I < Args.size()
+                           ? adjointTarget(Args[I], Out, Later, false)
+                           : nullptr);
+  }
+}
+
 void PullbackBuilder::backpropMethodCall(const CallExpr *CE, Expr *Adj,
                                          Stmts &Out) {
   const CXXMethodDecl *MD;
@@ -243,17 +277,9 @@ void PullbackBuilder::backpropMethodCall(const CallExpr *CE, Expr *Adj,
     return;
   }
   PullbackSignature CS;
-  std::string Why;
-  computeSignature(Ctx, MD, PE->Wrt, PE->Pullback->getName(), CS, Why);
   SmallVector<Expr *, 8> CallArgs;
-  for (unsigned I = 0; I < MD->getNumParams(); ++I)
-    CallArgs.push_back(I < Args.size() ? val(Args[I]) : nullptr);
-  if (CS.SeedIndex >= 0)
-    CallArgs.push_back(Adj);
   Deferred Later;
-  for (unsigned I = 0; I < MD->getNumParams(); ++I)
-    if (CS.AdjointIndex[I] >= 0)
-      CallArgs.push_back(adjointTarget(Args[I], Out, Later, false));
+  methodPullbackArgs(MD, *PE, Args, Adj, CS, CallArgs, Later, Out);
   if (CS.ThisIndex >= 0) {
     // The object's adjoint: d_this, its storage, or the element's.
     const Expr *K = strip(Obj);

@@ -7,6 +7,7 @@
 #include "Paths.h"
 #include "Registry.h"
 
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 
 using namespace clang;
@@ -16,15 +17,23 @@ namespace grad {
 const CallExpr *stdGet(const Expr *E) {
   const auto *CE = dyn_cast_or_null<CallExpr>(E ? E->IgnoreParenImpCasts()
                                                 : nullptr);
+  // (An xvalue: the hidden object of `auto [a, b] = make();` is read
+  // through std::get<I>(std::move(e)).)
   if (!CE || isa<CXXOperatorCallExpr>(CE) || isa<CXXMemberCallExpr>(CE) ||
-      CE->getNumArgs() != 1 || !CE->isLValue())
+      CE->getNumArgs() != 1 || !CE->isGLValue())
     return nullptr;
   const FunctionDecl *FD = CE->getDirectCallee();
   if (!FD || !FD->isInStdNamespace() || !FD->getIdentifier() ||
       FD->getName() != "get" || !FD->getTemplateSpecializationArgs() ||
-      !CE->getArg(0)->isLValue())
+      !CE->getArg(0)->isGLValue())
     return nullptr;
   return CE;
+}
+
+const Expr *bindingPart(const BindingDecl *BD) {
+  if (const VarDecl *H = BD->getHoldingVar())
+    return H->getInit() ? H->getInit()->IgnoreImplicit() : nullptr;
+  return BD->getBinding();
 }
 
 bool holdsWritablePointer(QualType T, unsigned Depth) {
@@ -100,7 +109,8 @@ const CXXMemberCallExpr *elementMember(const Expr *E) {
   const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(E);
   const CXXMethodDecl *MD = MC ? MC->getMethodDecl() : nullptr;
   if (!MD || !MD->getIdentifier() || !MD->getParent()->isInStdNamespace() ||
-      !MC->isLValue() || !isFloating(MC->getType()))
+      !MC->isLValue() ||
+      !(isFloating(MC->getType()) || hasFloatingData(MC->getType())))
     return nullptr;
   StringRef N = MD->getName();
   if (N == "back" || N == "front" || (N == "at" && MC->getNumArgs() == 1))

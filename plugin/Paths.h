@@ -26,6 +26,11 @@ namespace grad {
 /// `std::get<I>(t)` on an lvalue tuple, pair or array, or null.
 const clang::CallExpr *stdGet(const clang::Expr *E);
 
+/// What a structured binding names: the member or element of the hidden
+/// object (`e.first`, `e[1]`), or for a tuple-like object the initializer
+/// of its holding variable (`std::get<0>(e)`); null if unknown.
+const clang::Expr *bindingPart(const clang::BindingDecl *BD);
+
 
 /// True if a value of type \p T (by value) holds a pointer through which
 /// floating data can be written: an iterator (`std::vector<double>::

@@ -89,6 +89,8 @@ private:
                   const clang::Expr *&Obj, bool &Arrow,
                   llvm::SmallVectorImpl<const clang::Expr *> &Args) const;
   clang::Expr *rebuildMethodCall(const clang::CallExpr *CE, bool Need);
+  /// `this` in the pullback of a member function.
+  clang::Expr *thisExpr();
   /// `s.step(x)` with a non-const member function of a plain struct: a side
   /// effect of its statement, reversed through the method's pullback on a
   /// copy of the object as it was before the call.
@@ -106,6 +108,32 @@ private:
   /// \p Seed for a floating value.
   clang::Expr *hoistCall(const clang::CallExpr *CE, clang::Expr *Call,
                          clang::QualType RT, clang::VarDecl *&Seed);
+  /// `T(args)` through a constructor that computes members or has a body
+  /// (Constructors.cpp): as written in the forward sweep; the reverse
+  /// sweep calls its `constructor_pullback` on an object of zero bytes.
+  clang::Expr *rebuildUserConstruction(const clang::CXXConstructExpr *CC,
+                                       bool Need, bool Plain);
+  void backpropUserConstruction(const clang::CXXConstructExpr *CC,
+                                clang::Expr *Adj, Stmts &Out);
+  llvm::DenseMap<const clang::CXXConstructExpr *, PullbackEntry *>
+      Constructions;
+  /// In a constructor's pullback: its member initialisers as assignments
+  /// to `this->m` (members of plain structs member by member), to run
+  /// before its body.
+  bool constructorInits(const clang::CXXConstructorDecl *Ctor,
+                        llvm::SmallVectorImpl<const clang::Stmt *> &Out);
+  /// The arguments of a call of \p MD's pullback, up to `d_this`: the
+  /// recorded values, the seed, the adjoint targets (\p Later: temporaries
+  /// whose content goes to their arguments after the call).
+  void methodPullbackArgs(const clang::CXXMethodDecl *MD,
+                          const PullbackEntry &PE,
+                          llvm::ArrayRef<const clang::Expr *> Args,
+                          clang::Expr *Adj, PullbackSignature &CS,
+                          llvm::SmallVectorImpl<clang::Expr *> &CallArgs,
+                          llvm::SmallVector<std::pair<const clang::Expr *,
+                                                      clang::VarDecl *>,
+                                            4> &Later,
+                          Stmts &Out);
   /// A member call's arguments for the forward sweep, recorded for its
   /// pullback (temporary structs by value).
   bool rebuildMethodArgs(const clang::CXXMethodDecl *MD,
@@ -202,6 +230,9 @@ private:
   std::string fresh(llvm::StringRef Base);
 
   // Loops.cpp
+  /// A `for` or `while` with a condition variable, as a loop whose body
+  /// declares it and breaks when it converts to false.
+  const clang::Stmt *withoutConditionVariable(const clang::Stmt *L);
   struct LoopInfo {
     clang::VarDecl *Count = nullptr;
     clang::VarDecl *Flag = nullptr; ///< jump id, popped per reverse iteration
@@ -367,13 +398,14 @@ private:
   /// Which parameters get adjoints at this call: every differentiable
   /// scalar, and pointers, references and objects whose memory carries
   /// derivatives here.
-  WrtMask callMask(const clang::FunctionDecl *FD, const clang::CallExpr *CE);
+  WrtMask callMask(const clang::FunctionDecl *FD,
+                   llvm::ArrayRef<const clang::Expr *> Args);
   /// True if \p A (a value, pointer or lvalue) reaches differentiated data.
   bool memoryActive(const clang::Expr *A);
   /// True if memory the callee reads through an argument may change before
   /// the reverse sweep (or cannot be re-read then).
-  bool memoryUnstable(const clang::FunctionDecl *FD, const clang::CallExpr *CE,
-                      const WrtMask &Mask);
+  bool memoryUnstable(const clang::FunctionDecl *FD,
+                      llvm::ArrayRef<const clang::Expr *> Args);
   /// The forward sweep of a call to a function differentiated through its
   /// own derivative.
   clang::Expr *rebuildUserCall(const clang::CallExpr *CE,

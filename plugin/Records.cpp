@@ -11,6 +11,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Sema/Sema.h"
 
 using namespace clang;
 
@@ -118,6 +119,28 @@ Expr *recordZero(SemaBuilder &B, QualType T) {
   return B.callRuntime("zeroed", {B.typeArg(T.getUnqualifiedType())}, {});
 }
 
+QualType elementTypeOf(const ASTContext &Ctx, QualType T) {
+  T = T.getNonReferenceType().getCanonicalType();
+  if (const ArrayType *AT = Ctx.getAsArrayType(T))
+    return AT->getElementType();
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T->getAsCXXRecordDecl());
+  if (Spec && Spec->isInStdNamespace() && Spec->getIdentifier() &&
+      (Spec->getName() == "vector" || Spec->getName() == "array") &&
+      Spec->getTemplateArgs().size() >= 1 &&
+      Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
+    return Spec->getTemplateArgs()[0].getAsType();
+  return QualType();
+}
+
+Expr *zeroFill(SemaBuilder &B, Expr *Vec, Expr *Size, QualType VecT) {
+  QualType ET = elementTypeOf(B.Ctx, VecT);
+  Expr *Zero = !ET.isNull() && ET->isRecordType()
+                   ? B.zero(ET.getUnqualifiedType())
+                   : B.intLit(0, B.Ctx.IntTy);
+  return B.memberCall(Vec, "assign", {Size, Zero});
+}
+
 static void accumulateImpl(SemaBuilder &B, QualType T,
                            llvm::function_ref<Expr *()> Dst,
                            llvm::function_ref<Expr *()> Src,
@@ -130,6 +153,26 @@ static void accumulateImpl(SemaBuilder &B, QualType T,
   if (!hasFloatingData(T))
     return;
   const auto *RD = T->getAsCXXRecordDecl();
+  QualType ET = elementTypeOf(B.Ctx, T);
+  if (!ET.isNull() && isPlainStruct(ET)) {
+    // Arrays and containers of structs: a loop, member by member.
+    QualType SizeT = B.Ctx.getSizeType();
+    VarDecl *K = B.var(B.S.CurContext, "_grad_k" + std::to_string(Depth),
+                       SizeT, B.intLit(0, SizeT));
+    const ArrayType *AT = B.Ctx.getAsArrayType(T);
+    Expr *N = AT ? B.intLit(cast<ConstantArrayType>(AT)->getSize()
+                                .getZExtValue(),
+                            SizeT)
+                 : B.memberCall(Dst(), "size", {});
+    std::vector<Stmt *> Body;
+    auto D = [&]() -> Expr * { return B.subscript(Dst(), B.ref(K)); };
+    auto S = [&]() -> Expr * { return B.subscript(Src(), B.ref(K)); };
+    accumulateImpl(B, ET, D, S, Body, Depth + 1);
+    Out.push_back(B.forStmt(B.declStmt(K),
+                            B.binop(BO_LT, B.ref(K), N),
+                            B.unop(UO_PreInc, B.ref(K)), B.block(Body)));
+    return;
+  }
   if (T->isArrayType() || !RD || !isPlainStruct(T)) {
     // Arrays and std::array: element by element in the runtime.
     Out.push_back(B.callRuntime("accumulate", {}, {Dst(), Src()}));
@@ -229,24 +272,102 @@ bool memberwiseInit(
   return true;
 }
 
-SmallVector<const Expr *, 2> pairElements(const Expr *E) {
+const CXXConstructExpr *userConstruction(const Expr *E) {
+  const auto *CE = dyn_cast<CXXConstructExpr>(E->IgnoreImplicit());
+  if (!CE)
+    return nullptr;
+  const CXXConstructorDecl *C = CE->getConstructor();
+  QualType T = CE->getType();
+  const auto *RD = T->getAsCXXRecordDecl();
+  if (C->isCopyOrMoveConstructor() || !C->isUserProvided() || !RD ||
+      RD->isInStdNamespace() || !isPlainStruct(T) || !hasFloatingData(T))
+    return nullptr;
+  SmallVector<std::pair<const FieldDecl *, const Expr *>, 4> MW;
+  return memberwiseInit(CE, MW) ? nullptr : CE;
+}
+
+const Expr *temporaryRoot(const ASTContext &Ctx, const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  const Expr *Base = nullptr;
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    if (ME->isArrow() || !isa<FieldDecl>(ME->getMemberDecl()))
+      return nullptr;
+    Base = ME->getBase()->IgnoreParens();
+    if (isa<MaterializeTemporaryExpr>(Base) || !Base->isGLValue())
+      return isPlainStruct(Base->getType()) ? Base : nullptr;
+  } else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+    Base = AS->getBase()->IgnoreParenImpCasts();
+    if (!Base->getType()->isConstantArrayType() ||
+        !AS->getIdx()->isIntegerConstantExpr(Ctx))
+      return nullptr;
+  } else {
+    return nullptr;
+  }
+  return temporaryRoot(Ctx, Base);
+}
+
+Expr *onTemporaryPath(SemaBuilder &B, const Expr *E, Expr *Root) {
+  if (!Root)
+    return nullptr;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    const Expr *Base = ME->getBase()->IgnoreParens();
+    Expr *On = isa<MaterializeTemporaryExpr>(Base) || !Base->isGLValue()
+                   ? Root
+                   : onTemporaryPath(B, Base, Root);
+    return On ? B.member(On, ME->getMemberDecl()->getName()) : nullptr;
+  }
+  const auto *AS = cast<ArraySubscriptExpr>(E);
+  Expr *On = onTemporaryPath(B, AS->getBase(), Root);
+  std::optional<llvm::APSInt> I =
+      AS->getIdx()->getIntegerConstantExpr(B.Ctx);
+  if (!On || !I)
+    return nullptr;
+  return B.subscript(On, B.intLit(I->getExtValue(), B.Ctx.getSizeType()));
+}
+
+static bool isStdTuple(QualType T, bool AlsoPair) {
+  const auto *RD = T->getAsCXXRecordDecl();
+  return RD && RD->isInStdNamespace() && RD->getIdentifier() &&
+         (RD->getName() == "tuple" || (AlsoPair && RD->getName() == "pair"));
+}
+
+bool isTuple(QualType T) { return isStdTuple(T, false); }
+
+SmallVector<const Expr *, 4> tupleElements(const Expr *E) {
   E = E->IgnoreImplicit();
-  auto IsPair = [](QualType T) {
-    const auto *RD = T->getAsCXXRecordDecl();
-    return RD && RD->isInStdNamespace() && RD->getIdentifier() &&
-           RD->getName() == "pair";
+  auto Size = [](QualType T) -> unsigned {
+    const auto *Spec =
+        dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+            T->getAsCXXRecordDecl());
+    if (!Spec || Spec->getTemplateArgs().size() == 0)
+      return 0;
+    const TemplateArgumentList &L = Spec->getTemplateArgs();
+    // std::tuple<Ts...>: one pack; std::pair<T, U>: two types.
+    if (L[0].getKind() == TemplateArgument::Pack)
+      return L[0].pack_size();
+    return L.size();
   };
-  if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
-    if (IsPair(CE->getType()) && CE->getNumArgs() == 2 &&
+  SmallVector<const Expr *, 4> Out;
+  auto Take = [&](auto Args, QualType T) {
+    for (const Expr *A : Args)
+      Out.push_back(A);
+    if (Out.empty() || Out.size() != Size(T))
+      Out.clear();
+  };
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
+    if (isStdTuple(CE->getType(), true) &&
         !CE->getConstructor()->isCopyOrMoveConstructor())
-      return {CE->getArg(0), CE->getArg(1)};
+      Take(CE->arguments(), CE->getType());
+    return Out;
+  }
   if (const auto *CE = dyn_cast<CallExpr>(E))
     if (const FunctionDecl *FD = CE->getDirectCallee())
       if (FD->isInStdNamespace() && FD->getIdentifier() &&
-          FD->getName() == "make_pair" && CE->getNumArgs() == 2 &&
-          IsPair(CE->getType()))
-        return {CE->getArg(0), CE->getArg(1)};
-  return {};
+          (FD->getName() == "make_pair" || FD->getName() == "make_tuple") &&
+          isStdTuple(CE->getType(), true))
+        Take(CE->arguments(), CE->getType());
+  return Out;
 }
 
 } // namespace grad

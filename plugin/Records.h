@@ -47,6 +47,14 @@ bool isPlainStruct(clang::QualType T);
 /// it (a trivial default constructor), else `::grad::detail::zeroed<T>()`.
 clang::Expr *recordZero(SemaBuilder &B, clang::QualType T);
 
+/// The element type of an array, std::array or std::vector, or null.
+clang::QualType elementTypeOf(const clang::ASTContext &Ctx, clang::QualType T);
+
+/// `Vec.assign(Size, zero)`: the adjoint of a std::vector sized and zeroed
+/// (elements of class type zeroed member by member).
+clang::Expr *zeroFill(SemaBuilder &B, clang::Expr *Vec, clang::Expr *Size,
+                      clang::QualType VecT);
+
 /// `Dst.m += Src.m` for every floating member of plain struct \p T, nested
 /// members and arrays included. \p Dst and \p Src are built anew for each
 /// member.
@@ -55,10 +63,13 @@ void accumulateRecord(SemaBuilder &B, clang::QualType T,
                       llvm::function_ref<clang::Expr *()> Src,
                       std::vector<clang::Stmt *> &Out);
 
-/// The two members of a std::pair built from them
-/// (`std::pair<double, double>{x, y}`, `p(x, y)`, `std::make_pair(x, y)`),
-/// or empty.
-llvm::SmallVector<const clang::Expr *, 2> pairElements(const clang::Expr *E);
+/// The elements of a std::pair or std::tuple built from them
+/// (`std::pair<double, double>{x, y}`, `p(x, y)`, `std::make_pair(x, y)`,
+/// `std::tuple<double, int>{x, 2}`, `std::make_tuple(x, y, z)`), or empty.
+llvm::SmallVector<const clang::Expr *, 4> tupleElements(const clang::Expr *E);
+
+/// True for std::tuple (whose elements are reached with std::get).
+bool isTuple(clang::QualType T);
 
 /// A construction through a user-written constructor that only copies its
 /// parameters into members (`Vec3(double x, double y, double z) : x(x),
@@ -69,6 +80,23 @@ bool memberwiseInit(
     const clang::Expr *E,
     llvm::SmallVectorImpl<std::pair<const clang::FieldDecl *,
                                     const clang::Expr *>> &Out);
+
+/// A construction through a user-written constructor that does more than
+/// copy its parameters into members (a body, members computed from the
+/// parameters) of a plain struct with floating data, or null. Its
+/// derivative is the constructor's pullback (Constructors.cpp).
+const clang::CXXConstructExpr *userConstruction(const clang::Expr *E);
+
+/// `Gauss{b, a}.inv`, `make(x).v`, `Poly(a, b).c[2]`: members and
+/// elements (at constant indices) of a temporary plain struct: the
+/// temporary, or null.
+const clang::Expr *temporaryRoot(const clang::ASTContext &Ctx,
+                                const clang::Expr *E);
+
+/// \p E, a path of members and constant subscripts from temporaryRoot(E),
+/// rebuilt on \p Root.
+clang::Expr *onTemporaryPath(SemaBuilder &B, const clang::Expr *E,
+                             clang::Expr *Root);
 
 } // namespace grad
 

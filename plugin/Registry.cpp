@@ -282,6 +282,9 @@ std::string pullbackName(const FunctionDecl *Primal) {
   // type tells them apart).
   if (isa<CXXConversionDecl>(Primal))
     return "conversion_pullback";
+  // Constructors: one name for all (the parameters tell them apart).
+  if (isa<CXXConstructorDecl>(Primal))
+    return "constructor_pullback";
   // `double operator""_km(long double)`: literal_km_pullback.
   if (const IdentifierInfo *II = Primal->getLiteralIdentifier())
     return "literal" + II->getName().str() + "_pullback";

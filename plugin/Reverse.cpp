@@ -176,7 +176,11 @@ bool PullbackBuilder::build() {
           if (const auto *VD = dyn_cast<VarDecl>(Dc))
             TopLevelLocals.insert(VD);
 
-  SmallVector<const Stmt *, 16> Top(Body->body_begin(), Body->body_end());
+  SmallVector<const Stmt *, 16> Top;
+  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Primal))
+    if (!constructorInits(Ctor, Top))
+      return false;
+  Top.append(Body->body_begin(), Body->body_end());
   sequence(Top, Fwd, Rev);
   if (Failed)
     return false;

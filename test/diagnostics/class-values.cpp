@@ -1,6 +1,6 @@
-// Class-type values the plugin refuses, each named as written: a
-// constructor that computes a member from its parameters, a class that owns
-// memory.
+// Class-type values the plugin refuses, each named as written: delegating
+// constructors, constructors building members of class type, a class that
+// owns memory.
 // RUN: not %gradxx -fsyntax-only %s 2>&1 | %FileCheck-strict %s
 #include <cmath>
 #include <vector>
@@ -13,17 +13,47 @@ struct Vec3 {
 struct Both {
   double a, b;
   Both(double a, double b) : a(a), b(a * b) {}
+  Both(double a) : Both(a, 2 * a) {}
+};
+struct Seg {
+  Vec3 p;
+  double len;
+  Seg(double x, double y) : p(x, y, 0), len(std::hypot(x, y)) {}
+};
+struct Mean {
+  double m;
+  Mean(const double *xs, int n) : m(0) { for (int i = 0; i < n; ++i) m += xs[i] / n; }
 };
 struct Grid {
   std::vector<double> v;
   double h;
 };
 
-// CHECK: class-values.cpp:[[@LINE+3]]:10: error: grad: cannot differentiate argument 'x' of a constructor of 'Both' that does more than copy its parameters into members (write the members from braces or assignments) in 'computed'
-// CHECK: class-values.cpp:[[@LINE+1]]:3: note: while differentiating 'computed' requested here
-[[grad]] double computed(double x, double y) {
-  Both q(x, y);
+// Constructors that compute members are differentiated on demand
+// (classes/constructor-bodies.cpp), except delegating ones, members of
+// class type built by a constructor, and constructions from memory the
+// function changes before its reverse sweep.
+// CHECK: class-values.cpp:[[@LINE-20]]:3: error: grad: cannot differentiate delegating constructor in 'Both'
+// CHECK: class-values.cpp:[[@LINE+3]]:8: note: while differentiating 'Both', called here
+// CHECK: class-values.cpp:[[@LINE+1]]:3: note: while differentiating 'delegating' requested here
+[[grad]] double delegating(double x) {
+  Both q(x);
   return q.a + q.b;
+}
+// CHECK: class-values.cpp:[[@LINE-22]]:29: error: grad: cannot differentiate member of class type 'Vec3' built by a constructor, in a constructor that computes members (copy it from a parameter or use braces) in 'Seg'
+// CHECK: class-values.cpp:[[@LINE+3]]:7: note: while differentiating 'Seg', called here
+// CHECK: class-values.cpp:[[@LINE+1]]:3: note: while differentiating 'segment' requested here
+[[grad]] double segment(double x, double y) {
+  Seg s(x, y);
+  return s.len * s.p.x;
+}
+// CHECK: class-values.cpp:[[@LINE+4]]:8: error: grad: cannot differentiate construction of 'Mean' from memory that changes before the reverse sweep (copy the values into locals first) in 'later'
+// CHECK: class-values.cpp:[[@LINE+1]]:3: note: while differentiating 'later' requested here
+[[grad]] double later(double x, double y) {
+  double xs[2] = {x, y};
+  Mean m(xs, 2);
+  xs[0] = 3 * y;
+  return m.m * xs[0];
 }
 
 // CHECK: class-values.cpp:[[@LINE+3]]:8: error: grad: cannot differentiate local variable of type 'Grid' (it is not trivially copyable (it owns memory, has virtual functions or user-written copy operations)) in 'owner'
@@ -52,4 +82,4 @@ static V2 &operator*=(V2 &p, double s) { V2 &t = p; t.a *= s; t.b *= s; return t
 }
 // CHECK: class-values.cpp:[[@LINE-11]]:80: error: grad: cannot differentiate returned reference (a function returning a non-const reference may return only a reference parameter or '*this') in 'operator*='
 // CHECK: class-values.cpp:[[@LINE-5]]:7: note: while differentiating 'operator*=', called here
-// CHECK: 5 errors generated
+// CHECK: 7 errors generated

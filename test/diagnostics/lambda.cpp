@@ -15,10 +15,11 @@ auto bad = [] [[grad]] (double a) { return a * a; };
 
 struct Model {
   double w = 2;
-  // CHECK: lambda.cpp:[[@LINE+3]]:14: error: grad: cannot differentiate lambda capturing 'this' in 'eval'
+  void bump() { w += 1; }
+  // CHECK: lambda.cpp:[[@LINE+3]]:14: error: grad: cannot differentiate lambda capturing 'this' that calls non-const member function 'bump' of 'this' in 'eval'
   // CHECK: lambda.cpp:[[@LINE+1]]:5: note: while differentiating 'eval' requested here
-  [[grad]] double eval(double x) const {
-    auto f = [this](double y) { return w * y; };
+  [[grad]] double eval(double x) {
+    auto f = [this](double y) { bump(); return w * y; };
     return f(x);
   }
 };

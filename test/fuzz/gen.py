@@ -74,6 +74,12 @@ before the memory ones), `memory` and `-NAME` are accepted):
              returning *this), structured bindings `auto [a, b, c] = u;`
              whose names are read and written like scalar locals; a feature of its own so that `structs`
              seeds keep reproducing
+  ctors      (with structs) `P3 t(e, e, e)` through a constructor that
+             computes members and has a body (differentiated on demand),
+             `P3(e, e, e).z` (a member of a temporary) and
+             `P3(e, e, e).lam(e)` (a const method calling a local lambda
+             that captures `this`); P3 locals are read, written, copied and
+             passed to sscale like the other structs
   complex    (not in all or memory) std::complex<double> locals built from
              two expressions and updated in place (`t *= std::polar(1.0,
              e)`, `t += complex(e, e)`, `t = t * u + e`, `t = std::conj(t)
@@ -114,7 +120,7 @@ LEGACY_FEATURES = ("expr", "locals", "overwrite", "ternary", "math", "calls",
 MEMORY_FEATURES = ("pointers", "outargs", "sidefx", "outparams")
 ALL_FEATURES = LEGACY_FEATURES + MEMORY_FEATURES + ("retwrite", "seqorder",
                                                     "structs", "structops",
-                                                    "complex")
+                                                    "complex", "ctors")
 # Names that stand for several features.
 GROUPS = {"memory": MEMORY_FEATURES, "all": LEGACY_FEATURES}
 DEFAULT_FEATURES = ("expr", "locals", "overwrite", "ternary", "math", "calls",
@@ -660,7 +666,7 @@ class Gen:
         return [v.name[:-2] for v in self.vars()
                 if v.scalar and v.name.endswith(".x") and
                 self.struct_type.get(v.name[:-2]) in ((ty,) if ty else
-                                                      ("V3", "C3"))]
+                                                      ("V3", "C3", "P3"))]
 
     def s_struct(self, depth):
         ins = self.structs_in_scope()
@@ -669,7 +675,9 @@ class Gen:
                                (["plus"] if self.on("structops") and
                                 self.structs_in_scope("V3") else []) +
                                (["bind"] if self.on("structops") and ins
-                                else []))
+                                else []) +
+                               (["pctor", "pctor", "ptemp"]
+                                if self.on("ctors") else []))
         name = self.new_local()
         if kind == "bind":
             # A structured binding of a copy: `auto [a, b, c] = u;`; the
@@ -680,6 +688,30 @@ class Gen:
             for n, m in zip(names, "xyz"):
                 self.scopes[-1].append(
                     Var(n, self.lookup(f"{src}.{m}").bound))
+            return
+        if kind == "ptemp":
+            # A member of a temporary built by P3's computing constructor,
+            # or a method whose local lambda captures `this`.
+            es = [self.squash(self.limit(self.expr(2)), 2.0)
+                  for _ in range(3)]
+            args = ", ".join(x.text for x in es)
+            if self.chance(0.5):
+                e = E(f"P3({args}).z", 10.0)
+            else:
+                u = self.squash(self.limit(self.expr(2)), 2.0)
+                e = self.squash(E(f"P3({args}).lam({u.text})",
+                                  4.0 * 2.0 + 4.0 + 10.0), LIMIT / 2)
+            self.emit(f"double {name} = {e.text};")
+            self.scopes[-1].append(Var(name, e.bound))
+            return
+        if kind == "pctor":
+            # x = a * b, y = b - c, z = c * x + y / 2 with |a|, |b|, |c| <= 2.
+            es = [self.squash(self.limit(self.expr(2)), 2.0)
+                  for _ in range(3)]
+            self.emit(f"P3 {name}({', '.join(x.text for x in es)});")
+            self.struct_type[name] = "P3"
+            for m, b in zip("xyz", (4.0, 4.0, 10.0)):
+                self.scopes[-1].append(Var(f"{name}.{m}", b))
             return
         if kind == "temp":
             # A member call on a temporary: `double t = C3(e, e, e).sum();`
@@ -2297,6 +2329,14 @@ struct C3 {
   double sum() const { return x + y + z; }
   void scale(double s) { x *= s; y += s * z; }
   C3 &operator+=(const C3 &o) { x += o.x; y += o.y; z += o.z; return *this; }
+};
+struct P3 {
+  double x, y, z;
+  P3(double a, double b, double c) : x(a * b), y(b - c) { z = c * x + 0.5 * y; }
+  double lam(double t) const {
+    auto f = [this](double u) { return x * u + y; };
+    return f(t) + z;
+  }
 };
 static V3 operator+(const V3 &a, const V3 &b) {
   return {a.x + b.x, a.y + b.y, a.z + b.z};
