@@ -252,6 +252,11 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
       }
       break;
     }
+    // A structured binding: the part of the hidden object it names.
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(K))
+      if (const auto *BD = dyn_cast<BindingDecl>(DRE->getDecl()))
+        if (const Expr *Part = bindingPart(BD))
+          K = Part->IgnoreParenImpCasts();
     if (const VarDecl *VD = refVar(K)) {
       if (isAliasVar(VD) && VD->getType()->isReferenceType()) {
         // Through a reference: the storage it binds to.

@@ -255,9 +255,26 @@ void PullbackBuilder::methodPullbackArgs(const CXXMethodDecl *MD,
       CallArgs.push_back(shadowPointer(*this, B, strip(Args[I])));
       continue;
     }
-    CallArgs.push_back(I < Args.size()
-                           ? adjointTarget(Args[I], Out, Later, false)
-                           : nullptr);
+    if (I >= Args.size()) {
+      CallArgs.push_back(nullptr);
+      continue;
+    }
+    // An argument of another type (`P3(x, 2, y)`: an int for a double): a
+    // local adjoint of the parameter's type, sent to the argument after.
+    QualType AT =
+        CS.ParamTypes[CS.AdjointIndex[I]]->getPointeeType().getUnqualifiedType();
+    const Expr *AK = strip(Args[I]);
+    if (!Ctx.hasSameUnqualifiedType(
+            AK->getType().getNonReferenceType(), AT) &&
+        !AT->isRecordType()) {
+      VarDecl *G = B.var(PB, fresh("_g"), AT, B.zero(AT));
+      Out.push_back(B.declStmt(G));
+      CallArgs.push_back(B.addrOf(B.ref(G)));
+      if (Act.isActive(AK))
+        Later.push_back({Args[I], G});
+      continue;
+    }
+    CallArgs.push_back(adjointTarget(Args[I], Out, Later, false));
   }
 }
 
@@ -293,7 +310,9 @@ void PullbackBuilder::backpropMethodCall(const CallExpr *CE, Expr *Adj,
       VarDecl *G = B.var(PB, fresh("_g"), OT, B.zero(OT));
       Out.push_back(B.declStmt(G));
       AdjObj = B.addrOf(B.ref(G));
-      Later.push_back({K, G});
+      // The object is evaluated before the arguments: its adjoint goes back
+      // after theirs (split callees in both pop their frames in order).
+      Later.insert(Later.begin(), {K, G});
     } else if (isa<CXXThisExpr>(K))
       AdjObj = Sig.ThisIndex >= 0 ? B.ref(param(Sig.ThisIndex))
                                   : nullptr;

@@ -377,10 +377,11 @@ void PullbackBuilder::exprStmt(const Expr *E, Stmts &Fwd, Stmts &Rev) {
   }
   if (const auto *UO = dyn_cast<UnaryOperator>(K)) {
     if (UO->isIncrementDecrementOp()) {
-      if (isElementAccess(UO->getSubExpr())) {
-        Fwd.push_back(
-            B.unop(UO->getOpcode(), rebuildElement(UO->getSubExpr(), false,
-                                                   true)));
+      // (A structured binding: the part it names.)
+      const Expr *Sub = strip(UO->getSubExpr());
+      if (isElementAccess(Sub)) {
+        Fwd.push_back(B.unop(UO->getOpcode(), rebuildElement(Sub, false,
+                                                             true)));
         return;
       }
       const auto *DRE =

@@ -12,6 +12,7 @@
 // RUN: %dump %s %dflags | FileCheck %s --check-prefix=DUMP
 #include "vecgrad.h"
 #include <cmath>
+#include <grad/grad.h>
 struct Polar {
   double r, t, x, y;
   Polar(double r, double t) : r(r), t(2 * t) {
@@ -55,6 +56,25 @@ struct Acc {
   Acc(double a, double b) : s(a) { add(a * b); add(std::exp(b)); }
 };
 static Polar mk(double a, double b) { return Polar(a, b); }
+struct P3 {
+  double x, y, z;
+  P3(double a, double b, double c) : x(a * b), y(b - c) { z = c * x + 0.5 * y; }
+  double lam(double t) const { return x * t + y + z; }
+};
+// A callee differentiated in two halves (a call chain with a branch: its
+// forward half pushes a flag) in both the temporary's constructor and the
+// method's argument: the object is evaluated first, so its adjoint goes
+// back last (it went first: a wrong gradient without a diagnostic).
+static double k7(double x) { return std::sin(x) * x; }
+static double k8(double x) { return k7(x) + x * x; }
+static double k9(double x, double y) {
+  double t = k8(x) * y;
+  if (t > 0.1)
+    t = t * x;
+  else
+    t = std::sin(t);
+  return std::tanh(t) + y;
+}
 
 // DUMP-LABEL: void f1_pullback({{.*}}) {
 // DUMP: Polar p = Polar(a, b);
@@ -79,11 +99,12 @@ static Polar mk(double a, double b) { return Polar(a, b); }
 [[grad]] double f7(double a, double b) { return mk(a, b).y * mk(b, a).x; }
 [[grad]] double f8(double a, double b) { Poly p(a, b); return p.at(b) * Poly(b, a).c[2]; }
 [[grad]] double f9(double a, double b) { Acc c(a, b); return c.s * c.q; }
+[[grad]] double f10(double a, double b) { double t = -a; return P3(a, t, k9(t, b)).lam(k9(b, t)); }
 
 int main() {
 #define XY(F) { double dx = 0, dy = 0; F##_pullback(0.7, 1.3, 1, &dx, &dy); \
     vecgrad::check(#F, [](const std::vector<double>& V){ return F(V[0], V[1]); }, {0.7, 1.3}, {dx, dy}); }
-  XY(f1) XY(f2) XY(f3) XY(f4) XY(f5) XY(f6) XY(f7) XY(f8) XY(f9)
+  XY(f1) XY(f2) XY(f3) XY(f4) XY(f5) XY(f6) XY(f7) XY(f8) XY(f9) XY(f10)
   // CHECK: ok f1.d0
   // CHECK: ok f1.d1
   // CHECK: ok f2.d0
@@ -102,5 +123,7 @@ int main() {
   // CHECK: ok f8.d1
   // CHECK: ok f9.d0
   // CHECK: ok f9.d1
+  // CHECK: ok f10.d0
+  // CHECK: ok f10.d1
   return gradcheck::failures();
 }
