@@ -179,11 +179,18 @@ Expr *PullbackBuilder::rebuildMutatingCall(const CallExpr *CE, bool Need) {
   const auto *DRE = dyn_cast<DeclRefExpr>(OK);
   const auto *Var = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   QualType OT = QualType(MD->getParent()->getTypeForDecl(), 0);
-  if ((!IsThis && (!Var || Arrow || !mapVar(Var))) || !isPlainStruct(OT))
+  // `v[i].step(x)`, `s.inner.step(x)`: an element or member path; `p->step(x)`:
+  // through a pointer whose shadow is known.
+  bool Elem = !IsThis && !Arrow && !Var && isElementAccess(OK);
+  bool Ptr = !IsThis && Arrow && OK->getType()->isPointerType() &&
+             memoryActive(OK);
+  if ((!IsThis && !Elem && !Ptr && (!Var || Arrow || !mapVar(Var))) ||
+      !isPlainStruct(OT))
     return unsupported(Obj, "call to non-const member function " + Name +
                                 " on " + constructName(OK) +
-                                " (call it on a local object or parameter "
-                                "of a struct type)");
+                                " (call it on a local object, a parameter, "
+                                "an element or through a pointer to a "
+                                "struct)");
   QualType RT = MD->getReturnType();
   // `v += w` returning `*this`: discarded, like a void call.
   if (returnsWritableReference(MD)) {
@@ -204,8 +211,12 @@ Expr *PullbackBuilder::rebuildMutatingCall(const CallExpr *CE, bool Need) {
     Failed = true;
     return nullptr;
   }
+  // (An element's indices are recorded for the reverse sweep.)
+  if (Elem && !rebuildElement(OK, false, false))
+    return nullptr;
   Expr *Before =
       IsThis ? B.deref(S.BuildCXXThisExpr(B.Loc, OK->getType(), false))
+      : Ptr  ? B.deref(rebuild(OK, false, true))
              : rebuild(OK, false, true);
   VarDecl *Kept = hoist("_o", OT.getUnqualifiedType());
   Cur->push_back(B.assign(B.ref(Kept), Before));
@@ -217,7 +228,7 @@ Expr *PullbackBuilder::rebuildMutatingCall(const CallExpr *CE, bool Need) {
     return nullptr;
   Expr *Self = IsThis ? S.BuildCXXThisExpr(B.Loc, OK->getType(), false)
                       : rebuild(OK, false, true);
-  Expr *Call = B.memberCall(Self, MD->getDeclName(), NArgs, IsThis);
+  Expr *Call = B.memberCall(Self, MD->getDeclName(), NArgs, IsThis || Ptr);
   CallPlan P;
   P.PE = PE;
   P.Hoisted = true;
@@ -316,6 +327,9 @@ void PullbackBuilder::backpropMethodCall(const CallExpr *CE, Expr *Adj,
     } else if (isa<CXXThisExpr>(K))
       AdjObj = Sig.ThisIndex >= 0 ? B.ref(param(Sig.ThisIndex))
                                   : nullptr;
+    else if (K->getType()->isPointerType())
+      // p->f(): the shadow of what p points to.
+      AdjObj = shadowPointer(*this, B, K);
     else if (isElementAccess(K))
       AdjObj = B.addrOf(adjointElement(K));
     else if (Root && Act.isActive(Root))

@@ -56,14 +56,44 @@ struct V2 {
   p.step(0.25, f * p.x);
   return p.energy();
 }
+// On elements of arrays and vectors (also in loops) and through pointers:
+// the object's adjoint is the element's shadow, or the pointer's.
+struct Pt {
+  double x, y;
+  double norm() const { return std::sqrt(x * x + y * y); }
+  void step(double s) { x += s * y; y *= std::cos(s * x); }
+};
+[[grad]] double elems(double x, double y) {
+  Pt pts[2] = {{x, y}, {y, 2 * x}};
+  pts[1].step(x);
+  pts[0].step(pts[1].y);
+  return pts[1].norm() * pts[0].x;
+}
+[[grad]] double viaptr(double x, double y) {
+  Pt pts[2] = {{x, y}, {y, 2 * x}};
+  Pt *p = &pts[1];
+  p->step(y);
+  p->step(x);
+  const Pt *q = pts;
+  return p->norm() + q->norm() * pts[1].x;
+}
+[[grad]] double invec(double x, double y) {
+  std::vector<Pt> v{{x, y}, {y, x}};
+  for (int i = 0; i < 2; ++i)
+    v[i].step(x * i + y);
+  return v[0].norm() * v[1].y;
+}
 
 int main() {
 #define XY(F) { double dx = 0, dy = 0; F##_pullback(0.7, 1.3, 1, &dx, &dy); \
     vecgrad::check(#F, [](const std::vector<double>& V){ return F(V[0], V[1]); }, {0.7, 1.3}, {dx, dy}); }
-  XY(acc) XY(orbit) XY(sums)
+  XY(acc) XY(orbit) XY(sums) XY(elems) XY(viaptr) XY(invec)
   // CHECK-COUNT-2: ok acc.d
   // CHECK-COUNT-2: ok orbit.d
   // CHECK-COUNT-2: ok sums.d
+  // CHECK-COUNT-2: ok elems.d
+  // CHECK-COUNT-2: ok viaptr.d
+  // CHECK-COUNT-2: ok invec.d
   Particle p{0.4, -0.3}, dp{};
   double df = 0;
   param_pullback(p, 0.8, 1.0, &dp, &df);
