@@ -32,6 +32,7 @@
 
 #include "Consumer.h"
 #include "Diagnostics.h"
+#include "Lift.h"
 #include "PullbackBuilder.h"
 #include "Records.h"
 
@@ -403,6 +404,63 @@ void PullbackBuilder::backpropUserCall(const CallExpr *CE, Expr *Adj,
   Out.push_back(B.call(B.funcRef(Target), Args));
   for (auto I = Outs.rbegin(); I != Outs.rend(); ++I)
     backprop(I->first, B.ref(I->second), Out);
+}
+
+const CallExpr *PullbackBuilder::lambdaCall(const CallExpr *CE) {
+  const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
+  if (!OC || OC->getOperator() != OO_Call || OC->getNumArgs() < 1)
+    return CE;
+  const LambdaExpr *L = findLambda(OC->getArg(0));
+  if (!L)
+    return CE;
+  auto Known = LambdaCalls.find(CE);
+  if (Known != LambdaCalls.end())
+    return Known->second;
+  LambdaInfo *Info = D.lambdaInfo(OC->getArg(0), Entry);
+  if (!Info) {
+    Failed = true;
+    return nullptr;
+  }
+  std::string Name = "lambda";
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(strip(OC->getArg(0))))
+    Name = "lambda '" + DRE->getDecl()->getNameAsString() + "'";
+  FunctionDecl *Fn = D.liftFunction(*Info, 0, Entry);
+  if (!Fn) {
+    Failed = true;
+    return nullptr;
+  }
+  // Its arguments as written, then the captured variables.
+  SmallVector<Expr *, 6> Args;
+  for (unsigned I = 1; I < OC->getNumArgs(); ++I)
+    Args.push_back(const_cast<Expr *>(OC->getArg(I)));
+  for (const LiftedCapture &C : Info->Caps) {
+    if (C.This) {
+      // `*this`, as the primal would write it.
+      const auto *MD = dyn_cast<CXXMethodDecl>(Primal);
+      if (!MD || MD->isStatic())
+        return unsupported(CE, "call of " + Name + " capturing 'this'");
+      Expr *This = CXXThisExpr::Create(Ctx, CE->getExprLoc(),
+                                       MD->getThisType(), /*IsImplicit=*/true);
+      Args.push_back(UnaryOperator::Create(
+          Ctx, This, UO_Deref, MD->getThisType()->getPointeeType(),
+          VK_LValue, OK_Ordinary, CE->getExprLoc(), false,
+          FPOptionsOverride()));
+      continue;
+    }
+    Args.push_back(DeclRefExpr::Create(
+        Ctx, NestedNameSpecifierLoc(), SourceLocation(), C.Var, false,
+        CE->getExprLoc(), C.Var->getType().getNonReferenceType(),
+        VK_LValue));
+  }
+  SourceLocation Saved = B.Loc;
+  B.Loc = CE->getExprLoc();
+  Expr *Call = B.call(B.funcRef(Fn), Args);
+  B.Loc = Saved;
+  const auto *Lifted = dyn_cast_or_null<CallExpr>(Call);
+  if (!Lifted)
+    return unsupported(CE, "call of " + Name);
+  LambdaCalls[CE] = Lifted;
+  return Lifted;
 }
 
 } // namespace grad

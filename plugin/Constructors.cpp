@@ -35,6 +35,8 @@ using namespace clang;
 
 namespace grad {
 
+static const Expr *strip(const Expr *E) { return stripExpr(E); }
+
 namespace {
 /// Expands `Dst = <member initializer>` into assignments of scalars.
 struct InitExpander {
@@ -205,6 +207,37 @@ struct InitExpander {
   }
 };
 } // namespace
+
+Expr *PullbackBuilder::rebuildBraces(const InitListExpr *IL, bool Plain) {
+  SmallVector<Expr *, 8> Elems;
+  for (const Expr *E : IL->inits()) {
+    if (isa<ImplicitValueInitExpr>(E))
+      break; // the rest is value-initialised again
+    const Expr *K = strip(E);
+    if (const auto *Inner = dyn_cast<InitListExpr>(K))
+      Elems.push_back(rebuildBraces(Inner, Plain));
+    else
+      Elems.push_back(rebuild(E, false, Plain || !Act.isActive(K)));
+    if (Failed)
+      return nullptr;
+  }
+  ExprResult R = S.ActOnInitList(B.Loc, Elems, B.Loc);
+  return R.isInvalid() ? nullptr : R.get();
+}
+
+Expr *PullbackBuilder::rebuildConstruction(const CXXConstructExpr *CC,
+                                           bool Plain) {
+  SmallVector<Expr *, 4> Args;
+  for (const Expr *A : CC->arguments()) {
+    if (isa<CXXDefaultArgExpr>(A))
+      break;
+    Args.push_back(rebuild(A, false, Plain || !Act.isActive(strip(A))));
+  }
+  if (Failed)
+    return nullptr;
+  Expr *R = B.construct(CC->getType(), Args, CC->isListInitialization());
+  return R ? R : unsupported(CC, constructName(CC));
+}
 
 bool PullbackBuilder::constructorInits(const CXXConstructorDecl *Ctor,
                                        SmallVectorImpl<const Stmt *> &Out) {

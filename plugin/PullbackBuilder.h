@@ -192,12 +192,15 @@ private:
   void recordAssignment(const clang::Expr *LHS, const clang::Expr *RHS,
                         Stmts &Fwd, Stmts &Rev);
   void fuseZeroAccumulate(Stmts &R, size_t Zero, clang::VarDecl *A);
+  // Branches.cpp: if and switch.
   void ifStmt(const clang::IfStmt *IS, Stmts &Fwd, Stmts &Rev);
   /// A statement with an init-statement or a condition variable, as a
   /// block that declares them first.
   void headerScope(const clang::Stmt *Init, const clang::Stmt *CondVar,
                    const clang::Stmt *St, Stmts &Fwd, Stmts &Rev);
   llvm::SmallPtrSet<const clang::Stmt *, 4> HeadersSplit;
+  void switchStmt(const clang::SwitchStmt *SS, Stmts &Fwd, Stmts &Rev);
+  // Returns.cpp (also returnValueVar, referenceReturn, finishSplit below).
   void returnStmt(const clang::ReturnStmt *RS, Stmts &Fwd, Stmts &Rev);
   /// Accumulates the adjoint \p Adj (used once) of \p E into its inputs.
   void backprop(const clang::Expr *E, clang::Expr *Adj, Stmts &Out);
@@ -229,10 +232,12 @@ private:
   llvm::DenseMap<const clang::BindingDecl *, clang::VarDecl *> BindingVars;
   std::string fresh(llvm::StringRef Base);
 
-  // Loops.cpp
+  // LoopForms.cpp: loops lowered onto loop().
   /// A `for` or `while` with a condition variable, as a loop whose body
   /// declares it and breaks when it converts to false.
   const clang::Stmt *withoutConditionVariable(const clang::Stmt *L);
+  void rangeFor(const clang::CXXForRangeStmt *RF, Stmts &Fwd, Stmts &Rev);
+  // Loops.cpp
   struct LoopInfo {
     clang::VarDecl *Count = nullptr;
     clang::VarDecl *Flag = nullptr; ///< jump id, popped per reverse iteration
@@ -258,8 +263,6 @@ private:
   /// returns its value (null for an increment).
   clang::Expr *loopHeaderExpr(const clang::Expr *E, Stmts &Fwd, Stmts &Rev);
   void jump(const clang::Stmt *J, Stmts &Fwd, Stmts &Rev);
-  void rangeFor(const clang::CXXForRangeStmt *RF, Stmts &Fwd, Stmts &Rev);
-  void switchStmt(const clang::SwitchStmt *SS, Stmts &Fwd, Stmts &Rev);
   /// Pushes the values of frames [From, end), innermost first.
   void flush(size_t From, Stmts &Out);
   clang::Stmt *push(clang::VarDecl *V);

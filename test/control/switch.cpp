@@ -1,5 +1,6 @@
 // switch on integers: case groups (also several labels on one group),
-// default, inside a loop (the value goes on the tape), values against
+// default, inside a loop (the value goes on the tape), `continue` inside a
+// switch in a loop, values against
 // finite differences; fallthrough between non-empty groups is an error.
 // RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
 // RUN: not %gradxx -fsyntax-only -DFALLTHROUGH %s 2>&1 | FileCheck %s --check-prefix=ERR
@@ -41,6 +42,29 @@
   return s;
 }
 
+// `continue` inside a switch continues the enclosing loop: the loop
+// tracks it as a jump (it did not, and the reverse sweep ran the rest of
+// the body's reverse: a wrong gradient without a diagnostic).
+[[grad]] double swcontinue(double x) {
+  double s = 0;
+  for (int i = 0; i < 6; ++i) {
+    switch (i % 3) {
+    case 0:
+      s += x * i;
+      break;
+    case 1:
+      if (s > 1)
+        continue;
+      s *= x;
+      break;
+    default:
+      s = std::sin(s) + x;
+    }
+    s = s * x + 0.1;
+  }
+  return s;
+}
+
 #ifdef FALLTHROUGH
 // ERR: switch.cpp:[[@LINE+6]]:3: error: grad: cannot differentiate fallthrough between 'case' labels in 'fall'
 [[grad]] double fall(double x, int k) {
@@ -74,5 +98,12 @@ int main() {
                         },
                         0.9);
   // CHECK: ok swloop.d0
+  for (double x : {0.7, 1.3})
+    gradcheck::check_grad("swcontinue", swcontinue,
+                          [](double x, double s, double *d) {
+                            swcontinue_pullback(x, s, d);
+                          },
+                          x);
+  // CHECK-COUNT-2: ok swcontinue.d0
   return gradcheck::failures();
 }

@@ -1,0 +1,83 @@
+//===- Jumps.cpp - Jumps out of loops and switches --------------*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Jumps.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+
+using namespace clang;
+
+namespace grad {
+
+namespace {
+/// Finds the jumps that leave a statement: a `break` outside nested loops
+/// and switches, a `continue` outside nested loops (one in a switch belongs
+/// to the enclosing loop) and, when asked, any `return`.
+struct JumpFinder : RecursiveASTVisitor<JumpFinder> {
+  const bool Continues, Returns;
+  bool Found = false;
+  unsigned Loops = 0, Switches = 0;
+  JumpFinder(bool Continues, bool Returns)
+      : Continues(Continues), Returns(Returns) {}
+  bool TraverseForStmt(ForStmt *S) { return loop(S); }
+  bool TraverseWhileStmt(WhileStmt *S) { return loop(S); }
+  bool TraverseDoStmt(DoStmt *S) { return loop(S); }
+  bool TraverseCXXForRangeStmt(CXXForRangeStmt *S) { return loop(S); }
+  bool TraverseSwitchStmt(SwitchStmt *S) {
+    ++Switches;
+    RecursiveASTVisitor::TraverseStmt(S->getBody());
+    --Switches;
+    return true;
+  }
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  template <class T> bool loop(T *S) {
+    ++Loops;
+    RecursiveASTVisitor::TraverseStmt(S->getBody());
+    --Loops;
+    return true;
+  }
+  bool VisitBreakStmt(BreakStmt *) {
+    Found |= Loops == 0 && Switches == 0;
+    return true;
+  }
+  bool VisitContinueStmt(ContinueStmt *) {
+    Found |= Continues && Loops == 0;
+    return true;
+  }
+  bool VisitReturnStmt(ReturnStmt *) {
+    Found |= Returns;
+    return true;
+  }
+};
+} // namespace
+
+bool hasBreak(const Stmt *St) {
+  JumpFinder F(/*Continues=*/false, /*Returns=*/false);
+  F.TraverseStmt(const_cast<Stmt *>(St));
+  return F.Found;
+}
+
+bool hasReturn(const Stmt *Body) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+    bool VisitReturnStmt(ReturnStmt *) {
+      Found = true;
+      return false;
+    }
+  } F;
+  F.TraverseStmt(const_cast<Stmt *>(Body));
+  return F.Found;
+}
+
+bool hasJumps(const Stmt *Body) {
+  JumpFinder F(/*Continues=*/true, /*Returns=*/true);
+  F.TraverseStmt(const_cast<Stmt *>(Body));
+  return F.Found;
+}
+
+} // namespace grad

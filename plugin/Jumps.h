@@ -1,0 +1,25 @@
+//===- Jumps.h - Jumps out of loops and switches ----------------*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CLANG_GRAD_JUMPS_H
+#define CLANG_GRAD_JUMPS_H
+
+#include "clang/AST/Stmt.h"
+
+namespace grad {
+
+/// True if \p St has a `break` that leaves it (not one of a nested loop or
+/// switch).
+bool hasBreak(const clang::Stmt *St);
+/// True if \p Body has a `return` (outside lambdas).
+bool hasReturn(const clang::Stmt *Body);
+/// True if \p Body has a `break` or `continue` that leaves it, or a
+/// `return`.
+bool hasJumps(const clang::Stmt *Body);
+
+} // namespace grad
+
+#endif

@@ -1,0 +1,159 @@
+//===- LoopForms.cpp - Range-based for and condition variables --*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Loops lowered onto the counted loop of Loops.cpp: range-based `for`
+/// over a named array or container (an index loop whose variable is the
+/// element or a reference to it), and `while` / `for` with a condition
+/// variable (a body that declares it and breaks when it is false).
+///
+//===----------------------------------------------------------------------===//
+
+#include "Consumer.h"
+#include "Diagnostics.h"
+#include "Jumps.h"
+#include "PullbackBuilder.h"
+#include "Records.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Sema/Sema.h"
+
+using namespace clang;
+
+namespace grad {
+
+const Stmt *PullbackBuilder::withoutConditionVariable(const Stmt *L) {
+  // `while (T v = e) body` runs as `while (true) { T v = e; if (!v) break;
+  // body }`, and `for (init; T v = e; inc)` likewise: `continue` still
+  // reaches the increment, then the declaration.
+  const auto *FS = dyn_cast<ForStmt>(L);
+  const auto *WS = dyn_cast<WhileStmt>(L);
+  const DeclStmt *CondDecl = FS ? FS->getConditionVariableDeclStmt()
+                                : WS->getConditionVariableDeclStmt();
+  Expr *Cond = const_cast<Expr *>(FS ? FS->getCond() : WS->getCond());
+  Stmt *Body = const_cast<Stmt *>(FS ? FS->getBody() : WS->getBody());
+  SourceLocation Loc = Cond->getBeginLoc();
+  Expr *Not = UnaryOperator::Create(Ctx, new (Ctx) ParenExpr(Loc, Loc, Cond),
+                                    UO_LNot, Ctx.BoolTy, VK_PRValue,
+                                    OK_Ordinary, Loc, false,
+                                    FPOptionsOverride());
+  Stmt *Exit = IfStmt::Create(Ctx, Loc, IfStatementKind::Ordinary, nullptr,
+                              nullptr, Not, Loc, Loc, new (Ctx) BreakStmt(Loc),
+                              Loc, nullptr);
+  Stmt *Parts[] = {const_cast<DeclStmt *>(CondDecl), Exit, Body};
+  Stmt *NewBody =
+      CompoundStmt::Create(Ctx, Parts, FPOptionsOverride(), Loc, Loc);
+  Expr *True = CXXBoolLiteralExpr::Create(Ctx, true, Ctx.BoolTy, Loc);
+  if (FS)
+    return new (Ctx) ForStmt(Ctx, const_cast<Stmt *>(FS->getInit()), True,
+                             nullptr, const_cast<Expr *>(FS->getInc()),
+                             NewBody, FS->getForLoc(), FS->getLParenLoc(),
+                             FS->getRParenLoc());
+  return WhileStmt::Create(Ctx, nullptr, True, NewBody, WS->getWhileLoc(),
+                           WS->getLParenLoc(), WS->getRParenLoc());
+}
+
+void PullbackBuilder::rangeFor(const CXXForRangeStmt *RF, Stmts &Fwd,
+                               Stmts &Rev) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(RF->getRangeInit()->IgnoreParenImpCasts());
+  const auto *C = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  VarDecl *MC = C ? mapVar(C) : nullptr;
+  if (!MC) {
+    unsupported(RF, "range-based 'for' loop over an expression");
+    return;
+  }
+  const VarDecl *V = RF->getLoopVariable();
+  QualType VT = V->getType();
+  // A reference is an alias of the element it binds to: its shadow is
+  // that element's shadow (see aliasOffset).
+  bool ByRef = VT->isReferenceType();
+  QualType ET = VT.getNonReferenceType().getUnqualifiedType();
+  if (!ET->isArithmeticType() && !isPlainStruct(ET)) {
+    unsupported(RF, "range-based 'for' loop over elements of type '" +
+                        ET.getAsString() + "'");
+    return;
+  }
+  auto Info = std::make_unique<LoopInfo>();
+  LoopInfo *LI = Info.get();
+  LoopStore.push_back(std::move(Info));
+  LI->Nested = !Loops.empty();
+  LI->Count = hoist("_n", Ctx.getSizeType());
+  if (hasJumps(RF->getBody()))
+    LI->Flag = hoist("_j", Ctx.getSizeType());
+  QualType SizeT = Ctx.getSizeType();
+  Expr *N;
+  if (const auto *CAT = Ctx.getAsConstantArrayType(C->getType()))
+    N = B.intLit(CAT->getSize().getZExtValue(), SizeT);
+  else
+    N = B.memberCall(B.ref(MC), "size", {});
+  VarDecl *K = B.var(PB, fresh("_k"), SizeT, B.intLit(0, SizeT));
+  Stmts Outer;
+  Outer.push_back(B.assign(B.ref(LI->Count), B.intLit(0, SizeT)));
+
+  // The element, re-read in the reverse sweep when the range is not written.
+  // (Not in a split derivative's reverse half when the range is a
+  // parameter it does not receive: the caller may have changed it.)
+  const auto *CP = dyn_cast<ParmVarDecl>(C);
+  bool Reread = !Act.isDataWritten(C) && !Act.isWritten(V) &&
+                (Half == SplitHalf::None || !CP || keptInReverseHalf(CP));
+  VarDecl *RK = B.var(PB, fresh("_k"), SizeT,
+                      B.unop(UO_PreDec, B.ref(LI->Count)));
+  VarDecl *RV = nullptr;
+  if (Reread) {
+    RV = B.var(PB, V->getName(), ET, B.subscript(B.ref(MC), B.ref(RK)));
+    RevIndex[V] = RV;
+  }
+  Loops.push_back(LI);
+  LI->BodyFrame = Frames.size();
+  Stmts BodyFwd, BodyRev;
+  BodyFwd.push_back(B.unop(UO_PreInc, B.ref(LI->Count)));
+  VarDecl *NV = B.var(PB, V->getName(), ByRef ? VT : ET,
+                      B.subscript(B.ref(MC), B.ref(K)));
+  VarMap[V] = NV;
+  BodyFwd.push_back(B.declStmt(NV));
+  stmt(RF->getBody(), BodyFwd, BodyRev);
+  if (LI->Flag)
+    BodyFwd.push_back(pushValue(B.intLit(0, SizeT), SizeT));
+  Loops.pop_back();
+  RevIndex.erase(V);
+  if (Failed)
+    return;
+  Outer.push_back(B.forStmt(B.declStmt(K), B.binop(BO_LT, B.ref(K), N),
+                            B.unop(UO_PreInc, B.ref(K)), B.block(BodyFwd)));
+  if (LI->Nested)
+    Outer.push_back(push(LI->Count));
+  Fwd.push_back(B.block(Outer));
+
+  Stmts RevBody;
+  RevBody.push_back(B.declStmt(RK));
+  if (RV)
+    RevBody.push_back(B.declStmt(RV));
+  if (LI->Flag)
+    RevBody.push_back(pop(LI->Flag));
+  RevBody.insert(RevBody.end(), BodyRev.begin(), BodyRev.end());
+  if (!ByRef && Act.isActive(V) && Act.isActive(C)) {
+    // The element's adjoint flows back into the range's adjoint.
+    VarDecl *A = adjointOf(V);
+    if (ET->isRecordType()) {
+      accumulateObject(B.subscript(adjointStorage(C), B.ref(RK)), B.ref(A),
+                       ET, RevBody);
+      RevBody.push_back(B.callRuntime("zero", {}, {B.ref(A)}));
+    } else {
+      RevBody.push_back(B.addAssign(
+          B.subscript(adjointStorage(C), B.ref(RK)), B.ref(A)));
+      RevBody.push_back(B.assign(B.ref(A), B.zero(A->getType())));
+    }
+  }
+  Stmts R;
+  if (LI->Nested)
+    R.push_back(pop(LI->Count));
+  R.push_back(B.whileStmt(B.ref(LI->Count), B.block(RevBody)));
+  Rev.push_back(B.block(R));
+}
+
+} // namespace grad

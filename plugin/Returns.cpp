@@ -1,0 +1,217 @@
+//===- Returns.cpp - Return statements --------------------------*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// `return` statements: the seed goes to the returned expression; a
+/// function returning a non-const reference returns a reference parameter
+/// or `*this`; the halves of a split derivative return the value at the
+/// end of the forward sweep and finish with the frame.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Consumer.h"
+#include "Diagnostics.h"
+#include "Jumps.h"
+#include "PullbackBuilder.h"
+#include "Records.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Sema/Sema.h"
+
+using namespace clang;
+
+namespace grad {
+
+static const Expr *strip(const Expr *E) { return stripExpr(E); }
+
+/// Values per push_all / pop_all call.
+static constexpr size_t FrameChunk = 32;
+
+void PullbackBuilder::returnStmt(const ReturnStmt *RS, Stmts &Fwd,
+                                 Stmts &Rev) {
+  if (!TailReturns.count(RS)) {
+    unsupported(RS, "early 'return'");
+    return;
+  }
+  const Expr *RV = RS->getRetValue();
+  if (returnsWritableReference(Primal)) {
+    referenceReturn(RV);
+    return;
+  }
+  if (Half != SplitHalf::None && RV) {
+    // The forward half returns the value; both halves hoist it alike.
+    Fwd.push_back(B.assign(B.ref(returnValueVar()), fwd(RV, false)));
+    if (!Act.isActive(strip(RV)))
+      return;
+  } else if (!RV || Sig.SeedIndex < 0 || !Act.isActive(strip(RV))) {
+    return;
+  } else {
+    fwd(RV, false); // Only the temporaries the reverse sweep reads remain.
+  }
+  Stmts R;
+  backprop(RV, B.ref(param(Sig.SeedIndex)), R);
+  Rev.insert(Rev.end(), R.begin(), R.end());
+}
+
+bool PullbackBuilder::referenceReturn(const Expr *RV) {
+  // `return p;`, `return *this;`: the caller's own memory, which its
+  // derivative already follows (callers discard the result).
+  const Expr *K = RV ? RV->IgnoreParenImpCasts() : nullptr;
+  if (const auto *UO = dyn_cast_or_null<UnaryOperator>(K);
+      UO && UO->getOpcode() == UO_Deref &&
+      isa<CXXThisExpr>(UO->getSubExpr()->IgnoreParenImpCasts()))
+    return true;
+  if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(K))
+    if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl());
+        P && P->getType()->isLValueReferenceType())
+      return true;
+  unsupported(RV ? static_cast<const Stmt *>(RV) : Primal->getBody(),
+              "returned reference (a function returning a non-const "
+              "reference may return only a reference parameter or '*this')");
+  return false;
+}
+
+VarDecl *PullbackBuilder::returnValueVar() {
+  if (!RetVal) {
+    QualType T =
+        Primal->getReturnType().getNonReferenceType().getUnqualifiedType();
+    RetVal = B.var(PB, fresh("_value"), T, B.zero(T));
+  }
+  return RetVal;
+}
+
+bool PullbackBuilder::finishSplit(Stmts &Fwd, Stmts &Rev, Stmts &Epilogue) {
+  if (failedBuilding("its split derivative"))
+    return false;
+  // Adjoints the forward sweep touches (the shadow of a local vector is
+  // sized as the vector grows): the forward half has its own, and passes
+  // the final size of each vector's in the frame; the reverse half sizes
+  // its shadow from that before the reverse sweep.
+  llvm::DenseSet<const VarDecl *> InPrologue;
+  for (Stmt *St : Prologue)
+    if (const auto *DS = dyn_cast<DeclStmt>(St))
+      for (const Decl *Dc : DS->decls())
+        if (const auto *VD = dyn_cast<VarDecl>(Dc))
+          InPrologue.insert(VD);
+  struct Refs : RecursiveASTVisitor<Refs> {
+    llvm::SetVector<const VarDecl *> Found;
+    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        Found.insert(VD);
+      return true;
+    }
+  } FwdRefs;
+  for (Stmt *St : FwdStart)
+    FwdRefs.TraverseStmt(St);
+  for (Stmt *St : Fwd)
+    FwdRefs.TraverseStmt(St);
+  llvm::DenseSet<const VarDecl *> HoistedSet(Hoisted.begin(), Hoisted.end());
+  SmallVector<const VarDecl *, 4> FwdAdjoints;
+  SmallVector<std::pair<const VarDecl *, VarDecl *>, 4> Sizes;
+  for (const VarDecl *VD : FwdRefs.Found) {
+    if (!InPrologue.count(VD) || HoistedSet.count(VD) || VD == Stack)
+      continue;
+    FwdAdjoints.push_back(VD);
+    const auto *RD = VD->getType()->getAsCXXRecordDecl();
+    const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
+    if (!Spec || !Spec->getIdentifier() || Spec->getName() != "vector")
+      continue;
+    if (Spec->getTemplateArgs().size() < 1 ||
+        !Spec->getTemplateArgs()[0].getAsType()->isArithmeticType()) {
+      unsupported(Primal, "vector of vectors '" + VD->getNameAsString() +
+                              "' in a function differentiated in two "
+                              "halves (a helper that writes through a "
+                              "parameter)");
+      return false;
+    }
+    Sizes.push_back({VD, hoist("_size", Ctx.getSizeType())});
+  }
+  SmallVector<Expr *, 16> Frame;
+  for (VarDecl *V : Hoisted)
+    Frame.push_back(B.ref(V));
+  if (!Frame.empty() && !stackVar())
+    return false;
+  Stmts All;
+  if (Half == SplitHalf::Forward) {
+    // The stack, the temporaries, the forward sweep, the frame, the value.
+    llvm::DenseSet<const Decl *> Keep(Hoisted.begin(), Hoisted.end());
+    Keep.insert(Stack);
+    Keep.insert(FwdAdjoints.begin(), FwdAdjoints.end());
+    for (Stmt *St : Prologue)
+      if (const auto *DS = dyn_cast<DeclStmt>(St))
+        if (DS->isSingleDecl() && Keep.count(DS->getSingleDecl()))
+          All.push_back(St);
+    bool Void = Primal->getReturnType()->isVoidType() ||
+                returnsWritableReference(Primal);
+    if (!RetVal && !Void)
+      return unsupported(Primal, "function whose value the forward half "
+                                 "does not compute (internal error)"),
+             false;
+    if (RetVal)
+      All.push_back(B.declStmt(RetVal));
+    All.insert(All.end(), FwdStart.begin(), FwdStart.end());
+    All.insert(All.end(), Fwd.begin(), Fwd.end());
+    for (auto &[A, Size] : Sizes)
+      All.push_back(B.assign(
+          B.ref(Size),
+          B.memberCall(B.ref(const_cast<VarDecl *>(A)), "size", {})));
+    // In chunks (a fold over hundreds of arguments exceeds clang's
+    // nesting limit); the reverse half pops them last chunk first.
+    for (size_t I = 0; I < Frame.size(); I += FrameChunk)
+      All.push_back(B.memberCall(
+          B.ref(Stack), "push_all",
+          ArrayRef(Frame).slice(I, std::min(FrameChunk, Frame.size() - I))));
+    if (RetVal)
+      All.push_back(B.returnStmt(B.ref(RetVal)));
+  } else {
+    // The frame back into the same temporaries, then the reverse sweep.
+    // Nothing may read the primal parameters the reverse half drops.
+    struct Finder : RecursiveASTVisitor<Finder> {
+      const llvm::SmallPtrSetImpl<const ParmVarDecl *> *Dropped;
+      const DeclRefExpr *Found = nullptr;
+      bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+        if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl()))
+          if (Dropped->count(P) && !Found)
+            Found = DRE;
+        return true;
+      }
+    } F;
+    F.Dropped = &Dropped;
+    for (Stmt *St : Prologue)
+      F.TraverseStmt(St);
+    for (Stmt *St : Rev)
+      F.TraverseStmt(St);
+    for (Stmt *St : Epilogue)
+      F.TraverseStmt(St);
+    if (F.Found) {
+      unsupported(Primal, "reverse half reading parameter '" +
+                              F.Found->getDecl()->getNameAsString() +
+                              "' (internal error)");
+      return false;
+    }
+    All.insert(All.end(), Prologue.begin(), Prologue.end());
+    for (size_t I = (Frame.size() + FrameChunk - 1) / FrameChunk; I-- > 0;)
+      All.push_back(B.memberCall(
+          B.ref(Stack), "pop_all",
+          ArrayRef(Frame).slice(I * FrameChunk,
+                                std::min(FrameChunk,
+                                         Frame.size() - I * FrameChunk))));
+    for (auto &[A, Size] : Sizes)
+      All.push_back(B.memberCall(B.ref(const_cast<VarDecl *>(A)), "resize",
+                                 {B.ref(Size)}));
+    All.insert(All.end(), Rev.begin(), Rev.end());
+    All.insert(All.end(), Epilogue.begin(), Epilogue.end());
+  }
+  if (B.Failed)
+    return false;
+  PB->setBody(B.block(All));
+  return true;
+}
+
+} // namespace grad
