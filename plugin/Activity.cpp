@@ -117,6 +117,28 @@ bool Activity::capturesActive(const CallExpr *CE) const {
   return false;
 }
 
+bool Activity::reachesActive(const Expr *E) const {
+  if (!E)
+    return false;
+  QualType T = E->getType();
+  if (T->isPointerType() || T->isArrayType()) {
+    bool IsThis;
+    const VarDecl *R = rootOf(E, IsThis);
+    if ((R && isActive(R)) || (IsThis && ThisActive))
+      return true;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (VD->isLocalVarDecl() && holdsFloatingPointer(VD->getType()) &&
+          VD->hasInit() && VD->getInit() != E)
+        return reachesActive(VD->getInit());
+  for (const Stmt *C : E->children())
+    if (const auto *CE = dyn_cast_or_null<Expr>(C))
+      if (reachesActive(CE))
+        return true;
+  return false;
+}
+
 bool Activity::compute(const Expr *E) const {
   if (!E)
     return false;
@@ -150,6 +172,10 @@ bool Activity::compute(const Expr *E) const {
       return true;
     for (const Expr *A : CE->arguments()) {
       if (compute(A))
+        return true;
+      // An object holding a pointer into active memory (`View{a, n}`): the
+      // callee reads derivatives through it (the builder refuses it).
+      if (holdsFloatingPointer(A->getType()) && reachesActive(A))
         return true;
       // Pointers to (and containers of) active data.
       QualType AT = A->getType();

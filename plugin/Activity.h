@@ -52,6 +52,9 @@ public:
   bool capturesActive(const clang::CallExpr *CE) const;
   /// True if \p E is a floating value that depends on an active variable.
   bool isActive(const clang::Expr *E);
+  /// True if \p E mentions a pointer or array into active storage (also
+  /// through the initializer of a local object holding a pointer).
+  bool reachesActive(const clang::Expr *E) const;
 
   /// Local pointers and references are aliases of the storage they point
   /// into (a parameter, a local array, container or scalar): their root.

@@ -219,6 +219,15 @@ Expr *PullbackBuilder::rebuildUserCall(const CallExpr *CE,
                              "' (write the loop, or pass a pointer such as "
                              "v.data())");
   }
+  // An object holding a pointer into differentiated memory (`View{a, n}`):
+  // no adjoint goes through it.
+  for (const Expr *A : CE->arguments())
+    if (holdsFloatingPointer(A->getType()) && Act.reachesActive(A))
+      return unsupported(A, "argument '" + spelled(A) + "' of type '" +
+                                A->getType().getNonReferenceType().getAsString(
+                                    Ctx.getPrintingPolicy()) +
+                                "' holding a pointer into differentiated "
+                                "memory (pass the pointer itself)");
   WrtMask Mask = callMask(FD, {CE->getArgs(), CE->getNumArgs()});
   PullbackEntry *PE =
       D.calleePullback(FD, Loc, Entry, /*Queue=*/false, &Mask);

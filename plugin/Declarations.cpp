@@ -105,6 +105,17 @@ void PullbackBuilder::declStmt(const DeclStmt *DS, Stmts &Fwd, Stmts &Rev) {
     if (!Act.isActive(VD) && !Alias &&
         !(NR->isArithmeticType() && VD->hasInit()) &&
         !containsLambda(VD->getInit())) {
+      // `View v{a, n}` (a struct holding `const double *p`) pointing into
+      // differentiated memory: reads through it would carry derivatives
+      // nobody tracks.
+      if (VD->hasInit() && holdsFloatingPointer(NR) &&
+          pointsIntoActive(VD->getInit())) {
+        unsupported(VD, "local variable of type '" +
+                            NR.getAsString(Ctx.getPrintingPolicy()) +
+                            "' holding a pointer into differentiated memory "
+                            "(pass the pointer itself)");
+        return;
+      }
       VarDecl *NV = replayDecl(VD);
       if (!NV)
         return;

@@ -209,6 +209,21 @@ static void forEachWritable(const CallExpr *CE,
   }
 }
 
+bool PullbackBuilder::pointsIntoActive(const Expr *E) {
+  if (!E)
+    return false;
+  QualType T = E->getType();
+  if ((T->isPointerType() || T->isArrayType() ||
+       (E->isGLValue() && hasFloatingData(T))) &&
+      storageActive(E))
+    return true;
+  for (const Stmt *C : E->children())
+    if (const auto *CE = dyn_cast_or_null<Expr>(C))
+      if (pointsIntoActive(CE))
+        return true;
+  return false;
+}
+
 const Expr *PullbackBuilder::writtenStorage(const CallExpr *CE) {
   const Expr *Found = nullptr;
   forEachWritable(CE, [&](const Expr *A) {

@@ -87,7 +87,8 @@ void PullbackBuilder::rangeFor(const CXXForRangeStmt *RF, Stmts &Fwd,
     LI->Flag = hoist("_j", Ctx.getSizeType());
   QualType SizeT = Ctx.getSizeType();
   Expr *N;
-  if (const auto *CAT = Ctx.getAsConstantArrayType(C->getType()))
+  if (const auto *CAT =
+          Ctx.getAsConstantArrayType(C->getType().getNonReferenceType()))
     N = B.intLit(CAT->getSize().getZExtValue(), SizeT);
   else
     N = B.memberCall(B.ref(MC), "size", {});

@@ -63,6 +63,29 @@ bool holdsWritablePointer(QualType T, unsigned Depth) {
   return false;
 }
 
+static bool holdsFloatingPointerImpl(QualType T, unsigned Depth) {
+  if (T->isPointerType() || T->isReferenceType()) {
+    QualType P = T->getPointeeType();
+    return P->isRealFloatingType() || hasFloatingData(P);
+  }
+  const auto *RD = T->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition() || RD->isLambda() || Depth > 4)
+    return false;
+  for (const FieldDecl *F : RD->fields())
+    if (holdsFloatingPointerImpl(F->getType(), Depth + 1))
+      return true;
+  for (const CXXBaseSpecifier &B : RD->bases())
+    if (holdsFloatingPointerImpl(B.getType(), Depth + 1))
+      return true;
+  return false;
+}
+
+bool holdsFloatingPointer(QualType T) {
+  T = T.getNonReferenceType();
+  return T->isRecordType() && !hasFloatingData(T) &&
+         holdsFloatingPointerImpl(T, 0);
+}
+
 const Expr *accessorArg(const Expr *E) {
   const auto *CE = dyn_cast_or_null<CallExpr>(E);
   const FunctionDecl *FD = CE ? CE->getDirectCallee() : nullptr;

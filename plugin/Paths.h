@@ -37,6 +37,11 @@ const clang::Expr *bindingPart(const clang::BindingDecl *BD);
 /// iterator`), a `std::span<double>`, a struct with a `double*` member.
 bool holdsWritablePointer(clang::QualType T, unsigned Depth = 0);
 
+/// True if a class \p T without floating data of its own holds a pointer
+/// or reference to floating data, const or not (`struct View { const double
+/// *p; int n; }`).
+bool holdsFloatingPointer(clang::QualType T);
+
 /// For a call to a helper whose whole body returns a pointer or reference
 /// into one of its pointer or reference parameters (`double* row(double* A,
 /// int n, int i) { return A + i * n; }`, `double& at(std::vector<double>& v,

@@ -471,6 +471,9 @@ private:
   // Code without derivatives, replayed as written (Replay.cpp, glue in
   // Inactive.cpp).
   clang::Expr *replay(const clang::Expr *E);
+  /// True if \p E (an initializer or argument) mentions a pointer, array or
+  /// object that reaches differentiated storage.
+  bool pointsIntoActive(const clang::Expr *E);
   /// \p E as a statement whose value is discarded.
   clang::Stmt *replayStmt(const clang::Expr *E);
   /// A local without derivatives, declared and initialised as written.

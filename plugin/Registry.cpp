@@ -92,6 +92,14 @@ ParamClass classifyParam(ASTContext &Ctx, QualType T) {
       // adjoint.
       C.Kind = ParamKind::Pointer;
       C.AdjointPointee = Pointee.getUnqualifiedType();
+    } else if (const ArrayType *AT = Ctx.getAsArrayType(Pointee);
+               AT && (isFloating(Ctx.getBaseElementType(Pointee)) ||
+                      hasFloatingData(Ctx.getBaseElementType(Pointee)))) {
+      // const double (*m)[2] (a 2-D array parameter, `const double m[][2]`):
+      // rows of the same shape.
+      Qualifiers Q;
+      C.Kind = ParamKind::Pointer;
+      C.AdjointPointee = Ctx.getUnqualifiedArrayType(Pointee, Q);
     } else if (const auto *PP = Pointee->getAs<PointerType>()) {
       // double ** (a table of rows): a table of adjoint rows.
       QualType Inner = PP->getPointeeType();
@@ -101,6 +109,17 @@ ParamClass classifyParam(ASTContext &Ctx, QualType T) {
         C.AdjointPointee = Ctx.getPointerType(Inner.getUnqualifiedType());
       }
     }
+    return C;
+  }
+  if (const auto *AT = Ctx.getAsConstantArrayType(NR);
+      AT && T->isReferenceType() &&
+      (isFloating(Ctx.getBaseElementType(NR)) ||
+       hasFloatingData(Ctx.getBaseElementType(NR)))) {
+    // const double (&a)[3]: like `const double a[3]`, an adjoint pointer of
+    // the same extent (to rows of the same shape for arrays of arrays).
+    Qualifiers Q;
+    C.Kind = ParamKind::Pointer;
+    C.AdjointPointee = Ctx.getUnqualifiedArrayType(AT->getElementType(), Q);
     return C;
   }
   if (NR->isRecordType() && hasFloatingData(NR)) {
