@@ -106,6 +106,8 @@ struct InitExpander {
   /// `Dst = Src` for an lvalue \p Src of Dst's type.
   bool copy(Expr *Dst, Expr *Src) {
     QualType T = Dst->getType();
+    if (T.isConstQualified())
+      return fail(Src, "copy into a const member");
     if (const auto *AT = Ctx.getAsConstantArrayType(T)) {
       for (uint64_t I = 0, N = AT->getSize().getZExtValue(); I < N; ++I)
         if (!copy(element(Dst, I), element(Src, I)))
@@ -127,6 +129,8 @@ struct InitExpander {
   /// `Dst` initialised by \p Init (a member initializer's expression).
   bool init(Expr *Dst, const Expr *Init) {
     QualType T = Dst->getType();
+    if (T.isConstQualified())
+      return fail(Init, "initializer of a const member");
     if (const auto *EWC = dyn_cast<ExprWithCleanups>(Init))
       Init = EWC->getSubExpr();
     if (const auto *DI = dyn_cast<CXXDefaultInitExpr>(Init))
@@ -260,6 +264,13 @@ bool PullbackBuilder::constructorInits(const CXXConstructorDecl *Ctor,
     FieldDecl *F = I->getMember();
     if (!F || !I->getInit()) {
       unsupportedAt(I->getSourceLocation(), "member initializer");
+      return false;
+    }
+    // (The replay assigns the member: a const one cannot be.)
+    if (F->getType().isConstQualified()) {
+      unsupportedAt(I->getSourceLocation(),
+                    "const member '" + F->getNameAsString() +
+                        "' in a constructor that computes members");
       return false;
     }
     Expr *This = CXXThisExpr::Create(Ctx, X.Loc, ThisTy, /*IsImplicit=*/true);

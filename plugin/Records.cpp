@@ -31,6 +31,12 @@ QualType complexValueType(QualType T) {
 
 bool isComplex(QualType T) { return !complexValueType(T).isNull(); }
 
+/// `const double c;`, `const Vec3 v;`: a member the adjoint cannot write.
+static bool isConstFloating(const FieldDecl *F) {
+  QualType T = F->getType();
+  return T.isConstQualified() && (isFloating(T) || hasFloatingData(T));
+}
+
 static bool plainImpl(QualType T, std::string *Why, unsigned Depth) {
   T = T.getCanonicalType();
   if (isComplex(T))
@@ -87,10 +93,27 @@ static bool plainImpl(QualType T, std::string *Why, unsigned Depth) {
         *Why = "it has a bit-field or an unnamed member";
       return false;
     }
+    // (Its adjoint is written member by member.)
+    if (isConstFloating(F)) {
+      if (Why)
+        *Why = "it has a const member '" + F->getNameAsString() +
+               "' of floating type";
+      return false;
+    }
     if (!plainImpl(F->getType(), Why, Depth + 1))
       return false;
   }
   return true;
+}
+
+const FieldDecl *constFloatingMember(QualType T) {
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition())
+    return nullptr;
+  for (const FieldDecl *F : RD->fields())
+    if (isConstFloating(F))
+      return F;
+  return nullptr;
 }
 
 bool isPlainRecord(QualType T, std::string *Why) {

@@ -39,6 +39,11 @@ clang::QualType complexValueType(clang::QualType T);
 /// \p Why (if given) names what stands in the way.
 bool isPlainRecord(clang::QualType T, std::string *Why = nullptr);
 
+/// The first const member of floating type of class \p T (`const double
+/// c;`), or null: the adjoint of such a class cannot be written member by
+/// member.
+const clang::FieldDecl *constFloatingMember(clang::QualType T);
+
 /// True if \p T is a plain record that is not a container (std::array is
 /// plain, but its elements are reached by index).
 bool isPlainStruct(clang::QualType T);

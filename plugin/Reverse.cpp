@@ -157,6 +157,20 @@ bool PullbackBuilder::build() {
       continue;
     }
     ParamKind K = classifyParam(Ctx, P->getType()).Kind;
+    if (K == ParamKind::Class)
+      if (const FieldDecl *CF = constFloatingMember(P->getType())) {
+        report(S.Diags, Diag::UnsupportedConstruct, P->getLocation())
+            << ("parameter '" + P->getNameAsString() + "' of type '" +
+                P->getType()
+                    .getNonReferenceType()
+                    .getUnqualifiedType()
+                    .getAsString() +
+                "' (it has a const member '" + CF->getNameAsString() +
+                "' of floating type, which its adjoint cannot accumulate)")
+            << Primal->getNameAsString();
+        D.noteRequest(Entry);
+        return false;
+      }
     if (K == ParamKind::Class && !isa<ParmVarDecl>(P)) {
       report(S.Diags, Diag::UnsupportedConstruct, P->getLocation())
           << ("parameter of type '" + P->getType().getAsString() + "'")

@@ -82,4 +82,19 @@ static V2 &operator*=(V2 &p, double s) { V2 &t = p; t.a *= s; t.b *= s; return t
 }
 // CHECK: class-values.cpp:[[@LINE-11]]:80: error: grad: cannot differentiate returned reference (a function returning a non-const reference may return only a reference parameter or '*this') in 'operator*='
 // CHECK: class-values.cpp:[[@LINE-5]]:7: note: while differentiating 'operator*=', called here
-// CHECK: 7 errors generated
+// A const member of floating type: the adjoint object cannot be written
+// member by member (it was a clang error inside the generated code).
+struct KC {
+  const double c;
+  double v;
+};
+// CHECK: class-values.cpp:[[@LINE+3]]:6: error: grad: cannot differentiate local variable of type 'KC' (it has a const member 'c' of floating type) in 'constmember'
+// CHECK: class-values.cpp:[[@LINE+1]]:3: note: while differentiating 'constmember' requested here
+[[grad]] double constmember(double a) {
+  KC k{2 * a, a};
+  return k.v + k.c;
+}
+// CHECK: class-values.cpp:[[@LINE+2]]:38: error: grad: cannot differentiate parameter 'k' of type 'KC' (it has a const member 'c' of floating type, which its adjoint cannot accumulate) in 'constparam'
+// CHECK: class-values.cpp:[[@LINE+1]]:3: note: while differentiating 'constparam' requested here
+[[grad]] double constparam(const KC &k, double a) { return k.v * a + k.c; }
+// CHECK: 9 errors generated
