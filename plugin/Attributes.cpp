@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Diagnostics.h"
+#include "Pushforward.h"
 #include "Registry.h"
 
 #include "clang/AST/ASTContext.h"
@@ -107,6 +108,51 @@ bool parseWrt(Sema &S, FunctionDecl *FD, StringRef List, SourceLocation Loc,
   return OK;
 }
 
+/// The attribute's string arguments: at most one, the wrt list.
+bool parseArgs(Sema &S, FunctionDecl *FD, const ParsedAttr &A,
+               std::optional<WrtMask> &Wrt) {
+  SourceLocation Loc = A.getLoc();
+  for (unsigned I = 0; I < A.getNumArgs(); ++I) {
+    const auto *SL =
+        A.isArgExpr(I)
+            ? dyn_cast_or_null<StringLiteral>(
+                  A.getArgAsExpr(I)->IgnoreParenImpCasts())
+            : nullptr;
+    if (!SL) {
+      SourceLocation ArgLoc =
+          A.isArgExpr(I) && A.getArgAsExpr(I)
+              ? A.getArgAsExpr(I)->getBeginLoc()
+              : (A.isArgIdent(I) ? A.getArgAsIdent(I)->Loc : Loc);
+      report(S.Diags, Diag::AttrArgNotString, ArgLoc);
+      return false;
+    }
+    StringRef Arg = SL->getString();
+    // Options are "key=value"; none is defined yet. A bare string is the
+    // list of parameters to differentiate with respect to.
+    if (Arg.contains('=') || Wrt) {
+      report(S.Diags, Diag::AttrUnknownOption, SL->getBeginLoc()) << Arg;
+      return false;
+    }
+    WrtMask M;
+    if (!parseWrt(S, FD, Arg, SL->getBeginLoc(), M))
+      return false;
+    Wrt = M;
+  }
+  return true;
+}
+
+/// The mask of \p Wrt (every differentiable parameter without one),
+/// without [[grad::nodiff]] parameters.
+WrtMask maskOf(const FunctionDecl *FD, const std::optional<WrtMask> &Wrt) {
+  WrtMask Mask = Wrt ? *Wrt : fullMask(FD);
+  if (Wrt) {
+    WrtMask Full = fullMask(FD);
+    for (unsigned I = 0; I < Mask.size(); ++I)
+      Mask[I] = Mask[I] && Full[I];
+  }
+  return Mask;
+}
+
 struct GradAttrInfo : public ParsedAttrInfo {
   GradAttrInfo() {
     OptArgs = 15;
@@ -146,39 +192,10 @@ struct GradAttrInfo : public ParsedAttrInfo {
       return AttributeNotApplied;
     }
     std::optional<WrtMask> Wrt;
-    for (unsigned I = 0; I < A.getNumArgs(); ++I) {
-      const auto *SL =
-          A.isArgExpr(I)
-              ? dyn_cast_or_null<StringLiteral>(
-                    A.getArgAsExpr(I)->IgnoreParenImpCasts())
-              : nullptr;
-      if (!SL) {
-        SourceLocation ArgLoc =
-            A.isArgExpr(I) && A.getArgAsExpr(I)
-                ? A.getArgAsExpr(I)->getBeginLoc()
-                : (A.isArgIdent(I) ? A.getArgAsIdent(I)->Loc : Loc);
-        report(S.Diags, Diag::AttrArgNotString, ArgLoc);
-        return AttributeNotApplied;
-      }
-      StringRef Arg = SL->getString();
-      // Options are "key=value"; none is defined yet. A bare string is the
-      // list of parameters to differentiate with respect to.
-      if (Arg.contains('=') || Wrt) {
-        report(S.Diags, Diag::AttrUnknownOption, SL->getBeginLoc()) << Arg;
-        return AttributeNotApplied;
-      }
-      WrtMask M;
-      if (!parseWrt(S, FD, Arg, SL->getBeginLoc(), M))
-        return AttributeNotApplied;
-      Wrt = M;
-    }
-    WrtMask Mask = Wrt ? *Wrt : fullMask(FD);
-    if (Wrt) {
-      // [[grad::nodiff]] parameters stay out even when listed.
-      WrtMask Full = fullMask(FD);
-      for (unsigned I = 0; I < Mask.size(); ++I)
-        Mask[I] = Mask[I] && Full[I];
-    }
+    if (!parseArgs(S, FD, A, Wrt))
+      return AttributeNotApplied;
+    // [[grad::nodiff]] parameters stay out even when listed.
+    WrtMask Mask = maskOf(FD, Wrt);
     State &St = State::get(S.Context);
     St.S = &S;
     St.Requests[FD] = GradRequest{Mask, Loc};
@@ -217,6 +234,55 @@ struct GradAttrInfo : public ParsedAttrInfo {
   }
 };
 
+/// `[[grad::forward]]` / `[[grad::forward("x, y")]]`: declares
+/// NAME_pushforward (Pushforward.h).
+struct ForwardAttrInfo : public ParsedAttrInfo {
+  ForwardAttrInfo() {
+    OptArgs = 15;
+    static constexpr Spelling S[] = {{ParsedAttr::AS_CXX11, "grad::forward"}};
+    Spellings = S;
+  }
+
+  bool diagAppertainsToDecl(Sema &S, const ParsedAttr &Attr,
+                            const Decl *D) const override {
+    if (isa<FunctionDecl>(D) &&
+        !(isa<CXXMethodDecl>(D) &&
+          cast<CXXMethodDecl>(D)->getParent()->isLambda()))
+      return true;
+    report(S.Diags, Diag::AttrNotFunction, Attr.getLoc()) << "'grad::forward'";
+    return false;
+  }
+
+  AttrHandling handleDeclAttribute(Sema &S, Decl *D,
+                                   const ParsedAttr &A) const override {
+    auto *FD = cast<FunctionDecl>(D);
+    SourceLocation Loc = A.getLoc();
+    if (const char *Kind = pushforwardUnsupported(FD)) {
+      report(S.Diags, Diag::AttrForwardUnsupported, Loc)
+          << FD->getNameAsString()
+          << (std::string("forward mode does not support a ") + Kind +
+              " yet");
+      return AttributeNotApplied;
+    }
+    std::optional<WrtMask> Wrt;
+    if (!parseArgs(S, FD, A, Wrt))
+      return AttributeNotApplied;
+    WrtMask Mask = maskOf(FD, Wrt);
+    Mask.resize(FD->getNumParams());
+    State &St = State::get(S.Context);
+    St.S = &S;
+    St.ForwardRequests[FD->getCanonicalDecl()] = GradRequest{Mask, Loc};
+    std::string Why;
+    if (!declarePushforward(S, FD, Mask, S.getCurScope(), Loc, Why)) {
+      report(S.Diags, Diag::AttrForwardUnsupported, Loc)
+          << FD->getNameAsString() << Why;
+      St.ForwardRequests.erase(FD->getCanonicalDecl());
+      return AttributeNotApplied;
+    }
+    return AttributeApplied;
+  }
+};
+
 struct NodiffAttrInfo : public ParsedAttrInfo {
   NodiffAttrInfo() {
     static constexpr Spelling S[] = {{ParsedAttr::AS_CXX11, "grad::nodiff"}};
@@ -242,6 +308,9 @@ struct NodiffAttrInfo : public ParsedAttrInfo {
 
 static ParsedAttrInfoRegistry::Add<GradAttrInfo>
     RegisterGrad("grad", "marks a function to be differentiated");
+static ParsedAttrInfoRegistry::Add<ForwardAttrInfo>
+    RegisterForward("grad-forward",
+                    "marks a function to be differentiated in forward mode");
 static ParsedAttrInfoRegistry::Add<NodiffAttrInfo>
     RegisterNodiff("grad-nodiff", "marks a function as not differentiable");
 

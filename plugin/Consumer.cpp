@@ -9,6 +9,7 @@
 #include "Printer.h"
 #include "Promotion.h"
 #include "PullbackBuilder.h"
+#include "Pushforward.h"
 #include "Tidy.h"
 
 #include "clang/AST/ASTContext.h"
@@ -50,6 +51,18 @@ void Differentiator::handleDecl(Decl *D) {
       if (!E->UserProvided && writesThroughParams(FD))
         ensureHalves(*E);
   }
+  if (auto FR = St.ForwardRequests.find(FD->getCanonicalDecl());
+      FR != St.ForwardRequests.end()) {
+    std::string Why;
+    if (!declarePushforward(S, FD, FR->second.Wrt, nullptr,
+                            FR->second.AttrLoc, Why))
+      report(S.Diags, Diag::AttrForwardUnsupported, FR->second.AttrLoc)
+          << FD->getNameAsString() << Why;
+  }
+  if (auto PF = St.Pushforwards.find(FD->getCanonicalDecl());
+      PF != St.Pushforwards.end())
+    for (PushforwardEntry *E : PF->second)
+      enqueueForward(E);
   for (const FunctionDecl *Re : FD->redecls()) {
     auto It = St.Pullbacks.find(Re);
     if (It == St.Pullbacks.end())
@@ -67,8 +80,13 @@ void Differentiator::drain() {
     return;
   Draining = true;
   // Breadth-first and iterative: a chain of N calls needs no recursion.
-  size_t I = 0, J = 0;
-  while (I < Work.size() || J < SplitWork.size()) {
+  size_t I = 0, J = 0, K = 0;
+  while (I < Work.size() || J < SplitWork.size() || K < ForwardWork.size()) {
+    if (K < ForwardWork.size()) {
+      PushforwardEntry *E = ForwardWork[K++];
+      defineForward(E, E->Primal->getDefinition());
+      continue;
+    }
     if (J < SplitWork.size()) {
       defineSplit(SplitWork[J++]);
       continue;
@@ -83,6 +101,7 @@ void Differentiator::drain() {
   }
   Work.clear();
   SplitWork.clear();
+  ForwardWork.clear();
   Draining = false;
 }
 
@@ -158,6 +177,70 @@ void Differentiator::enqueue(PullbackEntry *E) {
     E->Defined = true;
     Work.push_back(E);
   }
+}
+
+void Differentiator::enqueueForward(PushforwardEntry *E) {
+  if (!E->UserProvided && !E->Defined && !E->Failed &&
+      E->Primal->getDefinition()) {
+    E->Defined = true;
+    ForwardWork.push_back(E);
+  }
+}
+
+void Differentiator::defineForward(PushforwardEntry *E,
+                                   const FunctionDecl *Def) {
+  llvm::TimeTraceScope Scope("grad: pushforward", [&] {
+    return Def->getQualifiedNameAsString();
+  });
+  FunctionDecl *PF = E->Pushforward;
+  if (Def->isInvalidDecl() || hasErrors(Def->getBody()) || !Def->getBody()) {
+    E->Failed = true;
+    PF->setInvalidDecl();
+    return;
+  }
+  if (PF->isDefined()) { // the user defined our declaration: theirs wins
+    E->UserProvided = true;
+    return;
+  }
+  if ((Def->isInlined() || Def->isTemplateInstantiation()) &&
+      !PF->isInlined())
+    PF->setImplicitlyInline();
+  if (!buildPushforward(*this, *E, Def)) {
+    E->Failed = true;
+    PF->setInvalidDecl();
+    return;
+  }
+  tidy(PF);
+  Done.push_back(PF);
+  if (Opts.Remarks)
+    report(S.Diags, Diag::RemarkGenerated, Def->getLocation())
+        << PF->getNameAsString() << Def->getNameAsString();
+  if (Opts.Dump)
+    printDefinition(PF, llvm::errs());
+  Emit(PF);
+}
+
+PushforwardEntry *Differentiator::calleePushforward(
+    const FunctionDecl *Callee, SourceLocation Loc,
+    const PushforwardEntry &Caller, std::string &Why) {
+  auto *FD = const_cast<FunctionDecl *>(Callee);
+  // Every differentiable parameter, unless [[grad::forward]] on a function
+  // defined elsewhere declared fewer.
+  WrtMask Mask = fullMask(FD);
+  Mask.resize(FD->getNumParams());
+  State &St = State::get(S.Context);
+  if (auto FR = St.ForwardRequests.find(FD->getCanonicalDecl());
+      FR != St.ForwardRequests.end() && !FD->isDefined())
+    Mask = FR->second.Wrt;
+  PushforwardEntry *E = declarePushforward(S, FD, Mask, nullptr, Loc, Why);
+  if (!E)
+    return nullptr;
+  if (!E->Requester) {
+    E->Requester = Caller.Primal;
+    E->RequestLoc = Loc;
+  }
+  enqueueForward(E);
+  return E;
 }
 
 void Differentiator::queue(PullbackEntry *E) {
@@ -374,6 +457,22 @@ void Differentiator::finish() {
     if (E->RequesterEntry)
       noteRequest(*E->RequesterEntry);
     E->Pullback->setInvalidDecl();
+  }
+  // Pushforwards of callees whose body never came.
+  for (auto &Up : St.ForwardEntries) {
+    PushforwardEntry *E = Up.get();
+    if (E->UserProvided || E->Defined || E->Failed ||
+        St.ForwardRequests.count(E->Primal->getCanonicalDecl()))
+      continue;
+    E->Failed = true;
+    report(S.Diags, Diag::UnsupportedForward, E->RequestLoc)
+        << ("call to '" + E->Primal->getNameAsString() +
+            "' (it has no visible body, no derivative rule and no user "
+            "pushforward)")
+        << (E->Requester ? E->Requester->getNameAsString() : std::string());
+    report(S.Diags, Diag::NoBodyForwardNote, E->Primal->getLocation())
+        << E->Sig.str(S.Context);
+    E->Pushforward->setInvalidDecl();
   }
   S.PerformPendingInstantiations();
 }

@@ -51,6 +51,12 @@ public:
                                 const PullbackEntry &Caller,
                                 bool Queue = true,
                                 const WrtMask *Only = nullptr);
+  /// The pushforward to call for \p Callee at \p Loc while building
+  /// \p Caller's (declared and queued here); null with \p Why.
+  PushforwardEntry *calleePushforward(const clang::FunctionDecl *Callee,
+                                      clang::SourceLocation Loc,
+                                      const PushforwardEntry &Caller,
+                                      std::string &Why);
   /// Declares the forward and reverse halves of \p E (for calls that
   /// need them whatever useSplit decided) and queues their definition.
   void ensureHalves(PullbackEntry &E);
@@ -98,6 +104,9 @@ private:
   /// Is the runtime's frame store declared.
   bool hasFrames();
   std::vector<PullbackEntry *> SplitWork;
+  std::vector<PushforwardEntry *> ForwardWork;
+  void enqueueForward(PushforwardEntry *E);
+  void defineForward(PushforwardEntry *E, const clang::FunctionDecl *Def);
   llvm::DenseMap<const clang::FunctionDecl *, bool> CallsFunctions;
   bool FramesChecked = false, HasFrames = false;
   /// Declares the pullbacks for specializations of pullback templates the

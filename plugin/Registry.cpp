@@ -163,7 +163,11 @@ ParamClass classifyParam(ASTContext &Ctx, QualType T) {
 std::string PullbackSignature::str(const ASTContext &Ctx) const {
   PrintingPolicy Policy(Ctx.getLangOpts());
   Policy.SuppressTagKeyword = true;
-  std::string S = "void " + Name + "(";
+  std::string S = "void";
+  if (!Type.isNull())
+    if (const auto *FT = Type->getAs<FunctionType>())
+      S = FT->getReturnType().getAsString(Policy);
+  S += " " + Name + "(";
   for (unsigned I = 0; I < ParamTypes.size(); ++I) {
     if (I)
       S += ", ";
@@ -387,7 +391,7 @@ WrtMask fullMask(const FunctionDecl *Primal) {
 // Declaring pullbacks
 //===----------------------------------------------------------------------===//
 
-static DeclContext *lookupContext(const FunctionDecl *Primal) {
+DeclContext *lookupContext(const FunctionDecl *Primal) {
   return const_cast<DeclContext *>(
       Primal->getDeclContext()->getRedeclContext());
 }
@@ -451,7 +455,7 @@ bool isPullbackOfOverload(Sema &S, const FunctionDecl *Primal,
   return false;
 }
 
-static Scope *scopeFor(Sema &S, Scope *Sc, DeclContext *Target) {
+Scope *scopeFor(Sema &S, Scope *Sc, DeclContext *Target) {
   for (Scope *It = Sc; It; It = It->getParent())
     if (DeclContext *E = It->getEntity())
       if (E->getRedeclContext()->Equals(Target))
@@ -459,8 +463,7 @@ static Scope *scopeFor(Sema &S, Scope *Sc, DeclContext *Target) {
   return nullptr;
 }
 
-/// Gives \p PB the parameters of \p Sig, also in its type's TypeLoc.
-static void setParams(ASTContext &Ctx, FunctionDecl *PB, TypeSourceInfo *TSI,
+void setParams(ASTContext &Ctx, FunctionDecl *PB, TypeSourceInfo *TSI,
                       const PullbackSignature &Sig) {
   SourceLocation PLoc = PB->getLocation();
   SmallVector<ParmVarDecl *, 8> Params;

@@ -125,6 +125,20 @@ struct PullbackEntry {
   bool Wanted = true;
 };
 
+/// A pushforward (forward mode, `[[grad::forward]]`) known for (primal,
+/// mask): `grad::dual<R> f_pushforward(params..., tangents...)`.
+struct PushforwardEntry {
+  clang::FunctionDecl *Primal = nullptr;
+  clang::FunctionDecl *Pushforward = nullptr;
+  WrtMask Wrt;
+  PullbackSignature Sig; ///< AdjointIndex: the tangent of each parameter
+  bool UserProvided = false; ///< a user-declared NAME_pushforward
+  bool Defined = false;
+  bool Failed = false;
+  clang::SourceLocation RequestLoc;
+  const clang::FunctionDecl *Requester = nullptr;
+};
+
 /// The pullback template of a `[[grad]]` function template: declared at the
 /// attribute, with the primal's template parameters; each specialization
 /// is defined from the matching primal specialization.
@@ -146,6 +160,12 @@ public:
   /// `[[grad]]` requests, keyed by the declaration that carried them.
   llvm::DenseMap<const clang::FunctionDecl *, GradRequest> Requests;
   llvm::DenseSet<const clang::Decl *> Nodiff;
+  /// `[[grad::forward]]` requests and the pushforwards by canonical primal.
+  llvm::DenseMap<const clang::FunctionDecl *, GradRequest> ForwardRequests;
+  llvm::DenseMap<const clang::FunctionDecl *,
+                 std::vector<PushforwardEntry *>>
+      Pushforwards;
+  std::vector<std::unique_ptr<PushforwardEntry>> ForwardEntries;
   /// Pullbacks by canonical primal.
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<PullbackEntry *>>
       Pullbacks;
@@ -194,6 +214,15 @@ PullbackEntry *declarePullback(clang::Sema &S, clang::FunctionDecl *Primal,
                                const WrtMask &Wrt, clang::Scope *Sc,
                                clang::SourceLocation Loc,
                                llvm::StringRef NameOverride = {});
+
+/// The context in which \p Primal's derivatives are declared and looked up.
+clang::DeclContext *lookupContext(const clang::FunctionDecl *Primal);
+/// The scope of \p Sc's chain whose entity is \p Target, or null.
+clang::Scope *scopeFor(clang::Sema &S, clang::Scope *Sc,
+                       clang::DeclContext *Target);
+/// Gives \p FD the parameters of \p Sig, also in its type's TypeLoc.
+void setParams(clang::ASTContext &Ctx, clang::FunctionDecl *FD,
+               clang::TypeSourceInfo *TSI, const PullbackSignature &Sig);
 
 /// True if \p FD has a non-const pointer or reference parameter to
 /// floating data (it may write its caller's memory).

@@ -22,6 +22,9 @@
 /// system when the stack is empty again and holds more than `keep_bytes`.
 /// The memory is released at thread exit.
 ///
+/// `dual<T, N>` (a value and N derivatives) is defined here too: it is the
+/// result type of generated pushforwards; its functions are in dual.h.
+///
 /// Every name the header uses beyond its API is reserved (`__top`, `_Tp`):
 /// it is included into translation units that may define any macro.
 ///
@@ -38,6 +41,67 @@
 #include <cstdlib>
 #include <cstring>
 #include <type_traits>
+
+namespace grad {
+
+/// A dual number: the value `val` and the derivatives `der[0..N)` of `val`
+/// along N seed directions. An aggregate: `dual<double>{x}` is the constant
+/// x (all derivatives zero), `dual<double, 2>{x, {1, 0}}` seeds direction 0.
+template <class _Tp, std::size_t _Np = 1> struct dual {
+  static_assert(_Np > 0, "a dual number needs at least one derivative slot");
+  using value_type = _Tp;
+  static constexpr std::size_t slots = _Np;
+
+  _Tp val{};      ///< the value
+  _Tp der[_Np]{}; ///< der[I]: the derivative of val along seed direction I
+
+  constexpr dual &operator+=(const dual &__o) {
+    val += __o.val;
+    for (std::size_t __i = 0; __i < _Np; ++__i)
+      der[__i] += __o.der[__i];
+    return *this;
+  }
+  constexpr dual &operator-=(const dual &__o) {
+    val -= __o.val;
+    for (std::size_t __i = 0; __i < _Np; ++__i)
+      der[__i] -= __o.der[__i];
+    return *this;
+  }
+  constexpr dual &operator*=(const dual &__o) {
+    for (std::size_t __i = 0; __i < _Np; ++__i)
+      der[__i] = der[__i] * __o.val + val * __o.der[__i];
+    val *= __o.val;
+    return *this;
+  }
+  constexpr dual &operator/=(const dual &__o) {
+    val /= __o.val;
+    for (std::size_t __i = 0; __i < _Np; ++__i)
+      der[__i] = (der[__i] - val * __o.der[__i]) / __o.val;
+    return *this;
+  }
+  constexpr dual &operator+=(const _Tp &__s) {
+    val += __s;
+    return *this;
+  }
+  constexpr dual &operator-=(const _Tp &__s) {
+    val -= __s;
+    return *this;
+  }
+  constexpr dual &operator*=(const _Tp &__s) {
+    val *= __s;
+    for (std::size_t __i = 0; __i < _Np; ++__i)
+      der[__i] *= __s;
+    return *this;
+  }
+  constexpr dual &operator/=(const _Tp &__s) {
+    val /= __s;
+    for (std::size_t __i = 0; __i < _Np; ++__i)
+      der[__i] /= __s;
+    return *this;
+  }
+};
+
+} // namespace grad
 
 namespace grad::detail {
 

@@ -25,6 +25,7 @@
 #ifndef GRAD_DUAL_H
 #define GRAD_DUAL_H
 
+#include "core.h"
 #include "rules.h"
 
 #include <cassert>
@@ -34,62 +35,6 @@
 
 namespace grad {
 
-/// A dual number: the value `val` and the derivatives `der[0..N)` of `val`
-/// along N seed directions. An aggregate: `dual<double>{x}` is the constant
-/// x (all derivatives zero), `dual<double, 2>{x, {1, 0}}` seeds direction 0.
-template <class T, std::size_t N = 1> struct dual {
-  static_assert(N > 0, "a dual number needs at least one derivative slot");
-  using value_type = T;
-  static constexpr std::size_t slots = N;
-
-  T val{};    ///< the value
-  T der[N]{}; ///< der[I]: the derivative of val along seed direction I
-
-  constexpr dual &operator+=(const dual &O) {
-    val += O.val;
-    for (std::size_t I = 0; I < N; ++I)
-      der[I] += O.der[I];
-    return *this;
-  }
-  constexpr dual &operator-=(const dual &O) {
-    val -= O.val;
-    for (std::size_t I = 0; I < N; ++I)
-      der[I] -= O.der[I];
-    return *this;
-  }
-  constexpr dual &operator*=(const dual &O) {
-    for (std::size_t I = 0; I < N; ++I)
-      der[I] = der[I] * O.val + val * O.der[I];
-    val *= O.val;
-    return *this;
-  }
-  constexpr dual &operator/=(const dual &O) {
-    val /= O.val;
-    for (std::size_t I = 0; I < N; ++I)
-      der[I] = (der[I] - val * O.der[I]) / O.val;
-    return *this;
-  }
-  constexpr dual &operator+=(const T &S) {
-    val += S;
-    return *this;
-  }
-  constexpr dual &operator-=(const T &S) {
-    val -= S;
-    return *this;
-  }
-  constexpr dual &operator*=(const T &S) {
-    val *= S;
-    for (std::size_t I = 0; I < N; ++I)
-      der[I] *= S;
-    return *this;
-  }
-  constexpr dual &operator/=(const T &S) {
-    val /= S;
-    for (std::size_t I = 0; I < N; ++I)
-      der[I] /= S;
-    return *this;
-  }
-};
 
 /// The dual number `Value` with derivative 1 in slot `Index` and 0 elsewhere.
 /// Precondition: Index < N.

@@ -1,0 +1,56 @@
+//===- Pushforward.h - Forward mode: [[grad::forward]] ----------*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Forward mode. `[[grad::forward]]` on `R f(P1 p1, ..., Pn pn)` declares
+/// `grad::dual<R> f_pushforward(p1, ..., pn, t_1, ..., t_k)` (docs/abi.md):
+/// one tangent per differentiable parameter. The body is built as AST by a
+/// tangent sweep that runs with the primal: every lvalue that can hold a
+/// differentiated value gets a tangent lvalue of the same shape (`x` ->
+/// `_t_x`, `p[i]` -> `_t_p[i]`, pointer locals and re-seating mirrored),
+/// and every statement that writes a differentiated value first writes its
+/// tangent. Callees with a visible body get their own pushforward on
+/// demand; a user-declared NAME_pushforward wins.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef CLANG_GRAD_PUSHFORWARD_H
+#define CLANG_GRAD_PUSHFORWARD_H
+
+#include "Registry.h"
+
+namespace grad {
+
+class Differentiator;
+
+/// "f_pushforward" (operators and other names as for pullbacks).
+std::string pushforwardName(const clang::FunctionDecl *Primal);
+
+/// The pushforward's signature for \p Primal and \p Wrt (AdjointIndex holds
+/// the tangent parameters); false with \p Why when it has none.
+bool computePushforwardSignature(clang::Sema &S,
+                                 const clang::FunctionDecl *Primal,
+                                 const WrtMask &Wrt, PullbackSignature &Sig,
+                                 std::string &Why);
+
+/// Why \p FD cannot have a pushforward (yet), or null.
+const char *pushforwardUnsupported(const clang::FunctionDecl *FD);
+
+/// Declares (or finds: ours or the user's) the pushforward of \p Primal for
+/// \p Wrt next to the primal; null after \p Why is set.
+PushforwardEntry *declarePushforward(clang::Sema &S,
+                                     clang::FunctionDecl *Primal,
+                                     const WrtMask &Wrt, clang::Scope *Sc,
+                                     clang::SourceLocation Loc,
+                                     std::string &Why);
+
+/// Builds the body of \p E's pushforward from \p Def; false after errors.
+bool buildPushforward(Differentiator &D, PushforwardEntry &E,
+                      const clang::FunctionDecl *Def);
+
+} // namespace grad
+
+#endif
