@@ -32,6 +32,14 @@ TARGETS = [
     ("mm_f32 grad/cblas", "mm_f32/grad", "mm_f32/hand", 1.1),
     ("mm_f64 grad/cblas", "mm_f64/grad", "mm_f64/hand", 1.1),
     ("net grad mixed/float", "net_mixed/grad", "net_float/grad", 1.3),
+    # Forward mode (bench/forward.cpp): fw_*/grad is the pushforward,
+    # hvp_*/primal the pullback and hvp_*/grad the Hessian-vector product.
+    ("fw_dot pushforward/primal", "fw_dot/grad", "fw_dot/primal", 1.5),
+    ("fw_horner pushforward/primal", "fw_horner/grad", "fw_horner/primal", 1.5),
+    ("fw_rnn pushforward/primal", "fw_rnn/grad", "fw_rnn/primal", 1.5),
+    ("fw_xAx pushforward/primal", "fw_xAx/grad", "fw_xAx/primal", 1.5),
+    ("hvp_rosen hvp/pullback", "hvp_rosen/grad", "hvp_rosen/primal", 3.0),
+    ("hvp_quad hvp/pullback", "hvp_quad/grad", "hvp_quad/primal", 3.0),
 ]
 
 

@@ -258,6 +258,10 @@ struct ForwardAttrInfo : public ParsedAttrInfo {
     auto *FD = cast<FunctionDecl>(D);
     SourceLocation Loc = A.getLoc();
     if (const char *Kind = pushforwardUnsupported(FD)) {
+      if (!State::get(S.Context)
+               .ReportedAttrs.insert(Loc.getRawEncoding())
+               .second)
+        return AttributeNotApplied;
       report(S.Diags, Diag::AttrForwardUnsupported, Loc)
           << FD->getNameAsString()
           << (std::string("forward mode does not support a ") + Kind +
@@ -280,6 +284,64 @@ struct ForwardAttrInfo : public ParsedAttrInfo {
       return AttributeNotApplied;
     }
     return AttributeApplied;
+  }
+};
+
+/// `[[grad::hessian]]` / `[[grad::hessian("x, y")]]`: declares NAME_pullback
+/// as `[[grad]]` does, and NAME_hvp (Pushforward.h).
+struct HessianAttrInfo : public GradAttrInfo {
+  HessianAttrInfo() {
+    static constexpr Spelling S[] = {{ParsedAttr::AS_CXX11, "grad::hessian"}};
+    Spellings = S;
+  }
+
+  AttrHandling handleDeclAttribute(Sema &S, Decl *D,
+                                   const ParsedAttr &A) const override {
+    auto *FD = cast<FunctionDecl>(D);
+    SourceLocation Loc = A.getLoc();
+    if (const char *Kind = pushforwardUnsupported(FD)) {
+      if (State::get(S.Context)
+              .ReportedAttrs.insert(Loc.getRawEncoding())
+              .second)
+        report(S.Diags, Diag::AttrForwardUnsupported, Loc)
+            << FD->getNameAsString()
+            << (std::string("Hessian-vector products do not support a ") +
+                Kind + " yet");
+      return AttributeNotApplied;
+    }
+    if (GradAttrInfo::handleDeclAttribute(S, D, A) != AttributeApplied)
+      return AttributeNotApplied;
+    const GradRequest *R = State::get(S.Context).requestFor(FD);
+    WrtMask Mask = R ? R->Wrt : fullMask(FD);
+    Mask.resize(FD->getNumParams());
+    std::string Why;
+    if (!declareHvp(S, FD, Mask, S.getCurScope(), Loc, Why)) {
+      report(S.Diags, Diag::AttrForwardUnsupported, Loc)
+          << FD->getNameAsString() << Why;
+      return AttributeNotApplied;
+    }
+    return AttributeApplied;
+  }
+};
+
+/// Clang parses the arguments of a scoped C++11 attribute only when some
+/// attribute is spelled with its unscoped name (clang::hasAttribute looks
+/// plugins up by the name without the scope). This registers `forward` and
+/// `hessian` so that `[[grad::forward("x")]]` gets its argument; a bare
+/// `[[forward]]` is reported as what it is, an attribute clang-grad does
+/// not know.
+struct BareNameAttrInfo : public ParsedAttrInfo {
+  BareNameAttrInfo() {
+    OptArgs = 15;
+    static constexpr Spelling S[] = {{ParsedAttr::AS_CXX11, "forward"},
+                                     {ParsedAttr::AS_CXX11, "hessian"}};
+    Spellings = S;
+  }
+  bool diagAppertainsToDecl(Sema &S, const ParsedAttr &Attr,
+                            const Decl *D) const override {
+    report(S.Diags, Diag::BareName, Attr.getLoc())
+        << Attr.getAttrName()->getName();
+    return false;
   }
 };
 
@@ -311,6 +373,12 @@ static ParsedAttrInfoRegistry::Add<GradAttrInfo>
 static ParsedAttrInfoRegistry::Add<ForwardAttrInfo>
     RegisterForward("grad-forward",
                     "marks a function to be differentiated in forward mode");
+static ParsedAttrInfoRegistry::Add<HessianAttrInfo>
+    RegisterHessian("grad-hessian",
+                    "declares the Hessian-vector product of a function");
+static ParsedAttrInfoRegistry::Add<BareNameAttrInfo>
+    RegisterBareNames("grad-bare-names",
+                      "reports [[forward]] and [[hessian]] without grad::");
 static ParsedAttrInfoRegistry::Add<NodiffAttrInfo>
     RegisterNodiff("grad-nodiff", "marks a function as not differentiable");
 

@@ -163,12 +163,14 @@ void Differentiator::define(PullbackEntry *E, const FunctionDecl *Def) {
   FunctionDecl *PB = E->Pullback;
   tidy(PB);
   Done.push_back(PB);
+  definedGenerated(PB);
   if (Opts.Remarks)
     report(S.Diags, Diag::RemarkGenerated, Def->getLocation())
         << PB->getNameAsString() << Def->getNameAsString();
   if (Opts.Dump)
     printDefinition(PB, llvm::errs());
   Emit(PB);
+  defineHvp(*E);
 }
 
 void Differentiator::enqueue(PullbackEntry *E) {
@@ -220,23 +222,75 @@ void Differentiator::defineForward(PushforwardEntry *E,
   Emit(PF);
 }
 
+void Differentiator::definedGenerated(FunctionDecl *FD) {
+  State &St = State::get(S.Context);
+  if (auto PF = St.Pushforwards.find(FD->getCanonicalDecl());
+      PF != St.Pushforwards.end())
+    for (PushforwardEntry *E : PF->second)
+      enqueueForward(E);
+}
+
+void Differentiator::defineHvp(const PullbackEntry &E) {
+  State &St = State::get(S.Context);
+  auto It = St.Hvps.find(E.Primal->getCanonicalDecl());
+  if (It == St.Hvps.end() || !It->second)
+    return;
+  HvpEntry &H = *It->second;
+  if (H.Defined || H.Failed || H.Wrt != E.Wrt || !E.Pullback->isDefined())
+    return;
+  H.Defined = true;
+  llvm::TimeTraceScope Scope("grad: hvp", [&] {
+    return E.Primal->getQualifiedNameAsString();
+  });
+  const FunctionDecl *PBDef = nullptr;
+  E.Pullback->isDefined(PBDef);
+  if (PBDef->isInlined() && !H.Hvp->isInlined())
+    H.Hvp->setImplicitlyInline();
+  if (!buildHvp(*this, H, PBDef)) {
+    H.Failed = true;
+    H.Hvp->setInvalidDecl();
+    return;
+  }
+  tidy(H.Hvp);
+  Done.push_back(H.Hvp);
+  if (Opts.Remarks)
+    report(S.Diags, Diag::RemarkGenerated, E.Primal->getLocation())
+        << H.Hvp->getNameAsString() << E.Primal->getNameAsString();
+  if (Opts.Dump)
+    printDefinition(H.Hvp, llvm::errs());
+  Emit(H.Hvp);
+}
+
 PushforwardEntry *Differentiator::calleePushforward(
     const FunctionDecl *Callee, SourceLocation Loc,
-    const PushforwardEntry &Caller, std::string &Why) {
+    const FunctionDecl *Requester, std::string &Why, const WrtMask *Drop,
+    const WrtMask *Only) {
   auto *FD = const_cast<FunctionDecl *>(Callee);
-  // Every differentiable parameter, unless [[grad::forward]] on a function
-  // defined elsewhere declared fewer.
-  WrtMask Mask = fullMask(FD);
-  Mask.resize(FD->getNumParams());
+  // Every differentiable parameter (or those the call has tangents for),
+  // unless [[grad::forward]] on a function defined elsewhere declared
+  // fewer.
+  WrtMask Full = fullMask(FD);
+  Full.resize(FD->getNumParams());
+  WrtMask Mask = Only ? *Only : Full;
   State &St = State::get(S.Context);
-  if (auto FR = St.ForwardRequests.find(FD->getCanonicalDecl());
-      FR != St.ForwardRequests.end() && !FD->isDefined())
+  auto FR = St.ForwardRequests.find(FD->getCanonicalDecl());
+  bool Requested = FR != St.ForwardRequests.end();
+  if (Requested && !FD->isDefined())
     Mask = FR->second.Wrt;
-  PushforwardEntry *E = declarePushforward(S, FD, Mask, nullptr, Loc, Why);
+  // A narrower variant than the one NAME_pushforward names gets a name of
+  // its own.
+  std::string Override;
+  if (Mask != (Requested ? FR->second.Wrt : Full)) {
+    Override = "_grad_" + pushforwardName(FD) + "_";
+    for (bool B : Mask)
+      Override += B ? '1' : '0';
+  }
+  PushforwardEntry *E = declarePushforward(S, FD, Mask, nullptr, Loc, Why,
+                                           Drop, Override);
   if (!E)
     return nullptr;
   if (!E->Requester) {
-    E->Requester = Caller.Primal;
+    E->Requester = Requester;
     E->RequestLoc = Loc;
   }
   enqueueForward(E);

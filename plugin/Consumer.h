@@ -55,8 +55,10 @@ public:
   /// \p Caller's (declared and queued here); null with \p Why.
   PushforwardEntry *calleePushforward(const clang::FunctionDecl *Callee,
                                       clang::SourceLocation Loc,
-                                      const PushforwardEntry &Caller,
-                                      std::string &Why);
+                                      const clang::FunctionDecl *Requester,
+                                      std::string &Why,
+                                      const WrtMask *Drop = nullptr,
+                                      const WrtMask *Only = nullptr);
   /// Declares the forward and reverse halves of \p E (for calls that
   /// need them whatever useSplit decided) and queues their definition.
   void ensureHalves(PullbackEntry &E);
@@ -107,6 +109,12 @@ private:
   std::vector<PushforwardEntry *> ForwardWork;
   void enqueueForward(PushforwardEntry *E);
   void defineForward(PushforwardEntry *E, const clang::FunctionDecl *Def);
+  /// Builds the Hessian-vector product of \p E's primal once its pullback
+  /// \p E is defined.
+  void defineHvp(const PullbackEntry &E);
+  /// \p FD (a generated function) has a body now: queues the pushforwards
+  /// requested for it before.
+  void definedGenerated(clang::FunctionDecl *FD);
   llvm::DenseMap<const clang::FunctionDecl *, bool> CallsFunctions;
   bool FramesChecked = false, HasFrames = false;
   /// Declares the pullbacks for specializations of pullback templates the

@@ -650,6 +650,7 @@ FunctionDecl *Differentiator::liftFunction(LambdaInfo &Info, unsigned Slots,
   else
     Info.Lifted = Fn;
   Done.push_back(Fn);
+  definedGenerated(Fn);
   if (Opts.Dump)
     printDefinitionTo(Fn);
   Emit(Fn);

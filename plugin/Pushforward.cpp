@@ -120,18 +120,45 @@ bool computePushforwardSignature(Sema &S, const FunctionDecl *Primal,
   return true;
 }
 
-static bool sameMask(const WrtMask &A, const WrtMask &B) {
-  return A == B;
+/// A function of \p Sig declared next to \p Primal (its context, storage
+/// and inline-ness), visible from \p Sc's scope chain.
+static FunctionDecl *declareNextTo(Sema &S, FunctionDecl *Primal,
+                                   const PullbackSignature &Sig, Scope *Sc) {
+  ASTContext &Ctx = S.Context;
+  DeclContext *DC = Primal->getDeclContext();
+  SourceLocation PLoc = Primal->getLocation();
+  TypeSourceInfo *TSI = Ctx.getTrivialTypeSourceInfo(Sig.Type, PLoc);
+  bool Inline = Primal->isInlineSpecified() || Primal->isConstexpr() ||
+                Primal->isTemplateInstantiation();
+  StorageClass SC =
+      Primal->getStorageClass() == SC_Static ? SC_Static : SC_None;
+  FunctionDecl *FD = FunctionDecl::Create(
+      Ctx, DC, PLoc, PLoc, DeclarationName(&Ctx.Idents.get(Sig.Name)),
+      Sig.Type, TSI, SC, /*UsesFPIntrin=*/false, Inline,
+      /*hasWrittenPrototype=*/true);
+  setParams(Ctx, FD, TSI, Sig);
+  FD->setLexicalDeclContext(Primal->getLexicalDeclContext());
+  DC->addDecl(FD);
+  if (Sc)
+    if (Scope *Target = scopeFor(S, Sc, lookupContext(Primal)))
+      S.PushOnScopeChains(FD, Target, /*AddToContext=*/false);
+  State::get(Ctx).Generated.insert(FD);
+  return FD;
 }
 
 PushforwardEntry *declarePushforward(Sema &S, FunctionDecl *Primal,
                                      const WrtMask &Wrt, Scope *Sc,
-                                     SourceLocation Loc, std::string &Why) {
+                                     SourceLocation Loc, std::string &Why,
+                                     const WrtMask *Drop,
+                                     StringRef NameOverride) {
   ASTContext &Ctx = S.Context;
   State &St = State::get(Ctx);
+  WrtMask NoDrop(Primal->getNumParams(), false);
+  const WrtMask &D = Drop ? *Drop : NoDrop;
+  bool AnyDrop = llvm::is_contained(D, true);
   auto &List = St.Pushforwards[Primal->getCanonicalDecl()];
   for (PushforwardEntry *E : List)
-    if (sameMask(E->Wrt, Wrt))
+    if (E->Wrt == Wrt && (E->Drop == D || (!AnyDrop && E->Drop.empty())))
       return E;
   if (const char *Kind = pushforwardUnsupported(Primal)) {
     Why = std::string("forward mode does not support a ") + Kind + " yet";
@@ -140,40 +167,138 @@ PushforwardEntry *declarePushforward(Sema &S, FunctionDecl *Primal,
   PullbackSignature Sig;
   if (!computePushforwardSignature(S, Primal, Wrt, Sig, Why))
     return nullptr;
+  if (!NameOverride.empty())
+    Sig.Name = NameOverride.str();
+  if (AnyDrop) {
+    Sig.Name = (NameOverride.empty() ? "_grad_" : "") + Sig.Name + "_drop";
+    for (bool B : D)
+      Sig.Name += B ? '1' : '0';
+  }
   auto Entry = std::make_unique<PushforwardEntry>();
   Entry->Primal = Primal;
   Entry->Wrt = Wrt;
+  Entry->Drop = D;
   Entry->Sig = Sig;
   Entry->RequestLoc = Loc;
   // A user-declared NAME_pushforward of exactly this type wins.
   FunctionDecl *Mismatch = nullptr;
-  if (FunctionDecl *User = findUserPullback(S, Primal, Sig, Mismatch)) {
+  FunctionDecl *User = AnyDrop || !NameOverride.empty()
+                           ? nullptr
+                           : findUserPullback(S, Primal, Sig, Mismatch);
+  if (User) {
     Entry->Pushforward = User;
     Entry->UserProvided = true;
   } else {
-    DeclContext *DC = Primal->getDeclContext();
-    SourceLocation PLoc = Primal->getLocation();
-    TypeSourceInfo *TSI = Ctx.getTrivialTypeSourceInfo(Sig.Type, PLoc);
-    bool Inline = Primal->isInlineSpecified() || Primal->isConstexpr() ||
-                  Primal->isTemplateInstantiation();
-    StorageClass SC =
-        Primal->getStorageClass() == SC_Static ? SC_Static : SC_None;
-    FunctionDecl *PF = FunctionDecl::Create(
-        Ctx, DC, PLoc, PLoc, DeclarationName(&Ctx.Idents.get(Sig.Name)),
-        Sig.Type, TSI, SC, /*UsesFPIntrin=*/false, Inline,
-        /*hasWrittenPrototype=*/true);
-    setParams(Ctx, PF, TSI, Sig);
-    PF->setLexicalDeclContext(Primal->getLexicalDeclContext());
-    DC->addDecl(PF);
-    if (Sc)
-      if (Scope *Target = scopeFor(S, Sc, lookupContext(Primal)))
-        S.PushOnScopeChains(PF, Target, /*AddToContext=*/false);
-    St.Generated.insert(PF);
-    Entry->Pushforward = PF;
+    Entry->Pushforward = declareNextTo(S, Primal, Sig, Sc);
   }
   St.ForwardEntries.push_back(std::move(Entry));
-  List.push_back(St.ForwardEntries.back().get());
-  return List.back();
+  // (List may have moved: look it up again.)
+  auto &L2 = St.Pushforwards[Primal->getCanonicalDecl()];
+  L2.push_back(St.ForwardEntries.back().get());
+  return L2.back();
+}
+
+std::string hvpName(const FunctionDecl *Primal) {
+  std::string N = pullbackName(Primal);
+  StringRef Suffix = "_pullback";
+  if (!StringRef(N).ends_with(Suffix))
+    return "";
+  return N.substr(0, N.size() - Suffix.size()) + "_hvp";
+}
+
+HvpEntry *declareHvp(Sema &S, FunctionDecl *Primal, const WrtMask &Wrt,
+                     Scope *Sc, SourceLocation Loc, std::string &Why) {
+  ASTContext &Ctx = S.Context;
+  State &St = State::get(Ctx);
+  if (auto It = St.Hvps.find(Primal->getCanonicalDecl());
+      It != St.Hvps.end())
+    return It->second.get();
+  if (const char *Kind = pushforwardUnsupported(Primal)) {
+    Why = std::string("Hessian-vector products do not support a ") + Kind +
+          " yet";
+    return nullptr;
+  }
+  QualType R = Primal->getReturnType();
+  if (!isFloating(R) || R->isReferenceType()) {
+    Why = "a Hessian needs a floating scalar result, not '" +
+          R.getAsString(Ctx.getPrintingPolicy()) + "'";
+    return nullptr;
+  }
+  auto E = std::make_unique<HvpEntry>();
+  PullbackSignature &Sig = E->Sig;
+  Sig.Name = hvpName(Primal);
+  llvm::StringSet<> Used;
+  for (unsigned I = 0; I < Primal->getNumParams(); ++I) {
+    const ParmVarDecl *P = Primal->getParamDecl(I);
+    Sig.ParamNames.push_back(P->getIdentifier() ? P->getName().str()
+                                                : "p" + std::to_string(I));
+    Sig.ParamTypes.push_back(P->getType());
+    Used.insert(Sig.ParamNames.back());
+  }
+  auto Fresh = [&](std::string N) {
+    while (Used.count(N))
+      N += "_";
+    Used.insert(N);
+    return N;
+  };
+  // Directions, typed like the pushforward's tangents, then adjoints,
+  // typed like the pullback's.
+  SmallVector<unsigned, 8> Params;
+  for (unsigned I = 0; I < Primal->getNumParams(); ++I) {
+    Sig.AdjointIndex.push_back(-1);
+    E->OutIndex.push_back(-1);
+    if (I >= Wrt.size() || !Wrt[I])
+      continue;
+    const ParmVarDecl *P = Primal->getParamDecl(I);
+    QualType PT = P->getType();
+    ParamClass C = classifyParam(Ctx, PT);
+    if (C.Kind == ParamKind::None)
+      continue;
+    bool Written =
+        C.Kind == ParamKind::ScalarRef ||
+        (C.Kind == ParamKind::Pointer && PT->isPointerType() &&
+         !PT->getPointeeType().isConstQualified() &&
+         !P->getOriginalType()->isArrayType()) ||
+        (C.Kind == ParamKind::Class && PT->isLValueReferenceType() &&
+         !PT.getNonReferenceType().isConstQualified());
+    if (Written) {
+      Why = "parameter '" + Sig.ParamNames[I] +
+            "' may be written (Hessian-vector products need read-only "
+            "parameters: make it const)";
+      return nullptr;
+    }
+    Params.push_back(I);
+  }
+  PullbackSignature PF;
+  if (!computePushforwardSignature(S, Primal, Wrt, PF, Why))
+    return nullptr;
+  for (unsigned I : Params) {
+    Sig.AdjointIndex[I] = Sig.ParamTypes.size();
+    Sig.ParamNames.push_back(Fresh("v_" + Sig.ParamNames[I]));
+    Sig.ParamTypes.push_back(PF.ParamTypes[PF.AdjointIndex[I]]);
+  }
+  for (unsigned I : Params) {
+    E->OutIndex[I] = Sig.ParamTypes.size();
+    Sig.ParamNames.push_back(Fresh("d_" + Sig.ParamNames[I]));
+    Sig.ParamTypes.push_back(Ctx.getPointerType(
+        classifyParam(Ctx, Primal->getParamDecl(I)->getType())
+            .AdjointPointee));
+  }
+  Sig.Type = Ctx.getFunctionType(Ctx.VoidTy, Sig.ParamTypes,
+                                 FunctionProtoType::ExtProtoInfo());
+  E->Primal = Primal;
+  E->Wrt = Wrt;
+  E->AttrLoc = Loc;
+  FunctionDecl *Mismatch = nullptr;
+  if (FunctionDecl *User = findUserPullback(S, Primal, Sig, Mismatch)) {
+    E->Hvp = User;
+    E->Defined = true; // the user's
+  } else {
+    E->Hvp = declareNextTo(S, Primal, Sig, Sc);
+  }
+  auto &Slot = St.Hvps[Primal->getCanonicalDecl()];
+  Slot = std::move(E);
+  return Slot.get();
 }
 
 } // namespace grad

@@ -40,16 +40,34 @@ bool computePushforwardSignature(clang::Sema &S,
 const char *pushforwardUnsupported(const clang::FunctionDecl *FD);
 
 /// Declares (or finds: ours or the user's) the pushforward of \p Primal for
-/// \p Wrt next to the primal; null after \p Why is set.
+/// \p Wrt next to the primal; null after \p Why is set. \p Drop marks
+/// pointer parameters whose values are discarded (HvpEntry).
 PushforwardEntry *declarePushforward(clang::Sema &S,
                                      clang::FunctionDecl *Primal,
                                      const WrtMask &Wrt, clang::Scope *Sc,
                                      clang::SourceLocation Loc,
-                                     std::string &Why);
+                                     std::string &Why,
+                                     const WrtMask *Drop = nullptr,
+                                     llvm::StringRef NameOverride = {});
 
 /// Builds the body of \p E's pushforward from \p Def; false after errors.
 bool buildPushforward(Differentiator &D, PushforwardEntry &E,
                       const clang::FunctionDecl *Def);
+
+/// "f_hvp".
+std::string hvpName(const clang::FunctionDecl *Primal);
+
+/// Declares `void f_hvp(params..., directions..., adjoints...)` for
+/// `[[grad::hessian]]` (or finds the user's); null after \p Why is set.
+HvpEntry *declareHvp(clang::Sema &S, clang::FunctionDecl *Primal,
+                     const WrtMask &Wrt, clang::Scope *Sc,
+                     clang::SourceLocation Loc, std::string &Why);
+
+/// Builds the body of \p H: the pushforward of \p Pullback (the primal's
+/// pullback, defined) along the directions, with seed 1, its adjoint
+/// outputs' tangents accumulated into the adjoints; false after errors.
+bool buildHvp(Differentiator &D, HvpEntry &H,
+              const clang::FunctionDecl *Pullback);
 
 } // namespace grad
 

@@ -132,11 +132,30 @@ struct PushforwardEntry {
   clang::FunctionDecl *Pushforward = nullptr;
   WrtMask Wrt;
   PullbackSignature Sig; ///< AdjointIndex: the tangent of each parameter
+  /// Pointer parameters whose pointee values are never needed (adjoint
+  /// outputs of a pullback differentiated for a Hessian-vector product):
+  /// the pushforward writes only their tangents, and callers pass null.
+  WrtMask Drop;
   bool UserProvided = false; ///< a user-declared NAME_pushforward
   bool Defined = false;
   bool Failed = false;
   clang::SourceLocation RequestLoc;
   const clang::FunctionDecl *Requester = nullptr;
+};
+
+/// A Hessian-vector product (`[[grad::hessian]]`): `void f_hvp(params...,
+/// directions..., adjoints...)`, the pushforward of f's pullback.
+struct HvpEntry {
+  clang::FunctionDecl *Primal = nullptr;
+  clang::FunctionDecl *Hvp = nullptr;
+  WrtMask Wrt;
+  /// For each primal parameter: its direction parameter (AdjointIndex) and
+  /// its adjoint parameter (DirIndex + the number of directions).
+  PullbackSignature Sig;
+  llvm::SmallVector<int, 8> OutIndex;
+  bool Defined = false;
+  bool Failed = false;
+  clang::SourceLocation AttrLoc;
 };
 
 /// The pullback template of a `[[grad]]` function template: declared at the
@@ -166,6 +185,12 @@ public:
                  std::vector<PushforwardEntry *>>
       Pushforwards;
   std::vector<std::unique_ptr<PushforwardEntry>> ForwardEntries;
+  /// Hessian-vector products by canonical primal.
+  llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<HvpEntry>>
+      Hvps;
+  /// Attribute locations already diagnosed (an attribute on a member
+  /// function is handled more than once).
+  llvm::DenseSet<unsigned> ReportedAttrs;
   /// Pullbacks by canonical primal.
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<PullbackEntry *>>
       Pullbacks;

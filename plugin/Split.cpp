@@ -273,6 +273,7 @@ void Differentiator::defineSplit(PullbackEntry *E) {
     }
     tidy(FD);
     Done.push_back(FD);
+    definedGenerated(FD);
     Emit(FD);
   }
 }

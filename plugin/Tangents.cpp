@@ -26,6 +26,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Sema/Sema.h"
@@ -44,10 +45,17 @@ struct VT {
 
 class TangentBuilder {
 public:
-  TangentBuilder(Differentiator &D, PushforwardEntry &E,
+  /// The pushforward of \p PE from \p Def.
+  TangentBuilder(Differentiator &D, PushforwardEntry &PE,
                  const FunctionDecl *Def)
-      : D(D), S(D.sema()), Ctx(S.Context), E(E), Def(Def),
-        Fn(E.Pushforward), B(S, Def->getLocation()) {}
+      : D(D), S(D.sema()), Ctx(S.Context), PE(&PE), Primal(PE.Primal),
+        RequestLoc(PE.RequestLoc), Def(Def), Fn(PE.Pushforward),
+        B(S, Def->getLocation()) {}
+  /// The Hessian-vector product \p H from the pullback \p Pullback.
+  TangentBuilder(Differentiator &D, HvpEntry &H, const FunctionDecl *Pullback)
+      : D(D), S(D.sema()), Ctx(S.Context), H(&H), Primal(H.Primal),
+        RequestLoc(H.AttrLoc), Def(Pullback), Fn(H.Hvp),
+        B(S, H.Primal->getLocation()) {}
 
   bool build();
 
@@ -55,17 +63,34 @@ private:
   Differentiator &D;
   Sema &S;
   ASTContext &Ctx;
-  PushforwardEntry &E;
+  PushforwardEntry *PE = nullptr;
+  HvpEntry *H = nullptr;
+  const FunctionDecl *Primal;
+  SourceLocation RequestLoc;
   const FunctionDecl *Def;
   FunctionDecl *Fn;
   SemaBuilder B;
 
   llvm::DenseMap<const VarDecl *, VarDecl *> Vals, Tans;
+  llvm::DenseMap<const LabelDecl *, LabelDecl *> Labels;
+  LabelDecl *labelFor(const LabelDecl *L) {
+    LabelDecl *&N = Labels[L];
+    if (!N)
+      N = B.label(Fn, L->getName());
+    return N;
+  }
   /// Tangents held as a pointer to the tangent object (`double *t_x` for
   /// `double &x`).
   llvm::DenseSet<const VarDecl *> TanByPointer;
   /// Variables whose declaration failed (not reported again).
   llvm::DenseSet<const VarDecl *> FailedVars;
+  /// Pointer parameters whose pointees' values are discarded (a pullback's
+  /// adjoint outputs in a Hessian-vector product): only their tangents are
+  /// written; reading them is an error.
+  llvm::DenseSet<const VarDecl *> Dropped;
+  /// Building the left side of a write into dropped memory (its value side
+  /// is not emitted).
+  bool AllowDropped = false;
   SmallVectorImpl<Stmt *> *Cur = nullptr;
   /// Inside a loop condition or increment: what would be statements are
   /// joined with the comma operator, and nothing is bound to a temporary.
@@ -81,11 +106,17 @@ private:
     Errors = true;
     if (!StmtFailed) {
       StmtFailed = true;
-      report(S.Diags, Diag::UnsupportedForward, St->getBeginLoc())
-          << What.str() << Def->getNameAsString();
-      if (E.RequestLoc.isValid())
-        report(S.Diags, Diag::GradSiteNote, E.RequestLoc)
-            << E.Primal->getNameAsString();
+      SourceLocation Loc = St ? St->getBeginLoc() : SourceLocation();
+      if (H)
+        report(S.Diags, Diag::UnsupportedHvp,
+               Loc.isValid() ? Loc : RequestLoc)
+            << What.str() << Primal->getNameAsString();
+      else
+        report(S.Diags, Diag::UnsupportedForward, Loc)
+            << What.str() << Def->getNameAsString();
+      if (RequestLoc.isValid())
+        report(S.Diags, Diag::GradSiteNote, RequestLoc)
+            << Primal->getNameAsString();
     }
     return nullptr;
   }
@@ -207,14 +238,30 @@ private:
   VT pushforwardCall(const CallExpr *CE, const FunctionDecl *FD);
   VT memberCall(const CXXMemberCallExpr *MC, bool NeedT);
   VT construct(const Expr *Init, QualType T, bool NeedT);
-  Expr *initTangent(const Expr *Init, QualType T);
-  Expr *valueInit(const Expr *Init);
+  bool initPair(const Expr *Init, QualType T, Expr *&VOut, Expr *&TOut);
+  /// A temporary object with floating data (`Wishart{g, m}`, `Pt{x, y}`):
+  /// its value and a tangent object built the same way.
+  VT objectTemporary(const Expr *Init, QualType T) {
+    Expr *V = nullptr, *Tn = nullptr;
+    if (!initPair(Init, T, V, Tn))
+      return {};
+    T = T.getNonReferenceType().getUnqualifiedType();
+    if (isa<InitListExpr>(V))
+      V = B.construct(T, {V}, /*List=*/true);
+    if (Tn && isa<InitListExpr>(Tn))
+      Tn = B.construct(T, {Tn}, /*List=*/true);
+    return {V, Tn};
+  }
   Expr *condition(const Expr *C);
   Expr *headerExpr(const Expr *X);
 
   void stmt(const Stmt *St);
   void declStmt(const DeclStmt *DS);
   void block(const Stmt *St, SmallVectorImpl<Stmt *> &Out);
+  void bindPushforward();
+  bool bindHvp();
+  /// Does the body write \p VD (or bind a non-const reference to it)?
+  bool writes(const VarDecl *VD) const;
   Stmt *blockOf(const Stmt *St) {
     SmallVector<Stmt *, 16> Out;
     block(St, Out);
@@ -236,7 +283,14 @@ VT TangentBuilder::declRef(const DeclRefExpr *DRE) {
     }
     VT R;
     auto It = Vals.find(VD);
-    if (It != Vals.end())
+    if (Dropped.count(VD)) {
+      if (!AllowDropped)
+        return {fail(DRE, "read of the adjoint '" + VD->getNameAsString() +
+                              "' (only accumulated into here)"),
+                nullptr};
+      // The value side is never emitted: the tangent stands in.
+      R.V = B.ref(Tans.find(VD)->second);
+    } else if (It != Vals.end())
       R.V = B.ref(It->second);
     else if (!VD->isLocalVarDeclOrParm() || VD->isStaticLocal())
       R.V = B.ref(const_cast<VarDecl *>(VD));
@@ -307,7 +361,51 @@ VT TangentBuilder::assignment(const Expr *Whole, BinaryOperatorKind Op,
   bool Discarded = Whole == Discard;
   QualType LT = L->getType();
   bool Tracked = floatingOrPointer(LT);
+  bool IsThisRoot = false;
+  const VarDecl *Root = pathRoot(L, IsThisRoot, /*Strict=*/true);
+  if (Root && Dropped.count(Root)) {
+    // d_x[i] += e in a pullback: only the tangent is kept.
+    if (!Discarded || (Op != BO_AddAssign && Op != BO_SubAssign &&
+                       Op != BO_Assign))
+      return {fail(Whole, "use of the adjoint '" + Root->getNameAsString() +
+                              "' other than accumulating into it"),
+              nullptr};
+    VT RV = expr(R, true);
+    AllowDropped = true;
+    VT LV = expr(L, true);
+    AllowDropped = false;
+    if (!RV.V || !LV.T)
+      return {};
+    if (RV.T || Op == BO_Assign)
+      emit(B.binop(Op, LV.T, orZero(RV.T, LT)));
+    return {};
+  }
   VT RV = expr(R, Tracked);
+  // `(t *= x) *= y`, `++t += y`: the inner write happens first (the right
+  // side is sequenced before the left), then the outer one writes t.
+  for (;;) {
+    const Expr *LK = L->IgnoreParens();
+    const Expr *Inner = nullptr;
+    if (const auto *IB = dyn_cast<BinaryOperator>(LK);
+        IB && IB->isAssignmentOp())
+      Inner = IB->getLHS();
+    else if (const auto *IU = dyn_cast<UnaryOperator>(LK);
+             IU && IU->isPrefix() && IU->isIncrementDecrementOp())
+      Inner = IU->getSubExpr();
+    else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(LK);
+             OC && OC->getOperator() == OO_Equal)
+      Inner = OC->getArg(0);
+    if (!Inner)
+      break;
+    if (Inner->HasSideEffects(Ctx))
+      return {fail(L, "assignment to an assignment with side effects in its "
+                      "left side"),
+              nullptr};
+    VT X = expr(LK, Tracked);
+    if (isa<UnaryOperator>(LK) && X.V)
+      emit(X.V);
+    L = Inner;
+  }
   VT LV = expr(L, Tracked);
   if (!LV.V || !RV.V)
     return {};
@@ -583,23 +681,62 @@ VT TangentBuilder::ruleCall(const CallExpr *CE, const FunctionDecl *FD,
 
 VT TangentBuilder::pushforwardCall(const CallExpr *CE, const FunctionDecl *FD) {
   std::string Why;
-  PushforwardEntry *PE =
-      D.calleePushforward(FD, CE->getExprLoc(), E, Why);
-  if (!PE)
-    return {fail(CE, "call to '" + FD->getNameAsString() + "' (" + Why + ")"),
-            nullptr};
-  const PullbackSignature &Sig = PE->Sig;
-  SmallVector<Expr *, 8> Vs, Ts;
   unsigned NP = FD->getNumParams();
+  // Arguments pointing into dropped memory: the callee drops them too.
+  WrtMask Drop(NP, false);
+  for (unsigned I = 0; I < NP && I < CE->getNumArgs(); ++I) {
+    bool IsThisRoot = false;
+    const VarDecl *Root = pathRoot(CE->getArg(I), IsThisRoot);
+    Drop[I] = Root && Dropped.count(Root) &&
+              CE->getArg(I)->getType()->isPointerType();
+  }
   SmallVector<VT, 8> Args;
   for (unsigned I = 0; I < NP; ++I) {
     const Expr *A = I < CE->getNumArgs() ? CE->getArg(I) : nullptr;
     if (!A)
       return {fail(CE, "call with too few arguments"), nullptr};
-    Args.push_back(expr(A, Sig.AdjointIndex[I] >= 0));
+    bool Diff =
+        classifyParam(Ctx, FD->getParamDecl(I)->getType()).Kind !=
+        ParamKind::None;
+    AllowDropped = Drop[I];
+    Args.push_back(expr(A, Diff || Drop[I]));
+    AllowDropped = false;
     if (!Args.back().V)
       return {};
+    if (Drop[I]) // never read: null
+      Args.back().V = B.staticCast(
+          A->getType(), new (Ctx) CXXNullPtrLiteralExpr(Ctx.NullPtrTy, B.Loc));
   }
+  // Read-only memory without a tangent (data, constant tables) needs none:
+  // the callee's pushforward for the other parameters.
+  WrtMask Only = fullMask(FD);
+  Only.resize(NP);
+  bool Narrow = false;
+  for (unsigned I = 0; I < NP; ++I) {
+    if (!Only[I] || Args[I].T || Drop[I])
+      continue;
+    QualType PT = FD->getParamDecl(I)->getType();
+    ParamKind K = classifyParam(Ctx, PT).Kind;
+    bool ReadOnly =
+        (K == ParamKind::Pointer && PT->isPointerType() &&
+         PT->getPointeeType().isConstQualified()) ||
+        (K == ParamKind::Class &&
+         (!PT->isReferenceType() ||
+          PT.getNonReferenceType().isConstQualified()));
+    if (ReadOnly) {
+      Only[I] = false;
+      Narrow = true;
+    }
+  }
+  PushforwardEntry *Callee = D.calleePushforward(
+      FD, CE->getExprLoc(), Primal, Why,
+      llvm::is_contained(Drop, true) ? &Drop : nullptr,
+      Narrow ? &Only : nullptr);
+  if (!Callee)
+    return {fail(CE, "call to '" + FD->getNameAsString() + "' (" + Why + ")"),
+            nullptr};
+  const PullbackSignature &Sig = Callee->Sig;
+  SmallVector<Expr *, 8> Vs, Ts;
   for (unsigned I = 0; I < NP; ++I) {
     Vs.push_back(Args[I].V);
     int TI = Sig.AdjointIndex[I];
@@ -635,7 +772,7 @@ VT TangentBuilder::pushforwardCall(const CallExpr *CE, const FunctionDecl *FD) {
   }
   for (Expr *T : Ts)
     Vs.push_back(T);
-  Expr *Call = B.call(B.funcRef(PE->Pushforward), Vs);
+  Expr *Call = B.call(B.funcRef(Callee->Pushforward), Vs);
   if (FD->getReturnType()->isVoidType()) {
     if (CE == Discard)
       return {Call, nullptr};
@@ -646,7 +783,7 @@ VT TangentBuilder::pushforwardCall(const CallExpr *CE, const FunctionDecl *FD) {
     return {fail(CE, "call to '" + FD->getNameAsString() +
                          "' in a loop condition or increment"),
             nullptr};
-  VarDecl *Res = B.var(Fn, fresh("r"), PE->Pushforward->getReturnType(),
+  VarDecl *Res = B.var(Fn, fresh("r"), Callee->Pushforward->getReturnType(),
                        Call);
   emit(B.declStmt(Res));
   Expr *Der = B.subscript(B.member(B.ref(Res), "der"),
@@ -669,7 +806,18 @@ VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
     if (OK == OO_Equal && OC->getNumArgs() == 2)
       return assignment(CE, BO_Assign, OC->getArg(0), OC->getArg(1));
     // Anything else (stream output, comparisons of library types): run as
-    // written when nothing differentiated flows through it.
+    // written when no object with floating data takes part (a `v += w` on
+    // a struct would change values without their tangents).
+    for (const Expr *A : OC->arguments())
+      if (hasFloatingData(A->getType().getNonReferenceType()))
+        return {fail(CE, std::string("operator '") +
+                             getOperatorSpelling(OK) + "' on '" +
+                             A->getType()
+                                 .getNonReferenceType()
+                                 .getUnqualifiedType()
+                                 .getAsString(Ctx.getPrintingPolicy()) +
+                             "'"),
+                nullptr};
     SmallVector<VT, 2> Args;
     for (const Expr *A : OC->arguments()) {
       Args.push_back(expr(A, false));
@@ -750,6 +898,30 @@ VT TangentBuilder::memberCall(const CXXMemberCallExpr *MC, bool NeedT) {
   const Expr *Obj = ME->getBase();
   bool Std = MD->getParent()->isInStdNamespace();
   bool Arrow = ME->isArrow();
+  // A pullback's tape (grad::detail::stack): a floating value is saved
+  // with its tangent after it, and popped back in the opposite order.
+  if (MD->getParent()->getQualifiedNameAsString() == "grad::detail::stack" &&
+      (Name == "push" || Name == "pop" || Name == "push_all" ||
+       Name == "pop_all")) {
+    bool Pop = Name.starts_with("pop");
+    VT O = expr(Obj, false);
+    SmallVector<Expr *, 8> Args;
+    for (const Expr *A : MC->arguments()) {
+      bool F = isFloating(A->getType());
+      VT X = expr(A, F);
+      if (!X.V || !O.V)
+        return {};
+      Args.push_back(X.V);
+      if (!F)
+        continue;
+      if (Pop && !X.T)
+        return {fail(A, "value restored into memory without a tangent"),
+                nullptr};
+      Args.push_back(orZero(X.T, A->getType()));
+    }
+    return {B.memberCall(O.V, Pop ? "pop_all" : "push_all", Args, Arrow),
+            nullptr};
+  }
   if (Std && (elementMember(MC) || Name == "data")) {
     VT O = expr(Obj, true);
     SmallVector<Expr *, 1> Vs, Ts;
@@ -807,107 +979,91 @@ VT TangentBuilder::memberCall(const CXXMemberCallExpr *MC, bool NeedT) {
   return {B.memberCall(O.V, Name, Vs, Arrow), nullptr};
 }
 
-/// The tangent initialiser of a variable of type \p T initialised by
-/// \p Init: the tangents of its elements, members or constructor
-/// arguments; null when it has none (zero).
-Expr *TangentBuilder::initTangent(const Expr *Init, QualType T) {
+/// The initialiser \p Init of an array, container or object of type \p T,
+/// rebuilt in one pass as value (\p VOut) and tangent (\p TOut, null for
+/// zero): the tangents of its elements, members or constructor arguments;
+/// sizes and other integers are shared.
+bool TangentBuilder::initPair(const Expr *Init, QualType T, Expr *&VOut,
+                              Expr *&TOut) {
+  VOut = TOut = nullptr;
   const Expr *K = Init->IgnoreImplicit()->IgnoreParens();
+  auto List = [&](MutableArrayRef<Expr *> Elems) -> Expr * {
+    ExprResult R = S.ActOnInitList(B.Loc, Elems, B.Loc);
+    return R.isInvalid() ? nullptr : R.get();
+  };
+  // One element, member or argument \p A of type \p AT.
+  auto Part = [&](const Expr *A, QualType AT, Expr *&V, Expr *&Tn) {
+    if (isFloating(AT) || AT->isArrayType() || hasFloatingData(AT) ||
+        isa<CXXStdInitializerListExpr>(A->IgnoreImplicit())) {
+      if (!initPair(A, AT, V, Tn))
+        return false;
+      if (!Tn)
+        Tn = zeroOf(AT);
+      return V && Tn;
+    }
+    if (AT->isPointerType() && floatingOrPointer(AT)) {
+      fail(A, "construction from a pointer range");
+      return false;
+    }
+    VT X = expr(A, false);
+    V = X.V;
+    Tn = V ? dup(X, A) : nullptr;
+    V = X.V; // (dup may have bound it to a temporary)
+    return V && Tn;
+  };
   if (const auto *IL = dyn_cast<InitListExpr>(K)) {
     if (IL->isSyntacticForm() && IL->getSemanticForm())
       IL = IL->getSemanticForm();
-    SmallVector<Expr *, 8> Elems;
+    SmallVector<Expr *, 8> Vs, Ts;
     for (const Expr *Ei : IL->inits()) {
       if (isa<ImplicitValueInitExpr>(Ei))
         break;
-      QualType ET = Ei->getType();
-      if (isFloating(ET) || ET->isArrayType() || hasFloatingData(ET)) {
-        Expr *T2 = initTangent(Ei, ET);
-        if (!T2 && Errors && StmtFailed)
-          return nullptr;
-        Elems.push_back(T2 ? T2 : zeroOf(ET));
-      } else {
-        // Integers and the like: their value, built again.
-        if (Ei->HasSideEffects(Ctx))
-          return fail(Ei, "initialiser with side effects");
-        Elems.push_back(expr(Ei, false).V);
-      }
+      Expr *V, *Tn;
+      if (!Part(Ei, Ei->getType(), V, Tn))
+        return false;
+      Vs.push_back(V);
+      Ts.push_back(Tn);
     }
-    ExprResult R = S.ActOnInitList(B.Loc, Elems, B.Loc);
-    return R.isInvalid() ? nullptr : R.get();
+    VOut = List(Vs);
+    TOut = List(Ts);
+    return VOut && TOut;
   }
   if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(K))
-    return initTangent(SIL->getSubExpr(), SIL->getSubExpr()->getType());
+    return initPair(SIL->getSubExpr(), SIL->getSubExpr()->getType(), VOut,
+                    TOut);
   if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(K))
-    return initTangent(MT->getSubExpr(), T);
+    return initPair(MT->getSubExpr(), T, VOut, TOut);
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(K);
+      CE && CE->getConstructor()->isCopyOrMoveConstructor() &&
+      CE->getNumArgs() >= 1)
+    return initPair(CE->getArg(0), T, VOut, TOut);
   if (const auto *CE = dyn_cast<CXXConstructExpr>(K)) {
     const CXXConstructorDecl *Ctor = CE->getConstructor();
-    if (Ctor->isCopyOrMoveConstructor() && CE->getNumArgs() >= 1)
-      return initTangent(CE->getArg(0), T);
     bool Std = Ctor->getParent()->isInStdNamespace();
-    if (!Std && !Ctor->isTrivial() && CE->getNumArgs())
-      return fail(CE, "constructor call of '" +
-                          T.getAsString(Ctx.getPrintingPolicy()) + "'");
-    SmallVector<Expr *, 4> Args;
+    if (!Std && !Ctor->isTrivial() && CE->getNumArgs()) {
+      fail(CE, "constructor call of '" +
+                   T.getAsString(Ctx.getPrintingPolicy()) + "'");
+      return false;
+    }
+    SmallVector<Expr *, 4> Vs, Ts;
     for (const Expr *A : CE->arguments()) {
       if (isa<CXXDefaultArgExpr>(A))
         break;
-      QualType AT = A->getType();
-      if (isFloating(AT) || hasFloatingData(AT) ||
-          isa<CXXStdInitializerListExpr>(A->IgnoreImplicit())) {
-        Expr *T2 = initTangent(A, AT);
-        Args.push_back(T2 ? T2 : zeroOf(AT));
-      } else if (AT->isPointerType() && floatingOrPointer(AT)) {
-        return fail(A, "construction from a pointer range");
-      } else {
-        if (A->HasSideEffects(Ctx))
-          return fail(A, "initialiser with side effects");
-        Args.push_back(expr(A, false).V);
-      }
+      Expr *V, *Tn;
+      if (!Part(A, A->getType(), V, Tn))
+        return false;
+      Vs.push_back(V);
+      Ts.push_back(Tn);
     }
-    return B.construct(T, Args, CE->isListInitialization());
+    QualType CT = CE->getType();
+    VOut = B.construct(CT, Vs, CE->isListInitialization());
+    TOut = B.construct(CT, Ts, CE->isListInitialization());
+    return VOut && TOut;
   }
   VT X = expr(Init, true);
-  if (!X.V)
-    return nullptr;
-  return X.T;
-}
-
-/// The value initialiser of an array, container or object, rebuilt.
-Expr *TangentBuilder::valueInit(const Expr *Init) {
-  const Expr *K = Init->IgnoreImplicit()->IgnoreParens();
-  if (const auto *IL = dyn_cast<InitListExpr>(K)) {
-    if (IL->isSyntacticForm() && IL->getSemanticForm())
-      IL = IL->getSemanticForm();
-    SmallVector<Expr *, 8> Elems;
-    for (const Expr *Ei : IL->inits()) {
-      if (isa<ImplicitValueInitExpr>(Ei))
-        break;
-      Expr *V = valueInit(Ei);
-      if (!V)
-        return nullptr;
-      Elems.push_back(V);
-    }
-    ExprResult R = S.ActOnInitList(B.Loc, Elems, B.Loc);
-    return R.isInvalid() ? nullptr : R.get();
-  }
-  if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(K))
-    return valueInit(SIL->getSubExpr());
-  if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(K))
-    return valueInit(MT->getSubExpr());
-  if (const auto *CE = dyn_cast<CXXConstructExpr>(K);
-      CE && !CE->getConstructor()->isCopyOrMoveConstructor()) {
-    SmallVector<Expr *, 4> Args;
-    for (const Expr *A : CE->arguments()) {
-      if (isa<CXXDefaultArgExpr>(A))
-        break;
-      Expr *V = valueInit(A);
-      if (!V)
-        return nullptr;
-      Args.push_back(V);
-    }
-    return B.construct(CE->getType(), Args, CE->isListInitialization());
-  }
-  return expr(Init, false).V;
+  VOut = X.V;
+  TOut = X.T;
+  return VOut != nullptr;
 }
 
 Expr *TangentBuilder::headerExpr(const Expr *X) {
@@ -1002,8 +1158,13 @@ VT TangentBuilder::expr(const Expr *X, bool NeedT) {
   if (const auto *EC = dyn_cast<ExplicitCastExpr>(X)) {
     QualType T = EC->getTypeAsWritten();
     const Expr *Sub = EC->getSubExpr();
-    if (isa<CXXFunctionalCastExpr>(EC) && isa<InitListExpr>(Sub->IgnoreImplicit()))
-      return {fail(EC, constructName(EC)), nullptr};
+    if (isa<CXXFunctionalCastExpr>(EC) &&
+        isa<InitListExpr, CXXConstructExpr>(Sub->IgnoreImplicit())) {
+      if (hasFloatingData(EC->getType()))
+        return objectTemporary(Sub, EC->getType());
+      VT X2 = expr(Sub, false);
+      return {X2.V, nullptr};
+    }
     bool FloatCast = isFloating(T) && isFloating(Sub->getType());
     VT X2 = expr(Sub, NeedT && FloatCast);
     if (!X2.V)
@@ -1022,8 +1183,12 @@ VT TangentBuilder::expr(const Expr *X, bool NeedT) {
     return {R.isInvalid() ? nullptr : R.get(), nullptr};
   }
   if (const auto *CE = dyn_cast<CXXConstructExpr>(X)) {
+    // A copy (an argument passed by value): the object itself.
+    if (CE->getConstructor()->isCopyOrMoveConstructor() &&
+        CE->getNumArgs() >= 1)
+      return expr(CE->getArg(0), NeedT);
     if (hasFloatingData(CE->getType()))
-      return {fail(CE, constructName(CE)), nullptr};
+      return objectTemporary(CE, CE->getType());
     SmallVector<Expr *, 4> Args;
     for (const Expr *A : CE->arguments()) {
       if (isa<CXXDefaultArgExpr>(A))
@@ -1034,13 +1199,16 @@ VT TangentBuilder::expr(const Expr *X, bool NeedT) {
       Args.push_back(Ai.V);
     }
     if (CE->getNumArgs() == 1 && Args.size() == 1 &&
-        !isa<CXXTemporaryObjectExpr>(CE))
+        !isa<CXXTemporaryObjectExpr>(CE) &&
+        !CE->getConstructor()->isExplicit())
       return {Args[0], nullptr}; // a converting construction
     return {B.construct(CE->getType(), Args, CE->isListInitialization()),
             nullptr};
   }
   if (isa<CXXScalarValueInitExpr>(X) || isa<ImplicitValueInitExpr>(X))
     return {zeroOf(X->getType()), nullptr};
+  if (isa<InitListExpr>(X) && hasFloatingData(X->getType()))
+    return objectTemporary(X, X->getType());
   return {fail(X, constructName(X)), nullptr};
 }
 
@@ -1121,20 +1289,8 @@ void TangentBuilder::declStmt(const DeclStmt *DS) {
       TInit = orZero(X.T, NR);
     } else {
       // Arrays, containers and objects: a tangent of the same shape.
-      if (Init) {
-        const Expr *K = Init->IgnoreImplicit();
-        bool Simple = isa<InitListExpr>(K) || isa<CXXConstructExpr>(K) ||
-                      isa<CXXStdInitializerListExpr>(K);
-        if (Simple) {
-          TInit = initTangent(Init, NR);
-          if (!Errors)
-            VInit = valueInit(Init);
-        } else {
-          VT X = expr(Init, true);
-          VInit = X.V;
-          TInit = X.T;
-        }
-      }
+      if (Init)
+        initPair(Init, NR, VInit, TInit);
       if (!TInit && !Errors) {
         if (NR->isArrayType() || !isa<ClassTemplateSpecializationDecl>(
                                      NR->getAsCXXRecordDecl()) ||
@@ -1339,6 +1495,16 @@ void TangentBuilder::stmt(const Stmt *St) {
       emit(R.V);
     return;
   }
+  // Jumps keep their meaning: the tangents run with the values.
+  if (const auto *LS = dyn_cast<LabelStmt>(St)) {
+    emit(B.labelStmt(labelFor(LS->getDecl()), nullptr));
+    stmt(LS->getSubStmt());
+    return;
+  }
+  if (const auto *GS = dyn_cast<GotoStmt>(St)) {
+    emit(B.gotoStmt(labelFor(GS->getLabel())));
+    return;
+  }
   if (isa<SwitchStmt>(St))
     return (void)fail(St, "'switch'");
   if (isa<CXXForRangeStmt>(St))
@@ -1346,18 +1512,64 @@ void TangentBuilder::stmt(const Stmt *St) {
   fail(St, constructName(St));
 }
 
-bool TangentBuilder::build() {
-  const PullbackSignature &Sig = E.Sig;
-  QualType R = Fn->getReturnType();
-  if (!R->isVoidType())
-    RetT = R;
-  if (!Def->getBody() || isa<CXXTryStmt>(Def->getBody())) {
-    fail(Def->getBody() ? Def->getBody() : nullptr, "function-try-block");
-    return false;
-  }
-  Sema::SynthesizedFunctionScope Scope(S, Fn);
-  SmallVector<Stmt *, 32> Body;
-  Cur = &Body;
+bool TangentBuilder::writes(const VarDecl *VD) const {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *VD;
+    bool Found = false;
+    bool isVD(const Expr *E) const {
+      const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+      return DRE && DRE->getDecl() == VD;
+    }
+    bool VisitBinaryOperator(BinaryOperator *BO) {
+      Found |= BO->isAssignmentOp() && isVD(BO->getLHS());
+      return !Found;
+    }
+    bool VisitUnaryOperator(UnaryOperator *UO) {
+      Found |= (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
+               isVD(UO->getSubExpr());
+      return !Found;
+    }
+  } F;
+  F.VD = VD;
+  F.TraverseStmt(const_cast<Stmt *>(Def->getBody()));
+  if (F.Found)
+    return true;
+  // A non-const reference bound to it anywhere: assume written.
+  struct RefFinder : RecursiveASTVisitor<RefFinder> {
+    const VarDecl *VD;
+    bool Found = false;
+    bool VisitVarDecl(VarDecl *V) {
+      if (V->getType()->isLValueReferenceType() &&
+          !V->getType().getNonReferenceType().isConstQualified() &&
+          V->getInit())
+        if (const auto *DRE =
+                dyn_cast<DeclRefExpr>(V->getInit()->IgnoreParenImpCasts()))
+          Found |= DRE->getDecl() == VD;
+      return true;
+    }
+    bool VisitCallExpr(CallExpr *CE) {
+      const FunctionDecl *FD = CE->getDirectCallee();
+      if (!FD)
+        return true;
+      for (unsigned I = 0; I < CE->getNumArgs() && I < FD->getNumParams(); ++I) {
+        QualType PT = FD->getParamDecl(I)->getType();
+        if (!PT->isLValueReferenceType() ||
+            PT.getNonReferenceType().isConstQualified())
+          continue;
+        if (const auto *DRE =
+                dyn_cast<DeclRefExpr>(CE->getArg(I)->IgnoreParenImpCasts()))
+          Found |= DRE->getDecl() == VD;
+      }
+      return true;
+    }
+  } R;
+  R.VD = VD;
+  R.TraverseStmt(const_cast<Stmt *>(Def->getBody()));
+  return R.Found;
+}
+
+void TangentBuilder::bindPushforward() {
+  const PullbackSignature &Sig = PE->Sig;
   for (unsigned I = 0; I < Def->getNumParams(); ++I) {
     const ParmVarDecl *P = Def->getParamDecl(I);
     ParmVarDecl *NP = Fn->getParamDecl(I);
@@ -1365,9 +1577,9 @@ bool TangentBuilder::build() {
     int TI = Sig.AdjointIndex[I];
     QualType PT = P->getType();
     if (TI < 0) {
-      // A floating scalar outside the wrt list: a zero tangent of its own,
-      // so that writes to it are tracked.
-      if (isFloating(PT) && !PT->isReferenceType()) {
+      // A floating scalar outside the wrt list that the body writes: a
+      // zero tangent of its own, so that the writes are tracked.
+      if (isFloating(PT) && !PT->isReferenceType() && writes(P)) {
         VarDecl *TV = B.var(Fn, "_t_" + NP->getNameAsString(),
                             PT.getUnqualifiedType(),
                             zeroOf(PT.getUnqualifiedType()));
@@ -1377,6 +1589,11 @@ bool TangentBuilder::build() {
       continue;
     }
     ParmVarDecl *TP = Fn->getParamDecl(TI);
+    if (I < PE->Drop.size() && PE->Drop[I]) {
+      Dropped.insert(P);
+      Tans[P] = TP;
+      continue;
+    }
     ParamKind K = classifyParam(Ctx, PT).Kind;
     if (K == ParamKind::ScalarRef ||
         (K == ParamKind::Class && TP->getType()->isPointerType())) {
@@ -1392,6 +1609,56 @@ bool TangentBuilder::build() {
       Tans[P] = TP;
     }
   }
+}
+
+bool TangentBuilder::bindHvp() {
+  PullbackSignature PB;
+  std::string Why;
+  if (!computeSignature(Ctx, Primal, H->Wrt, Def->getName(), PB, Why) ||
+      PB.ParamTypes.size() != Def->getNumParams()) {
+    fail(nullptr, "the pullback's signature");
+    return false;
+  }
+  unsigned N = Primal->getNumParams();
+  for (unsigned I = 0; I < N; ++I) {
+    const ParmVarDecl *P = Def->getParamDecl(I);
+    Vals[P] = Fn->getParamDecl(I);
+    if (int DI = H->Sig.AdjointIndex[I]; DI >= 0)
+      Tans[P] = Fn->getParamDecl(DI);
+    if (int AI = PB.AdjointIndex[I]; AI >= 0) {
+      // The pullback's adjoint output: its value is discarded, its tangent
+      // is the product H v, accumulated into the HVP's adjoint.
+      const ParmVarDecl *A = Def->getParamDecl(AI);
+      Dropped.insert(A);
+      Tans[A] = Fn->getParamDecl(H->OutIndex[I]);
+    }
+  }
+  if (PB.SeedIndex >= 0) {
+    // The seed is 1, a constant.
+    const ParmVarDecl *Seed = Def->getParamDecl(PB.SeedIndex);
+    QualType T = Seed->getType().getUnqualifiedType();
+    VarDecl *One = B.var(Fn, Seed->getName(), T, B.floatLit(1.0, T));
+    emit(B.declStmt(One));
+    Vals[Seed] = One;
+  }
+  return true;
+}
+
+bool TangentBuilder::build() {
+  QualType R = Fn->getReturnType();
+  if (!R->isVoidType())
+    RetT = R;
+  if (!Def->getBody() || isa<CXXTryStmt>(Def->getBody())) {
+    fail(Def->getBody() ? Def->getBody() : nullptr, "function-try-block");
+    return false;
+  }
+  Sema::SynthesizedFunctionScope Scope(S, Fn);
+  SmallVector<Stmt *, 32> Body;
+  Cur = &Body;
+  if (PE)
+    bindPushforward();
+  else if (!bindHvp())
+    return false;
   block(Def->getBody(), Body);
   if (Errors || B.Failed)
     return false;
@@ -1404,6 +1671,10 @@ bool TangentBuilder::build() {
 bool buildPushforward(Differentiator &D, PushforwardEntry &E,
                       const FunctionDecl *Def) {
   return TangentBuilder(D, E, Def).build();
+}
+
+bool buildHvp(Differentiator &D, HvpEntry &H, const FunctionDecl *Pullback) {
+  return TangentBuilder(D, H, Pullback).build();
 }
 
 } // namespace grad

@@ -80,6 +80,11 @@ before the memory ones), `memory` and `-NAME` are accepted):
              `P3(e, e, e).lam(e)` (a const method calling a local lambda
              that captures `this`); P3 locals are read, written, copied and
              passed to sscale like the other structs
+  forward    (not in all or memory) every checked function is also
+             `[[grad::forward]]`: the checker compares its pushforward along a
+             random direction with the finite-difference gradient dotted with
+             that direction, at the first point (`out` parameters are then
+             declared as pointers: a `double out[]` gets a read-only tangent)
   complex    (not in all or memory) std::complex<double> locals built from
              two expressions and updated in place (`t *= std::polar(1.0,
              e)`, `t += complex(e, e)`, `t = t * u + e`, `t = std::conj(t)
@@ -120,7 +125,8 @@ LEGACY_FEATURES = ("expr", "locals", "overwrite", "ternary", "math", "calls",
 MEMORY_FEATURES = ("pointers", "outargs", "sidefx", "outparams")
 ALL_FEATURES = LEGACY_FEATURES + MEMORY_FEATURES + ("retwrite", "seqorder",
                                                     "structs", "structops",
-                                                    "complex", "ctors")
+                                                    "complex", "ctors",
+                                                    "forward")
 # Names that stand for several features.
 GROUPS = {"memory": MEMORY_FEATURES, "all": LEGACY_FEATURES}
 DEFAULT_FEATURES = ("expr", "locals", "overwrite", "ternary", "math", "calls",
@@ -2017,10 +2023,11 @@ class Gen:
             ret = self.read_memory(ret)
             self.emit(f"return {ret.text};")
         sig = f"{'void' if void else 'double'} {name}({', '.join(self.param_decl(p) for p in params)})"
-        prefix = "[[grad]] " if annotated else self.rng.choice(
+        attr = "[[grad, grad::forward]] " if self.on("forward") else "[[grad]] "
+        prefix = attr if annotated else self.rng.choice(
             ["static ", "inline ", ""])
         if annotated and protos is not None and self.chance(0.25):
-            protos.append(f"[[grad]] {sig};")
+            protos.append(f"{attr}{sig};")
             prefix = ""
         text = f"{prefix}{sig} {{\n" + "\n".join(self.lines) + "\n}\n"
         kinds = ["o" if p is out else "p" if p.array else "s" for p in params]
@@ -2034,6 +2041,8 @@ class Gen:
         if not p.array:
             return "double " + p.name
         if p.name == "out":
+            if self.on("forward"):
+                return self.rng.choice(["double *out", "double* out"])
             return self.rng.choice(["double *out", "double *out", "double* out",
                                     "double out[]", f"double out[{OUT_LEN}]"])
         if self.on("outparams") or self.on("pointers"):
@@ -2074,11 +2083,14 @@ using Fn = double (*)(const double *);
 // Pb calls the pullback with seed s (out parameters: s * OUT_WEIGHTS) and
 // adds every adjoint into d; it returns the number of replay mismatches.
 using Pb = int (*)(const double *, double, double *);
+// Pf returns the pushforward's derivative of F along V (feature forward).
+using Pf = double (*)(const double *, const double *);
 struct Case {
   const char *Name;
   int Arity;
   Fn F;
   Pb P;
+  Pf Fw = nullptr;
 };
 
 struct Rng {
@@ -2174,6 +2186,23 @@ static int run(const Case *Cases, int N, std::uint64_t Seed) {
       for (int I = 0; I < K.Arity; ++I)
         D[I] = Init[I] = Done == 2 ? 0.5 * (I + 1) : 0.0;
       Bad += K.P(A, S, D);
+      if (K.Fw && Done == 0) {
+        // The pushforward along V: the gradient (differences) dotted with V.
+        double V[MaxArity], Dot = 0, Mag = 0;
+        for (int I = 0; I < K.Arity; ++I) {
+          V[I] = -1 + 2 * R.next();
+          Dot += Want[I] * V[I];
+          Mag += std::fabs(Want[I] * V[I]);
+        }
+        double Got = K.Fw(A, V);
+        if (!close(Got, Dot, 1e-6, 1e-8 + 1e-7 * Mag)) {
+          std::printf("FAIL %s.fw got %.17g want %.17g (at", K.Name, Got, Dot);
+          for (int J = 0; J < K.Arity; ++J)
+            std::printf(" %.17g", A[J]);
+          std::printf(")\n");
+          ++Bad;
+        }
+      }
       for (int I = 0; I < K.Arity; ++I) {
         double Got = D[I] - Init[I], Exp = S * Want[I];
         if (close(Got, Exp, 1e-6, 1e-8))
@@ -2254,7 +2283,48 @@ static double dot2(const double *a, const double *b) {
 """
 
 
-def wrappers(f):
+def pushforward_wrapper(f, offs):
+    """f's pushforward over the checker's flat vectors: the derivative of
+    F(a) (the value plus the weighted out values) along v."""
+    n = f.arity
+    lines = [f"static double {f.name}_pf(const double *a, const double *v) {{"]
+    if "p" in offs:
+        lines.append(f"  double pv[{PARAM_ARRAY}] = {{"
+                     + ", ".join(f"a[{offs['p'] + i}]" for i in range(PARAM_ARRAY)) + "};")
+        lines.append(f"  double tpv[{PARAM_ARRAY}] = {{"
+                     + ", ".join(f"v[{offs['p'] + i}]" for i in range(PARAM_ARRAY)) + "};")
+    if "o" in offs:
+        lines.append(f"  double ov[{OUT_LEN}] = {{"
+                     + ", ".join(f"a[{offs['o'] + i}]" for i in range(OUT_LEN)) + "};")
+        lines.append(f"  double tov[{OUT_LEN}] = {{"
+                     + ", ".join(f"v[{offs['o'] + i}]" for i in range(OUT_LEN)) + "};")
+    xs, ts, i = [], [], 0
+    for kd in f.kinds:
+        if kd == "s":
+            xs.append(f"a[{i}]")
+            ts.append(f"v[{i}]")
+            i += 1
+        elif kd == "p":
+            xs.append("pv")
+            ts.append("tpv")
+        else:
+            xs.append("ov")
+            ts.append("tov")
+    call = f"{f.name}_pushforward({', '.join(xs + ts)})"
+    terms = [] if f.void else [f"{call}.der[0]"]
+    if f.void:
+        lines.append(f"  {call};")
+    else:
+        lines.append(f"  double r = {call}.der[0];")
+        terms = ["r"]
+    if "o" in offs:
+        terms += [f"{fmt(OUT_WEIGHTS[k])} * tov[{k}]" for k in range(OUT_LEN)]
+    lines.append(f"  return {' + '.join(terms) if terms else '0.0'};")
+    lines.append("}")
+    return lines
+
+
+def wrappers(f, forward=False):
     """The checker's view of f: F(a) and its pullback over one flat vector
     a of scalars, then the array parameter, then out's entry values."""
     n = f.arity
@@ -2291,13 +2361,14 @@ def wrappers(f):
     seed = [] if f.void else ["s"]
     body = " ".join(copies)
     w, pb = [], []
+    pf = pushforward_wrapper(f, offs) if forward else []
     if "o" not in offs:
         w.append(f"static double {f.name}_w(const double *a) "
                  f"{{ {body + ' ' if body else ''}return {f.name}({args('ov')}); }}")
         pb.append(f"static int {f.name}_pb(const double *a, double s, double *d) "
                   f"{{ {body + ' ' if body else ''}"
                   f"{f.name}_pullback({', '.join([args('ov')] + seed + ds)}); return 0; }}")
-        return w + pb, at
+        return w + pb + pf, at
     loss = " + ".join(f"{fmt(OUT_WEIGHTS[k])} * ov[{k}]" for k in range(OUT_LEN))
     ret = "" if f.void else "double r = "
     w.append(f"static double {f.name}_w(const double *a) {{")
@@ -2317,7 +2388,7 @@ def wrappers(f):
     pb.append(f"    d[{offs['o']} + k] += dov[k];")
     pb.append(f"  return fuzz::replay(\"{f.name}\", ov, rv, {OUT_LEN});")
     pb.append("}")
-    return w + pb, at
+    return w + pb + pf, at
 
 
 # Types of the structs feature: an aggregate, a class whose constructor
@@ -2383,7 +2454,7 @@ def generate(seed, n, features):
     out.append(HARNESS)
     sizes = []
     for f in checked:
-        text, size = wrappers(f)
+        text, size = wrappers(f, "forward" in features)
         sizes.append(size)
         wi = next(i for i, t in enumerate(text) if "_pb(" in t)
         out += text[:wi]
@@ -2392,10 +2463,12 @@ def generate(seed, n, features):
         out.append("#endif")
     out += ["#ifdef PRIMAL_ONLY", "#define PB(F) nullptr", "#else",
             "#define PB(F) F", "#endif"]
+    fw = "forward" in features
     out.append("static const fuzz::Case Cases[] = {")
     for f, size in zip(checked, sizes):
         pb = f"{f.name}_pb"
-        out.append(f"    {{\"{f.name}\", {size}, {f.name}_w, PB({pb})}},")
+        pf = f", PB({f.name}_pf)" if fw else ""
+        out.append(f"    {{\"{f.name}\", {size}, {f.name}_w, PB({pb}){pf}}},")
     out.append("};")
     out.append("")
     out.append("#ifdef PRIMAL_ONLY")

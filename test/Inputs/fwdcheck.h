@@ -1,0 +1,71 @@
+//===- fwdcheck.h - Checks of pushforwards against differences --*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// For forward-mode tests: every input of the function under test is packed
+/// into one std::vector<double> X; the test passes f(X) (the primal) and the
+/// directional derivative its pushforward gave along a direction V, which is
+/// checked against Richardson-extrapolated central differences of f along
+/// V (rel 1e-6). `each` runs a check along every unit direction and a
+/// mixed one.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef GRAD_TEST_FWDCHECK_H
+#define GRAD_TEST_FWDCHECK_H
+
+#include "gradcheck.h"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace fwdcheck {
+
+/// d/dh f(X + h V) at h = 0.
+template <class F>
+double fdAlong(F f, const std::vector<double> &X,
+               const std::vector<double> &V) {
+  auto At = [&](double H) {
+    auto Y = X;
+    for (std::size_t I = 0; I < Y.size(); ++I)
+      Y[I] += H * V[I];
+    return (double)f(Y);
+  };
+  double Scale = 1;
+  for (double Xi : X)
+    Scale = std::fmax(Scale, std::fabs(Xi));
+  double H = 1e-3 * Scale;
+  auto D = [&](double H) { return (At(H) - At(-H)) / (2 * H); };
+  return (4 * D(H / 2) - D(H)) / 3;
+}
+
+/// Checks Tan(X, V) (a pushforward's derivative along V) against f for
+/// every unit direction and the direction (1, -0.5, 0.25, ...).
+template <class F, class T>
+void each(const std::string &Name, F f, T Tan, const std::vector<double> &X,
+          double RelTol = 1e-6) {
+  std::vector<std::vector<double>> Dirs;
+  for (std::size_t I = 0; I < X.size(); ++I) {
+    std::vector<double> V(X.size(), 0.0);
+    V[I] = 1;
+    Dirs.push_back(V);
+  }
+  std::vector<double> Mixed(X.size());
+  double C = 1;
+  for (double &M : Mixed) {
+    M = C;
+    C *= -0.5;
+  }
+  Dirs.push_back(Mixed);
+  for (std::size_t K = 0; K < Dirs.size(); ++K)
+    gradcheck::expect(Name + ".v" + std::to_string(K),
+                      (double)Tan(X, Dirs[K]), fdAlong(f, X, Dirs[K]), RelTol);
+}
+
+} // namespace fwdcheck
+
+#endif

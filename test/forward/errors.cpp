@@ -1,0 +1,72 @@
+// Forward mode refuses what it cannot differentiate with an error at the
+// construct, all of a function's errors in one compile, never a silently
+// wrong tangent.
+// RUN: not %gradxx -fsyntax-only %s 2>&1 | FileCheck %s --implicit-check-not=error:
+#include <cmath>
+
+double opaque(double); // no body, no rule
+
+struct Acc {
+  // CHECK-DAG: errors.cpp:[[@LINE+1]]:5: error: grad: cannot declare the pushforward of 'add': forward mode does not support a member function yet
+  [[grad::forward]] double add(double x) { return s += x; }
+  double s = 0;
+};
+
+// CHECK-DAG: errors.cpp:[[@LINE+1]]:3: error: grad: cannot declare the pushforward of 'ret': the return type 'int' has no pushforward (a floating scalar or void is needed)
+[[grad::forward]] int ret(double x) { return x; }
+
+[[grad::forward]] double many(double x, int k, double *arr, double y) {
+  double s = x;
+  switch (k) { // CHECK-DAG: errors.cpp:[[@LINE]]:3: error: grad: cannot differentiate 'switch' in 'many' in forward mode
+  case 1:
+    s *= 2;
+    break;
+  }
+  // CHECK-DAG: errors.cpp:[[@LINE+1]]:8: error: grad: cannot differentiate call to 'opaque' (it has no visible body, no derivative rule and no user pushforward) in 'many' in forward mode
+  s += opaque(s);
+  static double g = 0;
+  // CHECK-DAG: errors.cpp:[[@LINE-1]]:3: error: grad: cannot differentiate 'static' local 'g' in 'many' in forward mode
+  return s + y;
+}
+
+// A `T[]` parameter gets a read-only tangent.
+[[grad::forward]] void scale(double a[], int n, double s) {
+  for (int i = 0; i < n; ++i)
+    a[i] *= s; // CHECK-DAG: errors.cpp:[[@LINE]]:5: error: grad: cannot differentiate write to 'a[i]', whose tangent is read-only (a 'T[]' parameter gets a 'const T *' tangent: declare it 'T *') in 'scale' in forward mode
+}
+
+double later(double x);
+// CHECK-DAG: errors.cpp:[[@LINE+1]]:55: error: grad: cannot differentiate call to 'later' (it has no visible body, no derivative rule and no user pushforward) in 'useslater' in forward mode
+[[grad::forward]] double useslater(double x) { return later(x) * 2; }
+// CHECK-DAG: note: declare a pushforward to supply the derivative: '::grad::dual<double> later_pushforward(double x, double t_x)'
+// CHECK-DAG: note: declare a pushforward to supply the derivative: '::grad::dual<double> opaque_pushforward(double p0, double t_p0)'
+
+// An overloaded operator of a struct would change values without their
+// tangents: an error, never a silently constant tangent.
+struct V2 {
+  double a, b;
+  V2 &operator+=(const V2 &o) {
+    a += o.a;
+    b += o.b;
+    return *this;
+  }
+};
+[[grad::forward]] double structop(double x) {
+  V2 v{x, 2 * x}, w{x, x};
+  v += w; // CHECK-DAG: errors.cpp:[[@LINE]]:3: error: grad: cannot differentiate operator '+=' on 'V2' in 'structop' in forward mode
+  return v.a;
+}
+
+// Hessian-vector products: read-only parameters, and what the pullback
+// does must have a pushforward.
+// CHECK-DAG: errors.cpp:[[@LINE+1]]:3: error: grad: cannot declare the pushforward of 'hw': parameter 'x' may be written (Hessian-vector products need read-only parameters: make it const)
+[[grad::hessian]] double hw(double &x) { return x * x; }
+
+double op(double x);
+void op_pullback(double x, double d_ret, double *d_x); // defined elsewhere
+// CHECK-DAG: errors.cpp:[[@LINE+1]]:41: error: grad: cannot differentiate call to 'op_pullback' (it has no visible body, no derivative rule and no user pushforward) in 'hu' in forward mode
+[[grad::hessian]] double hu(double x) { return op(x) * x; }
+// CHECK-DAG: note: declare a pushforward to supply the derivative: 'void op_pullback_pushforward(double x, double d_ret, double *d_x, double t_x, double t_d_ret, double *t_d_x)'
+
+// CHECK-DAG: errors.cpp:[[@LINE+1]]:3: warning: unknown attribute 'hessian' ignored; clang-grad's attribute is spelled 'grad::hessian'
+[[hessian]] double bare(double x) { return x; }
