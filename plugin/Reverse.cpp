@@ -491,6 +491,26 @@ static bool readsMember(const Stmt *S, const VarDecl *V,
   return false;
 }
 
+/// True if \p E reads a floating variable or floating memory.
+static bool readsFloatingMemory(const Expr *E) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+      Found |= VD && (isFloating(VD->getType().getNonReferenceType()) ||
+                      mayAlias(VD) ||
+                      hasFloatingData(VD->getType().getNonReferenceType()));
+      return !Found;
+    }
+    bool VisitUnaryOperator(UnaryOperator *UO) {
+      Found |= UO->getOpcode() == UO_Deref;
+      return !Found;
+    }
+  } F;
+  F.TraverseStmt(const_cast<Expr *>(E));
+  return F.Found;
+}
+
 void PullbackBuilder::assignment(const BinaryOperator *BO, Stmts &Fwd,
                                  Stmts &Rev) {
   const Expr *LHS = strip(BO->getLHS());
@@ -506,6 +526,16 @@ void PullbackBuilder::assignment(const BinaryOperator *BO, Stmts &Fwd,
                                                              : nullptr;
     bool IsThis;
     const VarDecl *CV = Changed ? pathRoot(Changed, IsThis) : nullptr;
+    // Written through a pointer or reference (`(*w = e) *= x` with w =
+    // &x): any floating memory the right operand reads may be the one.
+    if (CV && mayAlias(CV) && readsFloatingMemory(BO->getRHS())) {
+      unsupported(BO, "assignment whose right operand reads memory that its "
+                      "left operand may change through '" +
+                          CV->getNameAsString() +
+                          "' (C++ evaluates the right operand first: use "
+                          "two statements)");
+      return;
+    }
     if (CV) {
       DeclaredVars Reads;
       llvm::DenseSet<const VarDecl *> Probe{CV};

@@ -360,6 +360,9 @@ VT TangentBuilder::assignment(const Expr *Whole, BinaryOperatorKind Op,
                               const Expr *L, const Expr *R) {
   bool Discarded = Whole == Discard;
   QualType LT = L->getType();
+  if (isa<ConditionalOperator>(L->IgnoreParens()) && floatingOrPointer(LT))
+    return {fail(L, "assignment to a '?:' of differentiated memory"),
+            nullptr};
   bool Tracked = floatingOrPointer(LT);
   bool IsThisRoot = false;
   const VarDecl *Root = pathRoot(L, IsThisRoot, /*Strict=*/true);
@@ -401,6 +404,16 @@ VT TangentBuilder::assignment(const Expr *Whole, BinaryOperatorKind Op,
       return {fail(L, "assignment to an assignment with side effects in its "
                       "left side"),
               nullptr};
+    // The right side was evaluated first: its value and tangent are taken
+    // now, before the inner write changes what they read.
+    if (NoHoist)
+      return {fail(L, "assignment to an assignment in a loop condition or "
+                      "increment"),
+              nullptr};
+    if (!isa<FloatingLiteral, IntegerLiteral>(RV.V->IgnoreParenImpCasts()))
+      RV.V = hoist(RV.V, R->getType(), R);
+    if (RV.T)
+      RV.T = hoist(RV.T, RV.T->getType(), nullptr);
     VT X = expr(LK, Tracked);
     if (isa<UnaryOperator>(LK) && X.V)
       emit(X.V);
@@ -585,11 +598,17 @@ VT TangentBuilder::conditional(const ConditionalOperator *CO, bool NeedT) {
     return {fail(CO, "'?:' with side effects in a loop condition"), nullptr};
   if (!A.V || !Bv.V)
     return {};
-  if (CO->isGLValue() && (A.T || Bv.T))
-    return {fail(CO, "'?:' used as an lvalue of differentiated memory"),
-            nullptr};
-  if (ThenS.empty() && ElseS.empty() && (!Active || (!A.T && !Bv.T)))
-    return {B.cond(C.V, A.V, Bv.V), nullptr};
+  if (ThenS.empty() && ElseS.empty()) {
+    if (!Active || (!A.T && !Bv.T))
+      return {B.cond(C.V, A.V, Bv.V), nullptr};
+    // Value and tangent selected by the same condition, evaluated once.
+    Expr *C2 = dup(C, CO->getCond());
+    if (!C2)
+      return {};
+    QualType VTy = T.getNonReferenceType().getUnqualifiedType();
+    return {B.cond(C.V, A.V, Bv.V),
+            B.cond(C2, orZero(A.T, VTy), orZero(Bv.T, VTy))};
+  }
   if (NoHoist)
     return {fail(CO, "'?:' in a loop condition or increment"), nullptr};
   // if (c) { ...; _v = a; _t = a'; } else { ...; _v = b; _t = b'; }
@@ -842,6 +861,34 @@ VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
     return {fail(CE, "call through a function pointer"), nullptr};
   if (const Expr *A = movedArg(CE))
     return expr(A, NeedT);
+  // An accessor (`double *at(double *a, int i) { return a + i; }`): called
+  // on the tangent memory, it gives the tangent location.
+  if (const Expr *Acc = accessorArg(CE)) {
+    SmallVector<VT, 4> Args;
+    for (const Expr *A : CE->arguments()) {
+      if (isa<CXXDefaultArgExpr>(A))
+        break;
+      Args.push_back(expr(A, A == Acc));
+      if (!Args.back().V)
+        return {};
+    }
+    SmallVector<Expr *, 4> Vs, Ts;
+    bool HasT = false;
+    for (unsigned I = 0; I < Args.size(); ++I) {
+      const Expr *A = CE->getArg(I);
+      if (A == Acc) {
+        HasT = Args[I].T != nullptr;
+        Ts.push_back(Args[I].T);
+      } else {
+        Ts.push_back(dup(Args[I], A));
+      }
+      Vs.push_back(Args[I].V);
+    }
+    Expr *Fn2 = B.funcRef(const_cast<FunctionDecl *>(FD));
+    Expr *V = B.call(Fn2, Vs);
+    return {V, HasT ? B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Ts)
+                    : nullptr};
+  }
   if (const Rule *R = findRule(FD))
     return ruleCall(CE, FD, *R, NeedT);
   bool HasBody = FD->isDefined() || FD->hasBody();

@@ -10,4 +10,14 @@
   (z += z) += (y + z);
   return z + t;
 }
-// CHECK: 1 error generated
+// The same through a pointer (found by the fuzz forward mode, seed 20222
+// with seqorder): the plugin cannot tell which memory the left operand
+// writes, so any floating read on the right is an error.
+[[grad]] double g(double x, double y) {
+  double *w = &x;
+  // CHECK: rhs-sequencing.cpp:[[@LINE+1]]:3: error: grad: cannot differentiate assignment whose right operand reads memory that its left operand may change through 'w' (C++ evaluates the right operand first: use two statements) in 'g'
+  (*w = y * 2) *= 1 / (1.5 + x * x);
+  (*w = y) *= 2; // fine: a constant on the right
+  return x;
+}
+// CHECK: 2 errors generated

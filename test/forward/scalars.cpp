@@ -95,6 +95,15 @@ using V = std::vector<double>;
   return a + b + t + z;
 }
 
+// C++17 evaluates the right operand first: it reads the old x, even
+// though the left operand writes x through w (forward mode computes the
+// right side's value and tangent before the inner write).
+[[grad::forward]] double aliased(double x, double y) {
+  double *w = &x;
+  (*w = y * 2) *= 1 / (1.5 + x * x);
+  return x + y;
+}
+
 static double sq(double a) { return a * a; }
 static double poly(double a, double b) {
   double r = 0;
@@ -112,6 +121,21 @@ static double poly(double a, double b) {
   y = y * x; // y is written: it gets a tangent of its own
   return x * y + static_cast<float>(y) * 0;
 }
+
+// User-declared pushforwards win: for a function without a body, and for
+// one whose body the plugin would differentiate (a staircase whose own
+// derivative is 0; the user's says 1).
+double ext(double x);
+::grad::dual<double> ext_pushforward(double x, double t_x) {
+  double c = std::cbrt(x);
+  return {c, {t_x / (3 * c * c)}};
+}
+double ext(double x) { return std::cbrt(x); }
+double stair(double x) { return std::floor(x * 1000) / 1000; }
+::grad::dual<double> stair_pushforward(double x, double t_x) {
+  return {stair(x), {t_x}};
+}
+[[grad::forward]] double users(double x) { return ext(x) * stair(x); }
 
 float fl(float x) { return x * x * 3.0f; }
 [[grad::forward]] float flo(float x) { return fl(x) + std::sin(x); }
@@ -131,6 +155,7 @@ int main() {
   CHECK2(effects)
   CHECK2(calls)
   CHECK2(stepping)
+  CHECK2(aliased)
   fwdcheck::each("branches2", F2(branches), [](const V &X, const V &D) {
     return branches_pushforward(X[0], X[1], D[0], D[1]).der[0];
   }, {-0.4, 0.3});
@@ -142,6 +167,11 @@ int main() {
                  [](const V &X, const V &D) {
                    return onlyx_pushforward(X[0], 1.7, D[0]).der[0];
                  }, {0.4});
+  {
+    double x = 1.7, c = std::cbrt(x), st = std::floor(x * 1000) / 1000;
+    auto U = users_pushforward(x, 1.0);
+    gradcheck::expect("users", U.der[0], st / (3 * c * c) + c, 1e-12);
+  }
   auto R = flo_pushforward(0.5f, 1.0f);
   gradcheck::expect("float", R.der[0], 6 * 0.5f + std::cos(0.5f), 1e-6);
   return gradcheck::failures();
@@ -154,7 +184,9 @@ int main() {
 // CHECK: ok effects.v2
 // CHECK: ok calls.v2
 // CHECK: ok stepping.v2
+// CHECK: ok aliased.v2
 // CHECK: ok branches2.v2
 // CHECK: ok loops.v2
 // CHECK: ok onlyx.v1
+// CHECK: ok users
 // CHECK: ok float

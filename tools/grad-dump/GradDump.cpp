@@ -89,7 +89,9 @@ public:
     for (FunctionDecl *PB : All) {
       StringRef N = PB->getIdentifier() ? PB->getName() : StringRef();
       if (!Function.empty() && N != Function + "_pullback" &&
-          !N.starts_with("_grad_" + Function + "_pullback"))
+          N != Function + "_pushforward" && N != Function + "_hvp" &&
+          !N.starts_with("_grad_" + Function + "_pullback") &&
+          !N.starts_with("_grad_" + Function + "_pushforward"))
         continue;
       if (!Broken.count(PB) && Keep.insert(PB).second)
         Work.push_back(PB);

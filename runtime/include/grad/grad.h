@@ -15,6 +15,8 @@
 ///   tensor.h  tensor<T>, zeros_like, shape_to_string
 ///   ops.h     map, broadcast, unbroadcast, sum, dot and pullbacks
 ///   matmul.h  BLAS matmul and matmul_pullback (link with -lopenblas)
+///   jacobian.h  dense Hessians from HVPs, Jacobians from pushforwards or
+///             pullbacks
 ///
 /// Inside a `[[grad]]` function all of these are differentiable primitives.
 ///
@@ -25,6 +27,7 @@
 
 #include "core.h"
 #include "dual.h"
+#include "jacobian.h"
 #include "lowering.h"
 #include "matmul.h"
 #include "ops.h"

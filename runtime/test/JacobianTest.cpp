@@ -1,0 +1,93 @@
+//===- JacobianTest.cpp - Dense Hessians and Jacobians --------------------===//
+//
+// Part of clang-grad, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "grad/jacobian.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+namespace {
+
+// f(x) = sum_i x_i^2 x_{i+1} + exp(x_0 x_2): its Hessian-vector product
+// written out by hand.
+void hvpHand(const double *x, const double *v, double *d) {
+  const int n = 3;
+  for (int i = 0; i + 1 < n; ++i) {
+    // d2/dx_i2 = 2 x_{i+1}, d2/dx_i dx_{i+1} = 2 x_i.
+    d[i] += 2 * x[i + 1] * v[i] + 2 * x[i] * v[i + 1];
+    d[i + 1] += 2 * x[i] * v[i];
+  }
+  double e = std::exp(x[0] * x[2]);
+  d[0] += e * (x[2] * x[2] * v[0] + (1 + x[0] * x[2]) * v[2]);
+  d[2] += e * ((1 + x[0] * x[2]) * v[0] + x[0] * x[0] * v[2]);
+}
+
+TEST(JacobianTest, HessianFromHvps) {
+  const double x[3] = {0.5, -1.25, 0.75};
+  double H[9];
+  int Calls = 0;
+  grad::hessian(3, H, [&](const double *v, double *d) {
+    ++Calls;
+    hvpHand(x, v, d);
+  });
+  EXPECT_EQ(Calls, 3);
+  double e = std::exp(x[0] * x[2]);
+  const double Want[9] = {2 * x[1] + e * x[2] * x[2], 2 * x[0],
+                          e * (1 + x[0] * x[2]),
+                          2 * x[0], 2 * x[2], 2 * x[1],
+                          e * (1 + x[0] * x[2]), 2 * x[1], e * x[0] * x[0]};
+  for (int I = 0; I < 9; ++I)
+    EXPECT_NEAR(H[I], Want[I], 1e-12) << "entry " << I;
+  for (int I = 0; I < 3; ++I)
+    for (int J = 0; J < 3; ++J)
+      EXPECT_DOUBLE_EQ(H[I * 3 + J], H[J * 3 + I]);
+}
+
+// g(x) = (x0 x1, sin x1, x0 + x2, x2^2): R^3 -> R^4.
+void pushHand(const double *x, const double *t, double *u) {
+  u[0] = t[0] * x[1] + x[0] * t[1];
+  u[1] = std::cos(x[1]) * t[1];
+  u[2] = t[0] + t[2];
+  u[3] = 2 * x[2] * t[2];
+}
+void pullHand(const double *x, const double *w, double *d) {
+  d[0] += w[0] * x[1] + w[2];
+  d[1] += w[0] * x[0] + w[1] * std::cos(x[1]);
+  d[2] += w[2] + 2 * x[2] * w[3];
+}
+
+TEST(JacobianTest, ForwardAndReverseAgree) {
+  const double x[3] = {0.5, -1.25, 0.75};
+  double JF[12], JR[12], JA[12];
+  int Push = 0, Pull = 0;
+  auto P = [&](const double *t, double *u) {
+    ++Push;
+    pushHand(x, t, u);
+  };
+  auto Q = [&](const double *w, double *d) {
+    ++Pull;
+    pullHand(x, w, d);
+  };
+  grad::jacobian_forward(3, 4, JF, P);
+  grad::jacobian_reverse(3, 4, JR, Q);
+  EXPECT_EQ(Push, 3);
+  EXPECT_EQ(Pull, 4);
+  const double Want[12] = {x[1], x[0], 0, 0, std::cos(x[1]), 0,
+                           1,    0,    1, 0, 0,              2 * x[2]};
+  for (int I = 0; I < 12; ++I) {
+    EXPECT_DOUBLE_EQ(JF[I], Want[I]) << "forward entry " << I;
+    EXPECT_DOUBLE_EQ(JR[I], Want[I]) << "reverse entry " << I;
+  }
+  // 3 inputs, 4 outputs: the chooser takes forward mode.
+  Push = Pull = 0;
+  grad::jacobian(3, 4, JA, P, Q);
+  EXPECT_EQ(Push, 3);
+  EXPECT_EQ(Pull, 0);
+}
+
+} // namespace
