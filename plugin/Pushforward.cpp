@@ -40,13 +40,9 @@ const char *pushforwardUnsupported(const FunctionDecl *FD) {
   return nullptr;
 }
 
-bool computePushforwardSignature(Sema &S, const FunctionDecl *Primal,
-                                 const WrtMask &Wrt, PullbackSignature &Sig,
-                                 std::string &Why) {
-  ASTContext &Ctx = S.Context;
-  Sig = PullbackSignature();
-  Sig.Name = pushforwardName(Primal);
-  llvm::StringSet<> Used;
+/// The primal's parameters, first in every derivative's signature.
+static void addPrimalParams(const FunctionDecl *Primal,
+                            PullbackSignature &Sig, llvm::StringSet<> &Used) {
   for (unsigned I = 0; I < Primal->getNumParams(); ++I) {
     const ParmVarDecl *P = Primal->getParamDecl(I);
     Sig.ParamNames.push_back(P->getIdentifier() ? P->getName().str()
@@ -54,6 +50,16 @@ bool computePushforwardSignature(Sema &S, const FunctionDecl *Primal,
     Sig.ParamTypes.push_back(P->getType());
     Used.insert(Sig.ParamNames.back());
   }
+}
+
+bool computePushforwardSignature(Sema &S, const FunctionDecl *Primal,
+                                 const WrtMask &Wrt, PullbackSignature &Sig,
+                                 std::string &Why) {
+  ASTContext &Ctx = S.Context;
+  Sig = PullbackSignature();
+  Sig.Name = pushforwardName(Primal);
+  llvm::StringSet<> Used;
+  addPrimalParams(Primal, Sig, Used);
   QualType R = Primal->getReturnType();
   QualType Ret = Ctx.VoidTy;
   if (!R->isVoidType()) {
@@ -88,11 +94,20 @@ bool computePushforwardSignature(Sema &S, const FunctionDecl *Primal,
       T = Ctx.getPointerType(C.AdjointPointee);
       break;
     case ParamKind::Pointer: {
-      // `const T*` and `T[]`: read-only tangents; `T*`: in/out.
-      bool ReadOnly = P->getOriginalType()->isArrayType() ||
-                      PT.getNonReferenceType()->isArrayType() ||
+      // `const T*` and (for [[grad::forward]] functions, as the ABI says)
+      // `T[]`: read-only tangents; `T*`: in/out. Callees differentiated on
+      // demand and generated functions take `T*` for a writable `T[]`.
+      bool UserFacing = State::get(Ctx).ForwardRequests.count(
+                            Primal->getCanonicalDecl()) != 0;
+      bool ReadOnly = (UserFacing && (P->getOriginalType()->isArrayType() ||
+                                      PT.getNonReferenceType()->isArrayType())) ||
                       (PT->isPointerType() &&
-                       PT->getPointeeType().isConstQualified());
+                       PT->getPointeeType().isConstQualified()) ||
+                      (PT.getNonReferenceType()->isArrayType() &&
+                       PT.getNonReferenceType()
+                           ->getAsArrayTypeUnsafe()
+                           ->getElementType()
+                           .isConstQualified());
       QualType E = C.AdjointPointee;
       T = Ctx.getPointerType(ReadOnly ? E.withConst() : E);
       break;
@@ -228,13 +243,7 @@ HvpEntry *declareHvp(Sema &S, FunctionDecl *Primal, const WrtMask &Wrt,
   PullbackSignature &Sig = E->Sig;
   Sig.Name = hvpName(Primal);
   llvm::StringSet<> Used;
-  for (unsigned I = 0; I < Primal->getNumParams(); ++I) {
-    const ParmVarDecl *P = Primal->getParamDecl(I);
-    Sig.ParamNames.push_back(P->getIdentifier() ? P->getName().str()
-                                                : "p" + std::to_string(I));
-    Sig.ParamTypes.push_back(P->getType());
-    Used.insert(Sig.ParamNames.back());
-  }
+  addPrimalParams(Primal, Sig, Used);
   auto Fresh = [&](std::string N) {
     while (Used.count(N))
       N += "_";

@@ -491,22 +491,32 @@ static bool readsMember(const Stmt *S, const VarDecl *V,
   return false;
 }
 
-/// True if \p E reads a floating variable or floating memory.
-static bool readsFloatingMemory(const Expr *E) {
+/// True if \p E reads floating memory that a write through \p Via (a
+/// pointer or reference) may change: for a parameter, memory reached through
+/// pointer or reference parameters (the caller's); for a local, any
+/// floating variable or memory.
+static bool readsAliasable(const Expr *E, const VarDecl *Via) {
   struct Finder : RecursiveASTVisitor<Finder> {
+    bool OnlyParams = false;
     bool Found = false;
     bool VisitDeclRefExpr(DeclRefExpr *DRE) {
       const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-      Found |= VD && (isFloating(VD->getType().getNonReferenceType()) ||
-                      mayAlias(VD) ||
-                      hasFloatingData(VD->getType().getNonReferenceType()));
+      if (!VD)
+        return true;
+      if (OnlyParams)
+        Found |= isa<ParmVarDecl>(VD) && mayAlias(VD);
+      else
+        Found |= isFloating(VD->getType().getNonReferenceType()) ||
+                 mayAlias(VD) ||
+                 hasFloatingData(VD->getType().getNonReferenceType());
       return !Found;
     }
     bool VisitUnaryOperator(UnaryOperator *UO) {
-      Found |= UO->getOpcode() == UO_Deref;
+      Found |= !OnlyParams && UO->getOpcode() == UO_Deref;
       return !Found;
     }
   } F;
+  F.OnlyParams = isa<ParmVarDecl>(Via);
   F.TraverseStmt(const_cast<Expr *>(E));
   return F.Found;
 }
@@ -528,7 +538,7 @@ void PullbackBuilder::assignment(const BinaryOperator *BO, Stmts &Fwd,
     const VarDecl *CV = Changed ? pathRoot(Changed, IsThis) : nullptr;
     // Written through a pointer or reference (`(*w = e) *= x` with w =
     // &x): any floating memory the right operand reads may be the one.
-    if (CV && mayAlias(CV) && readsFloatingMemory(BO->getRHS())) {
+    if (CV && mayAlias(CV) && readsAliasable(BO->getRHS(), CV)) {
       unsupported(BO, "assignment whose right operand reads memory that its "
                       "left operand may change through '" +
                           CV->getNameAsString() +

@@ -85,6 +85,10 @@ before the memory ones), `memory` and `-NAME` are accepted):
              random direction with the finite-difference gradient dotted with
              that direction, at the first point (`out` parameters are then
              declared as pointers: a `double out[]` gets a read-only tangent)
+  hessian    (not in all or memory) checked functions without `out` are
+             `[[grad::hessian]]` (with forward, also `grad::forward`): the
+             checker compares NAME_hvp along a random direction with central
+             differences of the pullback along it, at the first point
   complex    (not in all or memory) std::complex<double> locals built from
              two expressions and updated in place (`t *= std::polar(1.0,
              e)`, `t += complex(e, e)`, `t = t * u + e`, `t = std::conj(t)
@@ -126,7 +130,7 @@ MEMORY_FEATURES = ("pointers", "outargs", "sidefx", "outparams")
 ALL_FEATURES = LEGACY_FEATURES + MEMORY_FEATURES + ("retwrite", "seqorder",
                                                     "structs", "structops",
                                                     "complex", "ctors",
-                                                    "forward")
+                                                    "forward", "hessian")
 # Names that stand for several features.
 GROUPS = {"memory": MEMORY_FEATURES, "all": LEGACY_FEATURES}
 DEFAULT_FEATURES = ("expr", "locals", "overwrite", "ternary", "math", "calls",
@@ -2023,7 +2027,9 @@ class Gen:
             ret = self.read_memory(ret)
             self.emit(f"return {ret.text};")
         sig = f"{'void' if void else 'double'} {name}({', '.join(self.param_decl(p) for p in params)})"
-        attr = "[[grad, grad::forward]] " if self.on("forward") else "[[grad]] "
+        first = "grad::hessian" if (self.on("hessian") and out is None) else "grad"
+        attr = (f"[[{first}, grad::forward]] " if self.on("forward")
+                else f"[[{first}]] ")
         prefix = attr if annotated else self.rng.choice(
             ["static ", "inline ", ""])
         if annotated and protos is not None and self.chance(0.25):
@@ -2085,12 +2091,15 @@ using Fn = double (*)(const double *);
 using Pb = int (*)(const double *, double, double *);
 // Pf returns the pushforward's derivative of F along V (feature forward).
 using Pf = double (*)(const double *, const double *);
+// Ph adds H V into D (feature hessian).
+using Ph = void (*)(const double *, const double *, double *);
 struct Case {
   const char *Name;
   int Arity;
   Fn F;
   Pb P;
   Pf Fw = nullptr;
+  Ph Hv = nullptr;
 };
 
 struct Rng {
@@ -2201,6 +2210,36 @@ static int run(const Case *Cases, int N, std::uint64_t Seed) {
             std::printf(" %.17g", A[J]);
           std::printf(")\n");
           ++Bad;
+        }
+      }
+      if (K.Hv && Done == 0) {
+        // H v against central differences of the pullback along v.
+        double V[MaxArity], Hv[MaxArity] = {}, Gp[MaxArity], Gm[MaxArity],
+               X[MaxArity];
+        for (int I = 0; I < K.Arity; ++I)
+          V[I] = -1 + 2 * R.next();
+        K.Hv(A, V, Hv);
+        auto GradAt = [&](double H, double *G) {
+          for (int I = 0; I < K.Arity; ++I) {
+            X[I] = A[I] + H * V[I];
+            G[I] = 0;
+          }
+          K.P(X, 1.0, G);
+        };
+        double Fd[MaxArity], H1 = 1e-3, Gp2[MaxArity], Gm2[MaxArity];
+        GradAt(H1, Gp);
+        GradAt(-H1, Gm);
+        GradAt(H1 / 2, Gp2);
+        GradAt(-H1 / 2, Gm2);
+        for (int I = 0; I < K.Arity; ++I) {
+          double D1 = (Gp[I] - Gm[I]) / (2 * H1);
+          double D2 = (Gp2[I] - Gm2[I]) / H1;
+          Fd[I] = (4 * D2 - D1) / 3;
+          if (!close(Hv[I], Fd[I], 1e-5, 1e-6)) {
+            std::printf("FAIL %s.hv%d got %.17g want %.17g\n", K.Name, I,
+                        Hv[I], Fd[I]);
+            ++Bad;
+          }
         }
       }
       for (int I = 0; I < K.Arity; ++I) {
@@ -2324,7 +2363,37 @@ def pushforward_wrapper(f, offs):
     return lines
 
 
-def wrappers(f, forward=False):
+def hvp_wrapper(f):
+    """f's HVP over the checker's flat vectors (no out parameter)."""
+    lines = [f"static void {f.name}_hv(const double *a, const double *v, double *d) {{"]
+    xs, vs, ds, i = [], [], [], 0
+    for kd in f.kinds:
+        if kd == "s":
+            xs.append(f"a[{i}]")
+            vs.append(f"v[{i}]")
+            ds.append(f"&d[{i}]")
+            i += 1
+    if "p" in f.kinds:
+        lines.append(f"  double pv[{PARAM_ARRAY}] = {{"
+                     + ", ".join(f"a[{i + k}]" for k in range(PARAM_ARRAY)) + "};")
+        args, dirs, adjs, j = [], [], [], 0
+        for kd in f.kinds:
+            if kd == "s":
+                args.append(f"a[{j}]")
+                dirs.append(f"v[{j}]")
+                adjs.append(f"&d[{j}]")
+                j += 1
+            else:
+                args.append("pv")
+                dirs.append(f"v + {i}")
+                adjs.append(f"d + {i}")
+        xs, vs, ds = args, dirs, adjs
+    lines.append(f"  {f.name}_hvp({', '.join(xs + vs + ds)});")
+    lines.append("}")
+    return lines
+
+
+def wrappers(f, forward=False, hessian=False):
     """The checker's view of f: F(a) and its pullback over one flat vector
     a of scalars, then the array parameter, then out's entry values."""
     n = f.arity
@@ -2362,6 +2431,8 @@ def wrappers(f, forward=False):
     body = " ".join(copies)
     w, pb = [], []
     pf = pushforward_wrapper(f, offs) if forward else []
+    if hessian and "o" not in offs:
+        pf += hvp_wrapper(f)
     if "o" not in offs:
         w.append(f"static double {f.name}_w(const double *a) "
                  f"{{ {body + ' ' if body else ''}return {f.name}({args('ov')}); }}")
@@ -2454,7 +2525,7 @@ def generate(seed, n, features):
     out.append(HARNESS)
     sizes = []
     for f in checked:
-        text, size = wrappers(f, "forward" in features)
+        text, size = wrappers(f, "forward" in features, "hessian" in features)
         sizes.append(size)
         wi = next(i for i, t in enumerate(text) if "_pb(" in t)
         out += text[:wi]
@@ -2467,7 +2538,9 @@ def generate(seed, n, features):
     out.append("static const fuzz::Case Cases[] = {")
     for f, size in zip(checked, sizes):
         pb = f"{f.name}_pb"
-        pf = f", PB({f.name}_pf)" if fw else ""
+        pf = f", PB({f.name}_pf)" if fw else (", nullptr" if "hessian" in features else "")
+        if "hessian" in features and "o" not in f.kinds:
+            pf += f", PB({f.name}_hv)"
         out.append(f"    {{\"{f.name}\", {size}, {f.name}_w, PB({pb}){pf}}},")
     out.append("};")
     out.append("")

@@ -1,0 +1,298 @@
+//===- TangentBuilder.h - The builder of pushforwards and HVPs --*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Internal to Tangents.cpp (expressions), TangentCalls.cpp (calls and
+/// initialisers) and TangentStmts.cpp (statements, parameters, the entry
+/// points). A pushforward is built in one sweep: every expression is
+/// rebuilt as a pair, its value (the primal expression, remapped to the
+/// pushforward's variables) and its tangent (an expression of the same type;
+/// for pointers, a pointer into tangent memory; null when it is zero).
+/// Statements that write a differentiated lvalue first write its tangent
+/// (computed from the values before the write), then the value. Values that
+/// a tangent reads more than once are bound to temporaries where they are
+/// evaluated (never in a loop condition or increment, where the rebuilt
+/// expression must stay one expression). An HVP is the same sweep over the
+/// generated pullback (Pushforward.h).
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef CLANG_GRAD_TANGENTBUILDER_H
+#define CLANG_GRAD_TANGENTBUILDER_H
+
+#include "Consumer.h"
+#include "Diagnostics.h"
+#include "Paths.h"
+#include "Pushforward.h"
+#include "Rules.h"
+#include "SemaBuilder.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Sema/Sema.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <algorithm>
+#include <functional>
+#include <string>
+
+namespace grad {
+namespace tangent {
+using namespace clang;
+
+/// A rebuilt expression: value and tangent (null: zero, or no tangent).
+struct VT {
+  Expr *V = nullptr;
+  Expr *T = nullptr;
+};
+
+class TangentBuilder {
+public:
+  /// The pushforward of \p PE from \p Def.
+  TangentBuilder(Differentiator &D, PushforwardEntry &PE,
+                 const FunctionDecl *Def)
+      : D(D), S(D.sema()), Ctx(S.Context), PE(&PE), Primal(PE.Primal),
+        RequestLoc(PE.RequestLoc), Def(Def), Fn(PE.Pushforward),
+        B(S, Def->getLocation()) {}
+  /// The Hessian-vector product \p H from the pullback \p Pullback.
+  TangentBuilder(Differentiator &D, HvpEntry &H, const FunctionDecl *Pullback)
+      : D(D), S(D.sema()), Ctx(S.Context), H(&H), Primal(H.Primal),
+        RequestLoc(H.AttrLoc), Def(Pullback), Fn(H.Hvp),
+        B(S, H.Primal->getLocation()) {}
+
+  bool build();
+
+private:
+  Differentiator &D;
+  Sema &S;
+  ASTContext &Ctx;
+  PushforwardEntry *PE = nullptr;
+  HvpEntry *H = nullptr;
+  const FunctionDecl *Primal;
+  SourceLocation RequestLoc;
+  const FunctionDecl *Def;
+  FunctionDecl *Fn;
+  SemaBuilder B;
+
+  llvm::DenseMap<const VarDecl *, VarDecl *> Vals, Tans;
+  llvm::DenseMap<const LabelDecl *, LabelDecl *> Labels;
+  LabelDecl *labelFor(const LabelDecl *L) {
+    LabelDecl *&N = Labels[L];
+    if (!N)
+      N = B.label(Fn, L->getName());
+    return N;
+  }
+  /// Tangents held as a pointer to the tangent object (`double *t_x` for
+  /// `double &x`).
+  llvm::DenseSet<const VarDecl *> TanByPointer;
+  /// Variables whose declaration failed (not reported again).
+  llvm::DenseSet<const VarDecl *> FailedVars;
+  /// Pointer parameters whose pointees' values are discarded (a pullback's
+  /// adjoint outputs in a Hessian-vector product): only their tangents are
+  /// written; reading them is an error.
+  llvm::DenseSet<const VarDecl *> Dropped;
+  /// Building the left side of a write into dropped memory (its value side
+  /// is not emitted).
+  bool AllowDropped = false;
+  SmallVectorImpl<Stmt *> *Cur = nullptr;
+  /// Inside a loop condition or increment: what would be statements are
+  /// joined with the comma operator, and nothing is bound to a temporary.
+  unsigned NoHoist = 0;
+  SmallVector<Expr *, 4> Pending;
+  /// The expression statement being built: its value is discarded.
+  const Expr *Discard = nullptr;
+  bool Errors = false, StmtFailed = false;
+  unsigned Temps = 0;
+  QualType RetT;
+
+  std::nullptr_t fail(const Stmt *St, const Twine &What) {
+    Errors = true;
+    if (!StmtFailed) {
+      StmtFailed = true;
+      SourceLocation Loc = St ? St->getBeginLoc() : SourceLocation();
+      if (H)
+        report(S.Diags, Diag::UnsupportedHvp,
+               Loc.isValid() ? Loc : RequestLoc)
+            << What.str() << Primal->getNameAsString();
+      else
+        report(S.Diags, Diag::UnsupportedForward, Loc)
+            << What.str() << Def->getNameAsString();
+      if (RequestLoc.isValid())
+        report(S.Diags, Diag::GradSiteNote, RequestLoc)
+            << Primal->getNameAsString();
+    }
+    return nullptr;
+  }
+
+  void emit(Stmt *St) {
+    if (!St) {
+      Errors = true;
+      return;
+    }
+    if (NoHoist) {
+      if (auto *X = dyn_cast<Expr>(St))
+        Pending.push_back(X);
+      else
+        Errors = true;
+      return;
+    }
+    Cur->push_back(St);
+  }
+
+  std::string spelled(const Expr *X) const {
+    return Lexer::getSourceText(
+               CharSourceRange::getTokenRange(X->getSourceRange()),
+               Ctx.getSourceManager(), Ctx.getLangOpts())
+        .str();
+  }
+
+  std::string fresh(StringRef Base) {
+    return ("_" + Base + std::to_string(Temps++)).str();
+  }
+
+  /// Binds \p V (of type \p T) to a temporary where it is evaluated.
+  Expr *hoist(Expr *V, QualType T, const Expr *Src) {
+    if (!V)
+      return nullptr;
+    if (NoHoist) {
+      if (Src && !Src->HasSideEffects(Ctx))
+        return V; // evaluated once here; copies are rebuilt from Src
+      fail(Src ? static_cast<const Stmt *>(Src) : Def->getBody(),
+           "a call or side effect in a loop condition or increment whose "
+           "value the derivative needs twice");
+      return nullptr;
+    }
+    VarDecl *Tmp = B.var(Fn, fresh("v"),
+                         T.getNonReferenceType().getUnqualifiedType(), V);
+    emit(B.declStmt(Tmp));
+    return B.ref(Tmp);
+  }
+
+  /// A second copy of the value of \p X (built from \p Src): a variable is
+  /// read again, anything else is bound to a temporary first.
+  Expr *dup(VT &X, const Expr *Src) {
+    if (!X.V)
+      return nullptr;
+    Expr *K = X.V->IgnoreParenImpCasts();
+    if (auto *DRE = dyn_cast<DeclRefExpr>(K))
+      return B.ref(DRE->getDecl());
+    if (auto *FL = dyn_cast<FloatingLiteral>(K))
+      return FloatingLiteral::Create(Ctx, FL->getValue(), FL->isExact(),
+                                     FL->getType(), B.Loc);
+    if (auto *IL = dyn_cast<IntegerLiteral>(K))
+      return IntegerLiteral::Create(Ctx, IL->getValue(), IL->getType(),
+                                    B.Loc);
+    if (NoHoist) {
+      if (Src && !Src->HasSideEffects(Ctx)) {
+        // Rebuilt from source: the same value, a fresh expression.
+        SmallVector<Expr *, 4> Saved(Pending);
+        VT Again = expr(Src, false);
+        Pending = Saved;
+        return Again.V;
+      }
+      return hoist(X.V, K->getType(), Src);
+    }
+    X.V = hoist(X.V, Src ? Src->getType() : K->getType(), Src);
+    Expr *R = X.V ? X.V->IgnoreParenImpCasts() : nullptr;
+    return R ? B.ref(cast<DeclRefExpr>(R)->getDecl()) : nullptr;
+  }
+
+  Expr *zeroOf(QualType T) {
+    T = T.getNonReferenceType().getUnqualifiedType();
+    if (T->isRealFloatingType())
+      return B.floatLit(0.0, T);
+    if (T->isPointerType())
+      return new (Ctx) CXXNullPtrLiteralExpr(Ctx.NullPtrTy, B.Loc);
+    return B.construct(T, {}, /*List=*/true);
+  }
+  Expr *orZero(Expr *T, QualType Ty) { return T ? T : zeroOf(Ty); }
+
+  Expr *add(Expr *A, Expr *Bx) {
+    if (!A)
+      return Bx;
+    if (!Bx)
+      return A;
+    return B.binop(BO_Add, A, Bx);
+  }
+  /// \p E, parenthesised when it is a unary `+`, `-` or `!`: Sema warns
+  /// about `a = -b` (-Wnot-compound-assign) when generated locations put the
+  /// operators next to each other.
+  Expr *rhs(Expr *E) {
+    if (const auto *UO =
+            E ? dyn_cast<UnaryOperator>(E->IgnoreImpCasts()) : nullptr)
+      if (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus ||
+          UO->getOpcode() == UO_LNot)
+        return B.paren(E);
+    return E;
+  }
+
+  Expr *mul(Expr *A, Expr *Bx) {
+    if (!A || !Bx)
+      return nullptr;
+    return B.binop(BO_Mul, A, Bx);
+  }
+
+  static bool floatingOrPointer(QualType T) {
+    T = T.getNonReferenceType();
+    if (T->isPointerType() || T->isArrayType())
+      return isFloating(T->getPointeeOrArrayElementType()->getCanonicalTypeUnqualified()) ||
+             hasFloatingData(QualType(T->getPointeeOrArrayElementType(), 0));
+    return isFloating(T) || hasFloatingData(T);
+  }
+
+  VT expr(const Expr *X, bool NeedT);
+  VT declRef(const DeclRefExpr *DRE);
+  VT unary(const UnaryOperator *UO, bool NeedT);
+  VT binary(const BinaryOperator *BO, bool NeedT);
+  VT assignment(const Expr *Whole, BinaryOperatorKind Op, const Expr *L,
+                const Expr *R);
+  VT conditional(const ConditionalOperator *CO, bool NeedT);
+  VT call(const CallExpr *CE, bool NeedT);
+  VT ruleCall(const CallExpr *CE, const FunctionDecl *FD, const Rule &R,
+              bool NeedT);
+  VT pushforwardCall(const CallExpr *CE, const FunctionDecl *FD);
+  VT memberCall(const CXXMemberCallExpr *MC, bool NeedT);
+  VT construct(const Expr *Init, QualType T, bool NeedT);
+  bool initPair(const Expr *Init, QualType T, Expr *&VOut, Expr *&TOut);
+  /// A temporary object with floating data (`Wishart{g, m}`, `Pt{x, y}`):
+  /// its value and a tangent object built the same way.
+  VT objectTemporary(const Expr *Init, QualType T) {
+    Expr *V = nullptr, *Tn = nullptr;
+    if (!initPair(Init, T, V, Tn))
+      return {};
+    T = T.getNonReferenceType().getUnqualifiedType();
+    if (isa<InitListExpr>(V))
+      V = B.construct(T, {V}, /*List=*/true);
+    if (Tn && isa<InitListExpr>(Tn))
+      Tn = B.construct(T, {Tn}, /*List=*/true);
+    return {V, Tn};
+  }
+  Expr *condition(const Expr *C);
+  Expr *headerExpr(const Expr *X);
+
+  void stmt(const Stmt *St);
+  void declStmt(const DeclStmt *DS);
+  void block(const Stmt *St, SmallVectorImpl<Stmt *> &Out);
+  void bindPushforward();
+  bool bindHvp();
+  /// Does the body write \p VD (or bind a non-const reference to it)?
+  bool writes(const VarDecl *VD) const;
+  Stmt *blockOf(const Stmt *St) {
+    SmallVector<Stmt *, 16> Out;
+    block(St, Out);
+    return B.block(Out);
+  }
+};
+
+} // namespace tangent
+} // namespace grad
+
+#endif

@@ -1,0 +1,531 @@
+//===- TangentCalls.cpp - Calls and initialisers in forward mode ------------===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Calls in a pushforward (rules, pushforwards of callees, accessors, the
+/// runtime's tape and helpers, member functions of containers) and the
+/// initialisers of arrays, containers and objects.
+///
+//===----------------------------------------------------------------------===//
+
+#include "TangentBuilder.h"
+
+namespace grad {
+namespace tangent {
+
+VT TangentBuilder::ruleCall(const CallExpr *CE, const FunctionDecl *FD,
+                            const Rule &R, bool NeedT) {
+  unsigned N = std::min<unsigned>(CE->getNumArgs(), R.Arity);
+  SmallVector<VT, 3> Args;
+  bool Any = false;
+  for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+    Args.push_back(expr(CE->getArg(I), NeedT));
+    if (!Args.back().V)
+      return {};
+    Any |= I < N && Args.back().T;
+  }
+  auto Call = [&] {
+    SmallVector<Expr *, 3> Vs;
+    for (VT &A : Args)
+      Vs.push_back(A.V);
+    return B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Vs);
+  };
+  if (!NeedT || !Any)
+    return {Call(), nullptr};
+  // Arguments the partials read are bound first; so is the result when a
+  // partial reads it.
+  unsigned UsedArgs = 0;
+  bool UsesY = false;
+  for (unsigned I = 0; I < N; ++I)
+    if (Args[I].T) {
+      UsedArgs |= R.Uses[I] & 7;
+      UsesY |= (R.Uses[I] & UsesResult) != 0;
+    }
+  SmallVector<Expr *, 3> Copies(N, nullptr);
+  for (unsigned I = 0; I < N; ++I)
+    if ((UsedArgs >> I) & 1) {
+      Copies[I] = dup(Args[I], CE->getArg(I));
+    }
+  Expr *V = Call();
+  Expr *Y = nullptr;
+  if (UsesY) {
+    V = hoist(V, CE->getType(), CE);
+    Y = V;
+  }
+  QualType T = CE->getType().getNonReferenceType().getUnqualifiedType();
+  Expr *Tan = nullptr;
+  for (unsigned I = 0; I < N; ++I) {
+    if (!Args[I].T)
+      continue;
+    SmallVector<Expr *, 3> Vs;
+    for (unsigned J = 0; J < N; ++J) {
+      Expr *C = nullptr;
+      if ((R.Uses[I] >> J) & 1) {
+        C = Copies[J] ? Copies[J] : dup(Args[J], CE->getArg(J));
+        Copies[J] = nullptr; // each copy is used once: make another
+        if (!C)
+          return {};
+      }
+      Vs.push_back(C);
+    }
+    Expr *YC = nullptr;
+    if (R.Uses[I] & UsesResult) {
+      VT YV{Y, nullptr};
+      YC = dup(YV, CE);
+    }
+    Expr *P = buildPartial(B, R, I, Vs, YC, T);
+    Tan = add(Tan, mul(B.paren(P), Args[I].T));
+  }
+  return {V, Tan};
+}
+
+VT TangentBuilder::pushforwardCall(const CallExpr *CE, const FunctionDecl *FD) {
+  std::string Why;
+  unsigned NP = FD->getNumParams();
+  // Arguments pointing into dropped memory: the callee drops them too.
+  WrtMask Drop(NP, false);
+  for (unsigned I = 0; I < NP && I < CE->getNumArgs(); ++I) {
+    bool IsThisRoot = false;
+    const VarDecl *Root = pathRoot(CE->getArg(I), IsThisRoot);
+    Drop[I] = Root && Dropped.count(Root) &&
+              CE->getArg(I)->getType()->isPointerType();
+  }
+  SmallVector<VT, 8> Args;
+  for (unsigned I = 0; I < NP; ++I) {
+    const Expr *A = I < CE->getNumArgs() ? CE->getArg(I) : nullptr;
+    if (!A)
+      return {fail(CE, "call with too few arguments"), nullptr};
+    bool Diff =
+        classifyParam(Ctx, FD->getParamDecl(I)->getType()).Kind !=
+        ParamKind::None;
+    AllowDropped = Drop[I];
+    Args.push_back(expr(A, Diff || Drop[I]));
+    AllowDropped = false;
+    if (!Args.back().V)
+      return {};
+    if (Drop[I]) // never read: null
+      Args.back().V = B.staticCast(
+          A->getType(), new (Ctx) CXXNullPtrLiteralExpr(Ctx.NullPtrTy, B.Loc));
+  }
+  // Read-only memory without a tangent (data, constant tables) needs none:
+  // the callee's pushforward for the other parameters.
+  WrtMask Only = fullMask(FD);
+  Only.resize(NP);
+  bool Narrow = false;
+  for (unsigned I = 0; I < NP; ++I) {
+    if (!Only[I] || Args[I].T || Drop[I])
+      continue;
+    QualType PT = FD->getParamDecl(I)->getType();
+    ParamKind K = classifyParam(Ctx, PT).Kind;
+    bool ReadOnly =
+        (K == ParamKind::Pointer && PT->isPointerType() &&
+         PT->getPointeeType().isConstQualified()) ||
+        (K == ParamKind::Class &&
+         (!PT->isReferenceType() ||
+          PT.getNonReferenceType().isConstQualified()));
+    if (ReadOnly) {
+      Only[I] = false;
+      Narrow = true;
+    }
+  }
+  PushforwardEntry *Callee = D.calleePushforward(
+      FD, CE->getExprLoc(), Primal, Why,
+      llvm::is_contained(Drop, true) ? &Drop : nullptr,
+      Narrow ? &Only : nullptr);
+  if (!Callee)
+    return {fail(CE, "call to '" + FD->getNameAsString() + "' (" + Why + ")"),
+            nullptr};
+  const PullbackSignature &Sig = Callee->Sig;
+  SmallVector<Expr *, 8> Vs, Ts;
+  for (unsigned I = 0; I < NP; ++I) {
+    Vs.push_back(Args[I].V);
+    int TI = Sig.AdjointIndex[I];
+    if (TI < 0)
+      continue;
+    QualType PT = Sig.ParamTypes[TI];
+    Expr *T = Args[I].T;
+    const ParmVarDecl *P = FD->getParamDecl(I);
+    ParamKind K = classifyParam(Ctx, P->getType()).Kind;
+    if (K == ParamKind::Scalar) {
+      Ts.push_back(orZero(T, PT));
+      continue;
+    }
+    if (!T) {
+      // Read-only objects without a tangent: a zero object stands in.
+      if (K == ParamKind::Class && PT->isReferenceType() &&
+          !isa<ClassTemplateSpecializationDecl>(
+              PT.getNonReferenceType()->getAsCXXRecordDecl())) {
+        Ts.push_back(zeroOf(PT.getNonReferenceType()));
+        continue;
+      }
+      return {fail(CE->getArg(I),
+                   "argument '" +
+                       spelled(CE->getArg(I)) +
+                       "' of '" + FD->getNameAsString() +
+                       "', which has no tangent"),
+              nullptr};
+    }
+    if (K == ParamKind::ScalarRef ||
+        (K == ParamKind::Class && PT->isPointerType()))
+      T = B.addrOf(T);
+    Ts.push_back(T);
+  }
+  for (Expr *T : Ts)
+    Vs.push_back(T);
+  Expr *Call = B.call(B.funcRef(Callee->Pushforward), Vs);
+  if (FD->getReturnType()->isVoidType()) {
+    if (CE == Discard)
+      return {Call, nullptr};
+    emit(Call);
+    return {};
+  }
+  if (NoHoist)
+    return {fail(CE, "call to '" + FD->getNameAsString() +
+                         "' in a loop condition or increment"),
+            nullptr};
+  VarDecl *Res = B.var(Fn, fresh("r"), Callee->Pushforward->getReturnType(),
+                       Call);
+  emit(B.declStmt(Res));
+  Expr *Der = B.subscript(B.member(B.ref(Res), "der"),
+                          B.intLit(0, Ctx.getSizeType()));
+  return {B.member(B.ref(Res), "val"), Der};
+}
+
+VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
+    return memberCall(MC, NeedT);
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE)) {
+    OverloadedOperatorKind OK = OC->getOperator();
+    if (OK == OO_Subscript && OC->getNumArgs() == 2) {
+      VT Base = expr(OC->getArg(0), true);
+      VT Idx = expr(OC->getArg(1), false);
+      Expr *I2 = Base.T ? dup(Idx, OC->getArg(1)) : nullptr;
+      return {B.subscript(Base.V, Idx.V),
+              Base.T ? B.subscript(Base.T, I2) : nullptr};
+    }
+    if (OK == OO_Equal && OC->getNumArgs() == 2)
+      return assignment(CE, BO_Assign, OC->getArg(0), OC->getArg(1));
+    // Anything else (stream output, comparisons of library types): run as
+    // written when no object with floating data takes part (a `v += w` on
+    // a struct would change values without their tangents).
+    for (const Expr *A : OC->arguments())
+      if (hasFloatingData(A->getType().getNonReferenceType()))
+        return {fail(CE, std::string("operator '") +
+                             getOperatorSpelling(OK) + "' on '" +
+                             A->getType()
+                                 .getNonReferenceType()
+                                 .getUnqualifiedType()
+                                 .getAsString(Ctx.getPrintingPolicy()) +
+                             "'"),
+                nullptr};
+    SmallVector<VT, 2> Args;
+    for (const Expr *A : OC->arguments()) {
+      Args.push_back(expr(A, false));
+      if (!Args.back().V)
+        return {};
+    }
+    if (floatingOrPointer(CE->getType()) && NeedT &&
+        (isFloating(CE->getType()) || hasFloatingData(CE->getType())))
+      return {fail(CE, constructName(CE)), nullptr};
+    if (OC->getNumArgs() == 2) {
+      BinaryOperatorKind BK = BinaryOperator::getOverloadedOpcode(OK);
+      return {B.binop(BK, Args[0].V, Args[1].V), nullptr};
+    }
+    if (OC->getNumArgs() == 1) {
+      UnaryOperatorKind UK = UnaryOperator::getOverloadedOpcode(OK, false);
+      return {B.unop(UK, Args[0].V), nullptr};
+    }
+    return {fail(CE, constructName(CE)), nullptr};
+  }
+  const FunctionDecl *FD = CE->getDirectCallee();
+  if (!FD)
+    return {fail(CE, "call through a function pointer"), nullptr};
+  if (const Expr *A = movedArg(CE))
+    return expr(A, NeedT);
+  // The runtime's `zero(x)` and `accumulate(dst, src)` in a pullback are
+  // linear: the same call on the tangents.
+  if (FD->getIdentifier() &&
+      (FD->getName() == "zero" || FD->getName() == "accumulate") &&
+      StringRef(FD->getQualifiedNameAsString()).starts_with("grad::detail::")) {
+    SmallVector<Expr *, 2> Vs, Ts;
+    bool Any = false;
+    for (const Expr *A : CE->arguments()) {
+      VT X = expr(A, true);
+      if (!X.V)
+        return {};
+      Vs.push_back(X.V);
+      Ts.push_back(X.T);
+      Any |= X.T != nullptr;
+    }
+    if (Any) {
+      if (!Ts[0])
+        return {fail(CE, "write of a differentiated value to memory without "
+                         "a tangent"),
+                nullptr};
+      if (Ts.size() < 2 || Ts[1])
+        emit(B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Ts));
+    }
+    return {B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Vs), nullptr};
+  }
+  // An accessor (`double *at(double *a, int i) { return a + i; }`): called
+  // on the tangent memory, it gives the tangent location.
+  if (const Expr *Acc = accessorArg(CE)) {
+    SmallVector<VT, 4> Args;
+    for (const Expr *A : CE->arguments()) {
+      if (isa<CXXDefaultArgExpr>(A))
+        break;
+      Args.push_back(expr(A, A == Acc));
+      if (!Args.back().V)
+        return {};
+    }
+    SmallVector<Expr *, 4> Vs, Ts;
+    bool HasT = false;
+    for (unsigned I = 0; I < Args.size(); ++I) {
+      const Expr *A = CE->getArg(I);
+      if (A == Acc) {
+        HasT = Args[I].T != nullptr;
+        Ts.push_back(Args[I].T);
+      } else {
+        Ts.push_back(dup(Args[I], A));
+      }
+      Vs.push_back(Args[I].V);
+    }
+    Expr *Fn2 = B.funcRef(const_cast<FunctionDecl *>(FD));
+    Expr *V = B.call(Fn2, Vs);
+    return {V, HasT ? B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Ts)
+                    : nullptr};
+  }
+  if (const Rule *R = findRule(FD))
+    return ruleCall(CE, FD, *R, NeedT);
+  bool HasBody = FD->isDefined() || FD->hasBody();
+  // Does anything differentiated flow into or out of the call? A generated
+  // function (the forward half of a split pullback) also saves values on
+  // the tape, which its reverse half reads with their tangents: always
+  // pushed forward.
+  bool Writes = writesThroughParams(FD) ||
+                State::get(Ctx).Generated.count(FD->getCanonicalDecl()) ||
+                State::get(Ctx).Generated.count(FD);
+  bool FloatResult = floatingOrPointer(FD->getReturnType());
+  if (!pushforwardUnsupported(FD) && !FD->isVariadic() &&
+      (Writes || (NeedT && FloatResult)) &&
+      (HasBody || !FD->isInStdNamespace())) {
+    if (!Writes && !NeedT)
+      ;
+    else
+      return pushforwardCall(CE, FD);
+  }
+  if (Writes)
+    return {fail(CE, "call to '" + FD->getNameAsString() +
+                         "', which writes differentiated memory and has no "
+                         "visible body or user pushforward"),
+            nullptr};
+  SmallVector<Expr *, 4> Vs;
+  bool AnyT = false;
+  for (const Expr *A : CE->arguments()) {
+    if (isa<CXXDefaultArgExpr>(A))
+      break;
+    VT X = expr(A, NeedT && FloatResult);
+    if (!X.V)
+      return {};
+    AnyT |= X.T != nullptr;
+    Vs.push_back(X.V);
+  }
+  if (NeedT && FloatResult && AnyT &&
+      (isFloating(FD->getReturnType()) ||
+       FD->getReturnType()->isPointerType()))
+    return {fail(CE, "call to '" + FD->getNameAsString() +
+                         "' (no visible body, no derivative rule and no "
+                         "user pushforward)"),
+            nullptr};
+  return {B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Vs), nullptr};
+}
+
+/// The methods of standard containers that change their size: mirrored on
+/// the tangent container with tangent arguments.
+static bool isResizing(StringRef N) {
+  return N == "push_back" || N == "emplace_back" || N == "resize" ||
+         N == "assign" || N == "clear" || N == "pop_back" || N == "reserve";
+}
+
+VT TangentBuilder::memberCall(const CXXMemberCallExpr *MC, bool NeedT) {
+  const CXXMethodDecl *MD = MC->getMethodDecl();
+  const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
+  if (!MD || !ME || !MD->getIdentifier())
+    return {fail(MC, constructName(MC)), nullptr};
+  StringRef Name = MD->getName();
+  const Expr *Obj = ME->getBase();
+  bool Std = MD->getParent()->isInStdNamespace();
+  bool Arrow = ME->isArrow();
+  // A pullback's tape (grad::detail::stack): a floating value is saved
+  // with its tangent after it, and popped back in the opposite order.
+  if (MD->getParent()->getQualifiedNameAsString() == "grad::detail::stack" &&
+      (Name == "push" || Name == "pop" || Name == "push_all" ||
+       Name == "pop_all")) {
+    bool Pop = Name.starts_with("pop");
+    VT O = expr(Obj, false);
+    SmallVector<Expr *, 8> Args;
+    for (const Expr *A : MC->arguments()) {
+      bool F = isFloating(A->getType());
+      VT X = expr(A, F);
+      if (!X.V || !O.V)
+        return {};
+      Args.push_back(X.V);
+      if (!F)
+        continue;
+      if (Pop && !X.T)
+        return {fail(A, "value restored into memory without a tangent"),
+                nullptr};
+      Args.push_back(orZero(X.T, A->getType()));
+    }
+    return {B.memberCall(O.V, Pop ? "pop_all" : "push_all", Args, Arrow),
+            nullptr};
+  }
+  if (Std && (elementMember(MC) || Name == "data")) {
+    VT O = expr(Obj, true);
+    SmallVector<Expr *, 1> Vs, Ts;
+    for (const Expr *A : MC->arguments()) {
+      VT X = expr(A, false);
+      Vs.push_back(X.V);
+      if (O.T)
+        Ts.push_back(dup(X, A));
+    }
+    return {B.memberCall(O.V, Name, Vs, Arrow),
+            O.T ? B.memberCall(O.T, Name, Ts, Arrow) : nullptr};
+  }
+  if (Std && isResizing(Name)) {
+    VT O = expr(Obj, true);
+    SmallVector<Expr *, 2> Vs, Ts;
+    for (const Expr *A : MC->arguments()) {
+      if (isa<CXXDefaultArgExpr>(A))
+        break;
+      bool F = isFloating(A->getType()) || hasFloatingData(A->getType());
+      VT X = expr(A, F);
+      if (!X.V)
+        return {};
+      Ts.push_back(F ? orZero(X.T, A->getType()) : dup(X, A));
+      Vs.push_back(X.V);
+    }
+    if (O.T)
+      emit(B.memberCall(O.T, Name, Ts, Arrow));
+    else if (MC->getNumArgs() && NeedT)
+      ;
+    return {B.memberCall(O.V, Name, Vs, Arrow), nullptr};
+  }
+  // Other member functions: only const ones whose result carries no
+  // derivative (v.size(), s.empty()) run as written.
+  if (!MD->isConst() && !MD->isStatic() &&
+      (floatingOrPointer(Obj->getType()) ||
+       (Obj->getType()->isPointerType() &&
+        floatingOrPointer(Obj->getType()->getPointeeType()))))
+    return {fail(MC, "call to member function '" + Name.str() +
+                         "' of a differentiated object"),
+            nullptr};
+  if (NeedT && floatingOrPointer(MC->getType()) &&
+      (isFloating(MC->getType()) || MC->getType()->isPointerType()))
+    return {fail(MC, "call to member function '" + Name.str() + "'"),
+            nullptr};
+  VT O = expr(Obj, false);
+  SmallVector<Expr *, 2> Vs;
+  for (const Expr *A : MC->arguments()) {
+    if (isa<CXXDefaultArgExpr>(A))
+      break;
+    VT X = expr(A, false);
+    if (!X.V)
+      return {};
+    Vs.push_back(X.V);
+  }
+  return {B.memberCall(O.V, Name, Vs, Arrow), nullptr};
+}
+
+/// The initialiser \p Init of an array, container or object of type \p T,
+/// rebuilt in one pass as value (\p VOut) and tangent (\p TOut, null for
+/// zero): the tangents of its elements, members or constructor arguments;
+/// sizes and other integers are shared.
+bool TangentBuilder::initPair(const Expr *Init, QualType T, Expr *&VOut,
+                              Expr *&TOut) {
+  VOut = TOut = nullptr;
+  const Expr *K = Init->IgnoreImplicit()->IgnoreParens();
+  auto List = [&](MutableArrayRef<Expr *> Elems) -> Expr * {
+    ExprResult R = S.ActOnInitList(B.Loc, Elems, B.Loc);
+    return R.isInvalid() ? nullptr : R.get();
+  };
+  // One element, member or argument \p A of type \p AT.
+  auto Part = [&](const Expr *A, QualType AT, Expr *&V, Expr *&Tn) {
+    if (isFloating(AT) || AT->isArrayType() || hasFloatingData(AT) ||
+        isa<CXXStdInitializerListExpr>(A->IgnoreImplicit())) {
+      if (!initPair(A, AT, V, Tn))
+        return false;
+      if (!Tn)
+        Tn = zeroOf(AT);
+      return V && Tn;
+    }
+    if (AT->isPointerType() && floatingOrPointer(AT)) {
+      fail(A, "construction from a pointer range");
+      return false;
+    }
+    VT X = expr(A, false);
+    V = X.V;
+    Tn = V ? dup(X, A) : nullptr;
+    V = X.V; // (dup may have bound it to a temporary)
+    return V && Tn;
+  };
+  if (const auto *IL = dyn_cast<InitListExpr>(K)) {
+    if (IL->isSyntacticForm() && IL->getSemanticForm())
+      IL = IL->getSemanticForm();
+    SmallVector<Expr *, 8> Vs, Ts;
+    for (const Expr *Ei : IL->inits()) {
+      if (isa<ImplicitValueInitExpr>(Ei))
+        break;
+      Expr *V, *Tn;
+      if (!Part(Ei, Ei->getType(), V, Tn))
+        return false;
+      Vs.push_back(V);
+      Ts.push_back(Tn);
+    }
+    VOut = List(Vs);
+    TOut = List(Ts);
+    return VOut && TOut;
+  }
+  if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(K))
+    return initPair(SIL->getSubExpr(), SIL->getSubExpr()->getType(), VOut,
+                    TOut);
+  if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(K))
+    return initPair(MT->getSubExpr(), T, VOut, TOut);
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(K);
+      CE && CE->getConstructor()->isCopyOrMoveConstructor() &&
+      CE->getNumArgs() >= 1)
+    return initPair(CE->getArg(0), T, VOut, TOut);
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(K)) {
+    const CXXConstructorDecl *Ctor = CE->getConstructor();
+    bool Std = Ctor->getParent()->isInStdNamespace();
+    if (!Std && !Ctor->isTrivial() && CE->getNumArgs()) {
+      fail(CE, "constructor call of '" +
+                   T.getAsString(Ctx.getPrintingPolicy()) + "'");
+      return false;
+    }
+    SmallVector<Expr *, 4> Vs, Ts;
+    for (const Expr *A : CE->arguments()) {
+      if (isa<CXXDefaultArgExpr>(A))
+        break;
+      Expr *V, *Tn;
+      if (!Part(A, A->getType(), V, Tn))
+        return false;
+      Vs.push_back(V);
+      Ts.push_back(Tn);
+    }
+    QualType CT = CE->getType();
+    VOut = B.construct(CT, Vs, CE->isListInitialization());
+    TOut = B.construct(CT, Ts, CE->isListInitialization());
+    return VOut && TOut;
+  }
+  VT X = expr(Init, true);
+  VOut = X.V;
+  TOut = X.T;
+  return VOut != nullptr;
+}
+
+} // namespace tangent
+} // namespace grad
