@@ -324,12 +324,29 @@ VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
             nullptr};
   SmallVector<Expr *, 4> Vs;
   bool AnyT = false;
-  for (const Expr *A : CE->arguments()) {
+  for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+    const Expr *A = CE->getArg(I);
     if (isa<CXXDefaultArgExpr>(A))
       break;
     VT X = expr(A, NeedT && FloatResult);
     if (!X.V)
       return {};
+    // Differentiated memory handed to a parameter that may write it
+    // (`memset(a, 0, sizeof a)` through `void *`): its tangent would be
+    // left as it was.
+    if (X.T && I < FD->getNumParams()) {
+      QualType PT = FD->getParamDecl(I)->getType();
+      bool Writable =
+          (PT->isPointerType() && !PT->getPointeeType().isConstQualified()) ||
+          (PT->isLValueReferenceType() &&
+           !PT.getNonReferenceType().isConstQualified());
+      if (Writable)
+        return {fail(A, "call to '" + FD->getNameAsString() +
+                            "', which may write the differentiated memory '" +
+                            spelled(A) +
+                            "' and has no visible body or user pushforward"),
+                nullptr};
+    }
     AnyT |= X.T != nullptr;
     Vs.push_back(X.V);
   }
@@ -398,6 +415,7 @@ VT TangentBuilder::memberCall(const CXXMemberCallExpr *MC, bool NeedT) {
   if (Std && isResizing(Name)) {
     VT O = expr(Obj, true);
     SmallVector<Expr *, 2> Vs, Ts;
+    bool Active = false;
     for (const Expr *A : MC->arguments()) {
       if (isa<CXXDefaultArgExpr>(A))
         break;
@@ -405,13 +423,18 @@ VT TangentBuilder::memberCall(const CXXMemberCallExpr *MC, bool NeedT) {
       VT X = expr(A, F);
       if (!X.V)
         return {};
+      Active |= F && X.T;
       Ts.push_back(F ? orZero(X.T, A->getType()) : dup(X, A));
       Vs.push_back(X.V);
     }
     if (O.T)
       emit(B.memberCall(O.T, Name, Ts, Arrow));
-    else if (MC->getNumArgs() && NeedT)
-      ;
+    else if (Active)
+      // A container without a tangent (constant data) may take constants
+      // only.
+      return {fail(MC, "'" + Name.str() + "' of a differentiated value into '" +
+                           spelled(Obj) + "', which has no tangent"),
+              nullptr};
     return {B.memberCall(O.V, Name, Vs, Arrow), nullptr};
   }
   // Other member functions: only const ones whose result carries no

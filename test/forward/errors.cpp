@@ -70,3 +70,16 @@ void op_pullback(double x, double d_ret, double *d_x); // defined elsewhere
 
 // CHECK-DAG: errors.cpp:[[@LINE+1]]:3: warning: unknown attribute 'hessian' ignored; clang-grad's attribute is spelled 'grad::hessian'
 [[hessian]] double bare(double x) { return x; }
+
+// Calls that would change differentiated memory without its tangent.
+#include <cstring>
+#include <vector>
+[[grad::forward("x")]] double writes(double x, std::vector<double> &data) {
+  double a[3] = {x, 2 * x, 3 * x};
+  // CHECK-DAG: errors.cpp:[[@LINE+1]]:15: error: grad: cannot differentiate call to 'memset', which may write the differentiated memory 'a' and has no visible body or user pushforward in 'writes' in forward mode
+  std::memset(a, 0, sizeof a);
+  // CHECK-DAG: errors.cpp:[[@LINE+1]]:3: error: grad: cannot differentiate 'push_back' of a differentiated value into 'data', which has no tangent in 'writes' in forward mode
+  data.push_back(x * x);
+  data.push_back(1.0); // fine: a constant
+  return a[0] + data.back();
+}
