@@ -108,7 +108,7 @@ int main() {
   fwdcheck::each("helpers", [](const V &X) { return helpers(X.data(), 3); },
                  [](const V &X, const V &D) {
                    return helpers_pushforward(X.data(), 3, D.data()).der[0];
-                 }, {0.3, 0.8, -0.6});
+                 }, {0.3, 0.8, -0.6, 0.45});
   for (int k = 0; k < 2; ++k)
     fwdcheck::each("inout" + std::to_string(k),
                    [k](const V &X) { double v = X[0], w = X[1]; inout(v, &w); return k ? w : v; },
