@@ -234,6 +234,19 @@ struct GradAttrInfo : public ParsedAttrInfo {
   }
 };
 
+/// True (after reporting it once per attribute: an attribute on a member
+/// function is handled more than once) if \p FD cannot have a pushforward.
+bool refuseOnce(Sema &S, const FunctionDecl *FD, SourceLocation Loc,
+                StringRef What) {
+  const char *Kind = pushforwardUnsupported(FD);
+  if (!Kind)
+    return false;
+  if (State::get(S.Context).ReportedAttrs.insert(Loc.getRawEncoding()).second)
+    report(S.Diags, Diag::AttrForwardUnsupported, Loc)
+        << FD->getNameAsString() << (What + Kind + " yet").str();
+  return true;
+}
+
 /// `[[grad::forward]]` / `[[grad::forward("x, y")]]`: declares
 /// NAME_pushforward (Pushforward.h).
 struct ForwardAttrInfo : public ParsedAttrInfo {
@@ -257,17 +270,8 @@ struct ForwardAttrInfo : public ParsedAttrInfo {
                                    const ParsedAttr &A) const override {
     auto *FD = cast<FunctionDecl>(D);
     SourceLocation Loc = A.getLoc();
-    if (const char *Kind = pushforwardUnsupported(FD)) {
-      if (!State::get(S.Context)
-               .ReportedAttrs.insert(Loc.getRawEncoding())
-               .second)
-        return AttributeNotApplied;
-      report(S.Diags, Diag::AttrForwardUnsupported, Loc)
-          << FD->getNameAsString()
-          << (std::string("forward mode does not support a ") + Kind +
-              " yet");
+    if (refuseOnce(S, FD, Loc, "forward mode does not support a "))
       return AttributeNotApplied;
-    }
     std::optional<WrtMask> Wrt;
     if (!parseArgs(S, FD, A, Wrt))
       return AttributeNotApplied;
@@ -299,16 +303,8 @@ struct HessianAttrInfo : public GradAttrInfo {
                                    const ParsedAttr &A) const override {
     auto *FD = cast<FunctionDecl>(D);
     SourceLocation Loc = A.getLoc();
-    if (const char *Kind = pushforwardUnsupported(FD)) {
-      if (State::get(S.Context)
-              .ReportedAttrs.insert(Loc.getRawEncoding())
-              .second)
-        report(S.Diags, Diag::AttrForwardUnsupported, Loc)
-            << FD->getNameAsString()
-            << (std::string("Hessian-vector products do not support a ") +
-                Kind + " yet");
+    if (refuseOnce(S, FD, Loc, "Hessian-vector products do not support a "))
       return AttributeNotApplied;
-    }
     if (GradAttrInfo::handleDeclAttribute(S, D, A) != AttributeApplied)
       return AttributeNotApplied;
     const GradRequest *R = State::get(S.Context).requestFor(FD);

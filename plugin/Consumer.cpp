@@ -160,16 +160,7 @@ void Differentiator::define(PullbackEntry *E, const FunctionDecl *Def) {
     E->Pullback->setInvalidDecl();
     return;
   }
-  FunctionDecl *PB = E->Pullback;
-  tidy(PB);
-  Done.push_back(PB);
-  definedGenerated(PB);
-  if (Opts.Remarks)
-    report(S.Diags, Diag::RemarkGenerated, Def->getLocation())
-        << PB->getNameAsString() << Def->getNameAsString();
-  if (Opts.Dump)
-    printDefinition(PB, llvm::errs());
-  Emit(PB);
+  publish(E->Pullback, Def);
   defineHvp(*E);
 }
 
@@ -212,14 +203,19 @@ void Differentiator::defineForward(PushforwardEntry *E,
     PF->setInvalidDecl();
     return;
   }
-  tidy(PF);
-  Done.push_back(PF);
+  publish(PF, Def);
+}
+
+void Differentiator::publish(FunctionDecl *FD, const FunctionDecl *Primal) {
+  tidy(FD);
+  Done.push_back(FD);
+  definedGenerated(FD);
   if (Opts.Remarks)
-    report(S.Diags, Diag::RemarkGenerated, Def->getLocation())
-        << PF->getNameAsString() << Def->getNameAsString();
+    report(S.Diags, Diag::RemarkGenerated, Primal->getLocation())
+        << FD->getNameAsString() << Primal->getNameAsString();
   if (Opts.Dump)
-    printDefinition(PF, llvm::errs());
-  Emit(PF);
+    printDefinition(FD, llvm::errs());
+  Emit(FD);
 }
 
 void Differentiator::definedGenerated(FunctionDecl *FD) {
@@ -251,14 +247,7 @@ void Differentiator::defineHvp(const PullbackEntry &E) {
     H.Hvp->setInvalidDecl();
     return;
   }
-  tidy(H.Hvp);
-  Done.push_back(H.Hvp);
-  if (Opts.Remarks)
-    report(S.Diags, Diag::RemarkGenerated, E.Primal->getLocation())
-        << H.Hvp->getNameAsString() << E.Primal->getNameAsString();
-  if (Opts.Dump)
-    printDefinition(H.Hvp, llvm::errs());
-  Emit(H.Hvp);
+  publish(H.Hvp, E.Primal);
 }
 
 PushforwardEntry *Differentiator::calleePushforward(

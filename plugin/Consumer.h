@@ -115,6 +115,9 @@ private:
   /// \p FD (a generated function) has a body now: queues the pushforwards
   /// requested for it before.
   void definedGenerated(clang::FunctionDecl *FD);
+  /// A generated function \p FD of \p Primal got its body: tidy it,
+  /// record it, queue what waited for it, remark, dump, emit.
+  void publish(clang::FunctionDecl *FD, const clang::FunctionDecl *Primal);
   llvm::DenseMap<const clang::FunctionDecl *, bool> CallsFunctions;
   bool FramesChecked = false, HasFrames = false;
   /// Declares the pullbacks for specializations of pullback templates the

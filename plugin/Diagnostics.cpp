@@ -6,6 +6,11 @@
 
 #include "Diagnostics.h"
 
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/Support/raw_ostream.h"
+
 using namespace clang;
 
 namespace grad {
@@ -35,6 +40,21 @@ DiagnosticBuilder report(DiagnosticsEngine &DE, Diag D, SourceLocation Loc) {
   unsigned ID = DE.getDiagnosticIDs()->getCustomDiagID(
       static_cast<DiagnosticIDs::Level>(Level), Row.Text);
   return DE.Report(Loc, ID);
+}
+
+std::string spelledExpr(const ASTContext &Ctx, const Expr *E) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceRange R = E->getSourceRange();
+  if (R.isValid() && !R.getBegin().isMacroID() && !R.getEnd().isMacroID()) {
+    StringRef Text = Lexer::getSourceText(CharSourceRange::getTokenRange(R),
+                                          SM, Ctx.getLangOpts());
+    if (!Text.empty() && Text.size() < 80)
+      return Text.str();
+  }
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  E->printPretty(OS, nullptr, PrintingPolicy(Ctx.getLangOpts()));
+  return Out;
 }
 
 } // namespace grad

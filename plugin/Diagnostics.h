@@ -18,8 +18,10 @@
 #include <string>
 
 namespace clang {
+class ASTContext;
+class Expr;
 class Stmt;
-}
+} // namespace clang
 
 namespace grad {
 
@@ -37,6 +39,10 @@ clang::DiagnosticBuilder report(clang::DiagnosticsEngine &DE, Diag D,
 /// 'f'", "brace initialisation of 'std::vector<double>'"), never by its
 /// AST class.
 std::string constructName(const clang::Stmt *S);
+
+/// \p E as the user wrote it: its source text when it is in a file (and
+/// short), else the printed expression.
+std::string spelledExpr(const clang::ASTContext &Ctx, const clang::Expr *E);
 
 } // namespace grad
 

@@ -235,19 +235,7 @@ const Expr *PullbackBuilder::writtenStorage(const CallExpr *CE) {
 }
 
 std::string PullbackBuilder::spelled(const Expr *E) const {
-  // The source text when it is in a file, else the printed expression.
-  const SourceManager &SM = Ctx.getSourceManager();
-  SourceRange R = E->getSourceRange();
-  if (R.isValid() && !R.getBegin().isMacroID() && !R.getEnd().isMacroID()) {
-    StringRef Text = Lexer::getSourceText(
-        CharSourceRange::getTokenRange(R), SM, Ctx.getLangOpts());
-    if (!Text.empty() && Text.size() < 80)
-      return Text.str();
-  }
-  std::string Out;
-  llvm::raw_string_ostream OS(Out);
-  E->printPretty(OS, nullptr, PrintingPolicy(Ctx.getLangOpts()));
-  return Out;
+  return spelledExpr(Ctx, E);
 }
 
 bool PullbackBuilder::replayable(const Stmt *St) {

@@ -17,12 +17,18 @@ using namespace clang;
 
 namespace grad {
 
-std::string pushforwardName(const FunctionDecl *Primal) {
+/// pullbackName with its `_pullback` replaced by \p Suffix.
+static std::string derivativeName(const FunctionDecl *Primal,
+                                  StringRef Suffix) {
   std::string N = pullbackName(Primal);
-  StringRef Suffix = "_pullback";
-  if (!StringRef(N).ends_with(Suffix))
+  StringRef Pullback = "_pullback";
+  if (!StringRef(N).ends_with(Pullback))
     return "";
-  return N.substr(0, N.size() - Suffix.size()) + "_pushforward";
+  return N.substr(0, N.size() - Pullback.size()) + Suffix.str();
+}
+
+std::string pushforwardName(const FunctionDecl *Primal) {
+  return derivativeName(Primal, "_pushforward");
 }
 
 const char *pushforwardUnsupported(const FunctionDecl *FD) {
@@ -214,11 +220,7 @@ PushforwardEntry *declarePushforward(Sema &S, FunctionDecl *Primal,
 }
 
 std::string hvpName(const FunctionDecl *Primal) {
-  std::string N = pullbackName(Primal);
-  StringRef Suffix = "_pullback";
-  if (!StringRef(N).ends_with(Suffix))
-    return "";
-  return N.substr(0, N.size() - Suffix.size()) + "_hvp";
+  return derivativeName(Primal, "_hvp");
 }
 
 HvpEntry *declareHvp(Sema &S, FunctionDecl *Primal, const WrtMask &Wrt,

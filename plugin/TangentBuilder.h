@@ -23,6 +23,7 @@
 #ifndef CLANG_GRAD_TANGENTBUILDER_H
 #define CLANG_GRAD_TANGENTBUILDER_H
 
+#include "Activity.h"
 #include "Consumer.h"
 #include "Diagnostics.h"
 #include "Paths.h"
@@ -147,12 +148,7 @@ private:
     Cur->push_back(St);
   }
 
-  std::string spelled(const Expr *X) const {
-    return Lexer::getSourceText(
-               CharSourceRange::getTokenRange(X->getSourceRange()),
-               Ctx.getSourceManager(), Ctx.getLangOpts())
-        .str();
-  }
+  std::string spelled(const Expr *X) const { return spelledExpr(Ctx, X); }
 
   std::string fresh(StringRef Base) {
     return ("_" + Base + std::to_string(Temps++)).str();
@@ -207,8 +203,8 @@ private:
 
   Expr *zeroOf(QualType T) {
     T = T.getNonReferenceType().getUnqualifiedType();
-    if (T->isRealFloatingType())
-      return B.floatLit(0.0, T);
+    if (T->isArithmeticType())
+      return B.zero(T);
     if (T->isPointerType())
       return new (Ctx) CXXNullPtrLiteralExpr(Ctx.NullPtrTy, B.Loc);
     return B.construct(T, {}, /*List=*/true);
@@ -283,8 +279,7 @@ private:
   void block(const Stmt *St, SmallVectorImpl<Stmt *> &Out);
   void bindPushforward();
   bool bindHvp();
-  /// Does the body write \p VD (or bind a non-const reference to it)?
-  bool writes(const VarDecl *VD) const;
+
   Stmt *blockOf(const Stmt *St) {
     SmallVector<Stmt *, 16> Out;
     block(St, Out);

@@ -321,64 +321,11 @@ void TangentBuilder::stmt(const Stmt *St) {
   fail(St, constructName(St));
 }
 
-bool TangentBuilder::writes(const VarDecl *VD) const {
-  struct Finder : RecursiveASTVisitor<Finder> {
-    const VarDecl *VD;
-    bool Found = false;
-    bool isVD(const Expr *E) const {
-      const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-      return DRE && DRE->getDecl() == VD;
-    }
-    bool VisitBinaryOperator(BinaryOperator *BO) {
-      Found |= BO->isAssignmentOp() && isVD(BO->getLHS());
-      return !Found;
-    }
-    bool VisitUnaryOperator(UnaryOperator *UO) {
-      Found |= (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
-               isVD(UO->getSubExpr());
-      return !Found;
-    }
-  } F;
-  F.VD = VD;
-  F.TraverseStmt(const_cast<Stmt *>(Def->getBody()));
-  if (F.Found)
-    return true;
-  // A non-const reference bound to it anywhere: assume written.
-  struct RefFinder : RecursiveASTVisitor<RefFinder> {
-    const VarDecl *VD;
-    bool Found = false;
-    bool VisitVarDecl(VarDecl *V) {
-      if (V->getType()->isLValueReferenceType() &&
-          !V->getType().getNonReferenceType().isConstQualified() &&
-          V->getInit())
-        if (const auto *DRE =
-                dyn_cast<DeclRefExpr>(V->getInit()->IgnoreParenImpCasts()))
-          Found |= DRE->getDecl() == VD;
-      return true;
-    }
-    bool VisitCallExpr(CallExpr *CE) {
-      const FunctionDecl *FD = CE->getDirectCallee();
-      if (!FD)
-        return true;
-      for (unsigned I = 0; I < CE->getNumArgs() && I < FD->getNumParams(); ++I) {
-        QualType PT = FD->getParamDecl(I)->getType();
-        if (!PT->isLValueReferenceType() ||
-            PT.getNonReferenceType().isConstQualified())
-          continue;
-        if (const auto *DRE =
-                dyn_cast<DeclRefExpr>(CE->getArg(I)->IgnoreParenImpCasts()))
-          Found |= DRE->getDecl() == VD;
-      }
-      return true;
-    }
-  } R;
-  R.VD = VD;
-  R.TraverseStmt(const_cast<Stmt *>(Def->getBody()));
-  return R.Found;
-}
-
 void TangentBuilder::bindPushforward() {
   const PullbackSignature &Sig = PE->Sig;
+  // Which parameters the body writes (the reverse builder's analysis).
+  Activity Act(State::get(Ctx));
+  Act.run(Def, PE->Wrt);
   for (unsigned I = 0; I < Def->getNumParams(); ++I) {
     const ParmVarDecl *P = Def->getParamDecl(I);
     ParmVarDecl *NP = Fn->getParamDecl(I);
@@ -388,7 +335,7 @@ void TangentBuilder::bindPushforward() {
     if (TI < 0) {
       // A floating scalar outside the wrt list that the body writes: a
       // zero tangent of its own, so that the writes are tracked.
-      if (isFloating(PT) && !PT->isReferenceType() && writes(P)) {
+      if (isFloating(PT) && !PT->isReferenceType() && Act.isWritten(P)) {
         VarDecl *TV = B.var(Fn, "_t_" + NP->getNameAsString(),
                             PT.getUnqualifiedType(),
                             zeroOf(PT.getUnqualifiedType()));

@@ -2364,8 +2364,12 @@ def pushforward_wrapper(f, offs):
 
 
 def hvp_wrapper(f):
-    """f's HVP over the checker's flat vectors (no out parameter)."""
+    """f's HVP over the checker's flat vectors (no out parameter): the
+    scalars first, then the array parameter at offset f.arity."""
     lines = [f"static void {f.name}_hv(const double *a, const double *v, double *d) {{"]
+    if "p" in f.kinds:
+        lines.append(f"  double pv[{PARAM_ARRAY}] = {{"
+                     + ", ".join(f"a[{f.arity + k}]" for k in range(PARAM_ARRAY)) + "};")
     xs, vs, ds, i = [], [], [], 0
     for kd in f.kinds:
         if kd == "s":
@@ -2373,21 +2377,10 @@ def hvp_wrapper(f):
             vs.append(f"v[{i}]")
             ds.append(f"&d[{i}]")
             i += 1
-    if "p" in f.kinds:
-        lines.append(f"  double pv[{PARAM_ARRAY}] = {{"
-                     + ", ".join(f"a[{i + k}]" for k in range(PARAM_ARRAY)) + "};")
-        args, dirs, adjs, j = [], [], [], 0
-        for kd in f.kinds:
-            if kd == "s":
-                args.append(f"a[{j}]")
-                dirs.append(f"v[{j}]")
-                adjs.append(f"&d[{j}]")
-                j += 1
-            else:
-                args.append("pv")
-                dirs.append(f"v + {i}")
-                adjs.append(f"d + {i}")
-        xs, vs, ds = args, dirs, adjs
+        else:
+            xs.append("pv")
+            vs.append(f"v + {f.arity}")
+            ds.append(f"d + {f.arity}")
     lines.append(f"  {f.name}_hvp({', '.join(xs + vs + ds)});")
     lines.append("}")
     return lines
