@@ -40,6 +40,10 @@ TARGETS = [
     ("fw_xAx pushforward/primal", "fw_xAx/grad", "fw_xAx/primal", 1.5),
     ("hvp_rosen hvp/pullback", "hvp_rosen/grad", "hvp_rosen/primal", 3.0),
     ("hvp_quad hvp/pullback", "hvp_quad/grad", "hvp_quad/primal", 3.0),
+    # Full Jacobians (bench/jacobian.cpp): vector forward mode against 300
+    # pullbacks; the target is (lanes / primal) <= (reverse / primal) / 5.
+    ("jac_hand lanes26/reverse", "jac_hand/lanes26", "jac_hand/reverse", 0.2),
+    ("jac_hand lanes8/reverse", "jac_hand/lanes8", "jac_hand/reverse", 0.2),
 ]
 
 

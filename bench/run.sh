@@ -13,7 +13,7 @@ Build=${1:-$Src/build}
 if [ ! -f "$Build/CMakeCache.txt" ]; then
   cmake -S "$Src" -B "$Build" -G Ninja -DCMAKE_BUILD_TYPE=Release
 fi
-Benches="loops gmm map deep ba forward"
+Benches="loops gmm map deep ba forward jacobian"
 # bench_matmul exists only if BLAS was found.
 if cmake --build "$Build" --target help | grep -q bench_matmul; then
   Benches="$Benches matmul"

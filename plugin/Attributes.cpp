@@ -108,9 +108,10 @@ bool parseWrt(Sema &S, FunctionDecl *FD, StringRef List, SourceLocation Loc,
   return OK;
 }
 
-/// The attribute's string arguments: at most one, the wrt list.
+/// The attribute's string arguments: at most one wrt list and, where
+/// \p Lanes is given (`[[grad::forward]]`), the option "lanes=N".
 bool parseArgs(Sema &S, FunctionDecl *FD, const ParsedAttr &A,
-               std::optional<WrtMask> &Wrt) {
+               std::optional<WrtMask> &Wrt, unsigned *Lanes = nullptr) {
   SourceLocation Loc = A.getLoc();
   for (unsigned I = 0; I < A.getNumArgs(); ++I) {
     const auto *SL =
@@ -127,8 +128,24 @@ bool parseArgs(Sema &S, FunctionDecl *FD, const ParsedAttr &A,
       return false;
     }
     StringRef Arg = SL->getString();
-    // Options are "key=value"; none is defined yet. A bare string is the
-    // list of parameters to differentiate with respect to.
+    // Options are "key=value". A bare string is the list of parameters to
+    // differentiate with respect to.
+    if (Lanes && Arg.trim().starts_with("lanes") && Arg.contains('=')) {
+      StringRef Key = Arg.split('=').first.trim();
+      StringRef Value = Arg.split('=').second.trim();
+      unsigned N = 0;
+      if (Key == "lanes") {
+        if (*Lanes || Value.getAsInteger(10, N) || N < 1 || N > 1024) {
+          if (*Lanes)
+            report(S.Diags, Diag::AttrUnknownOption, SL->getBeginLoc()) << Arg;
+          else
+            report(S.Diags, Diag::AttrBadLanes, SL->getBeginLoc()) << Value;
+          return false;
+        }
+        *Lanes = N;
+        continue;
+      }
+    }
     if (Arg.contains('=') || Wrt) {
       report(S.Diags, Diag::AttrUnknownOption, SL->getBeginLoc()) << Arg;
       return false;
@@ -273,19 +290,24 @@ struct ForwardAttrInfo : public ParsedAttrInfo {
     if (refuseOnce(S, FD, Loc, "forward mode does not support a "))
       return AttributeNotApplied;
     std::optional<WrtMask> Wrt;
-    if (!parseArgs(S, FD, A, Wrt))
+    unsigned Lanes = 0;
+    if (!parseArgs(S, FD, A, Wrt, &Lanes))
       return AttributeNotApplied;
     WrtMask Mask = maskOf(FD, Wrt);
     Mask.resize(FD->getNumParams());
     State &St = State::get(S.Context);
     St.S = &S;
-    St.ForwardRequests[FD->getCanonicalDecl()] = GradRequest{Mask, Loc};
+    St.ForwardRequests[FD->getCanonicalDecl()] = GradRequest{Mask, Loc, Lanes};
     std::string Why;
-    if (!declarePushforward(S, FD, Mask, S.getCurScope(), Loc, Why)) {
-      report(S.Diags, Diag::AttrForwardUnsupported, Loc)
-          << FD->getNameAsString() << Why;
-      St.ForwardRequests.erase(FD->getCanonicalDecl());
-      return AttributeNotApplied;
+    // The scalar pushforward, and with "lanes=N" its vector overload.
+    for (unsigned L : {0u, Lanes}) {
+      if (!declarePushforward(S, FD, Mask, S.getCurScope(), Loc, Why, nullptr,
+                              {}, L)) {
+        report(S.Diags, Diag::AttrForwardUnsupported, Loc)
+            << FD->getNameAsString() << Why;
+        St.ForwardRequests.erase(FD->getCanonicalDecl());
+        return AttributeNotApplied;
+      }
     }
     return AttributeApplied;
   }

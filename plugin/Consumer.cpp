@@ -54,10 +54,13 @@ void Differentiator::handleDecl(Decl *D) {
   if (auto FR = St.ForwardRequests.find(FD->getCanonicalDecl());
       FR != St.ForwardRequests.end()) {
     std::string Why;
-    if (!declarePushforward(S, FD, FR->second.Wrt, nullptr,
-                            FR->second.AttrLoc, Why))
-      report(S.Diags, Diag::AttrForwardUnsupported, FR->second.AttrLoc)
-          << FD->getNameAsString() << Why;
+    for (unsigned Lanes : {0u, FR->second.Lanes})
+      if (!declarePushforward(S, FD, FR->second.Wrt, nullptr,
+                              FR->second.AttrLoc, Why, nullptr, {}, Lanes)) {
+        report(S.Diags, Diag::AttrForwardUnsupported, FR->second.AttrLoc)
+            << FD->getNameAsString() << Why;
+        break;
+      }
   }
   if (auto PF = St.Pushforwards.find(FD->getCanonicalDecl());
       PF != St.Pushforwards.end())
@@ -253,7 +256,7 @@ void Differentiator::defineHvp(const PullbackEntry &E) {
 PushforwardEntry *Differentiator::calleePushforward(
     const FunctionDecl *Callee, SourceLocation Loc,
     const FunctionDecl *Requester, std::string &Why, const WrtMask *Drop,
-    const WrtMask *Only) {
+    const WrtMask *Only, unsigned Lanes) {
   auto *FD = const_cast<FunctionDecl *>(Callee);
   // Every differentiable parameter (or those the call has tangents for),
   // unless [[grad::forward]] on a function defined elsewhere declared
@@ -275,7 +278,7 @@ PushforwardEntry *Differentiator::calleePushforward(
       Override += B ? '1' : '0';
   }
   PushforwardEntry *E = declarePushforward(S, FD, Mask, nullptr, Loc, Why,
-                                           Drop, Override);
+                                           Drop, Override, Lanes);
   if (!E)
     return nullptr;
   if (!E->Requester) {
@@ -504,8 +507,13 @@ void Differentiator::finish() {
   // Pushforwards of callees whose body never came.
   for (auto &Up : St.ForwardEntries) {
     PushforwardEntry *E = Up.get();
-    if (E->UserProvided || E->Defined || E->Failed ||
-        St.ForwardRequests.count(E->Primal->getCanonicalDecl()))
+    if (E->UserProvided || E->Defined || E->Failed)
+      continue;
+    // [[grad::forward]] in the translation unit that defines it declares
+    // the scalar pushforward and the one with its lanes.
+    if (auto FR = St.ForwardRequests.find(E->Primal->getCanonicalDecl());
+        FR != St.ForwardRequests.end() &&
+        (E->Lanes == 0 || E->Lanes == FR->second.Lanes))
       continue;
     E->Failed = true;
     report(S.Diags, Diag::UnsupportedForward, E->RequestLoc)

@@ -52,13 +52,15 @@ public:
                                 bool Queue = true,
                                 const WrtMask *Only = nullptr);
   /// The pushforward to call for \p Callee at \p Loc while building
-  /// \p Caller's (declared and queued here); null with \p Why.
+  /// \p Caller's (declared and queued here), with \p Lanes directions
+  /// (the caller's); null with \p Why.
   PushforwardEntry *calleePushforward(const clang::FunctionDecl *Callee,
                                       clang::SourceLocation Loc,
                                       const clang::FunctionDecl *Requester,
                                       std::string &Why,
                                       const WrtMask *Drop = nullptr,
-                                      const WrtMask *Only = nullptr);
+                                      const WrtMask *Only = nullptr,
+                                      unsigned Lanes = 0);
   /// Declares the forward and reverse halves of \p E (for calls that
   /// need them whatever useSplit decided) and queues their definition.
   void ensureHalves(PullbackEntry &E);

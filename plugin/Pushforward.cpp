@@ -58,9 +58,61 @@ static void addPrimalParams(const FunctionDecl *Primal,
   }
 }
 
+bool isLanesType(QualType T) {
+  const auto *CT = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T->getAsCXXRecordDecl());
+  return CT && CT->getIdentifier() && CT->getName() == "lanes" &&
+         CT->getQualifiedNameAsString() == "grad::lanes";
+}
+
+QualType tangentType(Sema &S, QualType T, unsigned Lanes,
+                     SourceLocation Loc) {
+  if (!Lanes || T.isNull())
+    return T;
+  ASTContext &Ctx = S.Context;
+  if (const auto *RT = T->getAs<ReferenceType>()) {
+    QualType P = tangentType(S, RT->getPointeeType(), Lanes, Loc);
+    if (P.isNull())
+      return P;
+    return T->isLValueReferenceType() ? Ctx.getLValueReferenceType(P)
+                                      : Ctx.getRValueReferenceType(P);
+  }
+  if (const ArrayType *AT = Ctx.getAsArrayType(T)) {
+    QualType E = tangentType(S, AT->getElementType(), Lanes, Loc);
+    if (E.isNull())
+      return E;
+    if (const auto *CAT = dyn_cast<ConstantArrayType>(AT))
+      return Ctx.getConstantArrayType(E, CAT->getSize(), nullptr,
+                                      ArraySizeModifier::Normal, 0);
+    if (isa<IncompleteArrayType>(AT))
+      return Ctx.getIncompleteArrayType(E, ArraySizeModifier::Normal, 0);
+    return QualType(); // variable length
+  }
+  Qualifiers Q = T.getQualifiers();
+  QualType U = T.getUnqualifiedType();
+  if (const auto *PT = U->getAs<PointerType>()) {
+    QualType P = tangentType(S, PT->getPointeeType(), Lanes, Loc);
+    if (P.isNull())
+      return P;
+    return Ctx.getQualifiedType(Ctx.getPointerType(P), Q);
+  }
+  if (isLanesType(U))
+    return T;
+  if (isFloating(U)) {
+    SemaBuilder B(S, Loc);
+    QualType L = B.runtimeType(
+        "lanes", {B.typeArg(U.getCanonicalType().getUnqualifiedType()),
+                  B.exprArg(B.intLit(Lanes, Ctx.getSizeType()))});
+    return L.isNull() ? L : Ctx.getQualifiedType(L, Q);
+  }
+  if (hasFloatingData(U))
+    return QualType(); // objects and containers: no lanes yet
+  return T;
+}
+
 bool computePushforwardSignature(Sema &S, const FunctionDecl *Primal,
                                  const WrtMask &Wrt, PullbackSignature &Sig,
-                                 std::string &Why) {
+                                 std::string &Why, unsigned Lanes) {
   ASTContext &Ctx = S.Context;
   Sig = PullbackSignature();
   Sig.Name = pushforwardName(Primal);
@@ -75,7 +127,10 @@ bool computePushforwardSignature(Sema &S, const FunctionDecl *Primal,
       return false;
     }
     SemaBuilder B(S, Primal->getLocation());
-    Ret = B.runtimeType("dual", R.getUnqualifiedType());
+    Ret = Lanes ? B.runtimeType(
+                      "dual", {B.typeArg(R.getUnqualifiedType()),
+                               B.exprArg(B.intLit(Lanes, Ctx.getSizeType()))})
+                : B.runtimeType("dual", R.getUnqualifiedType());
     if (Ret.isNull()) {
       Why = "the runtime type 'grad::dual' is not declared (include "
             "<grad/grad.h>)";
@@ -128,6 +183,16 @@ bool computePushforwardSignature(Sema &S, const FunctionDecl *Primal,
       break;
     }
     }
+    if (Lanes) {
+      QualType L = tangentType(S, T, Lanes, P->getLocation());
+      if (L.isNull()) {
+        Why = "vector mode does not support parameter '" + Sig.ParamNames[I] +
+              "' of type '" + PT.getAsString(Ctx.getPrintingPolicy()) +
+              "' yet (objects and containers have no lanes)";
+        return false;
+      }
+      T = L;
+    }
     std::string Name = "t_" + Sig.ParamNames[I];
     while (Used.count(Name))
       Name += "_";
@@ -171,7 +236,7 @@ PushforwardEntry *declarePushforward(Sema &S, FunctionDecl *Primal,
                                      const WrtMask &Wrt, Scope *Sc,
                                      SourceLocation Loc, std::string &Why,
                                      const WrtMask *Drop,
-                                     StringRef NameOverride) {
+                                     StringRef NameOverride, unsigned Lanes) {
   ASTContext &Ctx = S.Context;
   State &St = State::get(Ctx);
   WrtMask NoDrop(Primal->getNumParams(), false);
@@ -179,14 +244,15 @@ PushforwardEntry *declarePushforward(Sema &S, FunctionDecl *Primal,
   bool AnyDrop = llvm::is_contained(D, true);
   auto &List = St.Pushforwards[Primal->getCanonicalDecl()];
   for (PushforwardEntry *E : List)
-    if (E->Wrt == Wrt && (E->Drop == D || (!AnyDrop && E->Drop.empty())))
+    if (E->Wrt == Wrt && E->Lanes == Lanes &&
+        (E->Drop == D || (!AnyDrop && E->Drop.empty())))
       return E;
   if (const char *Kind = pushforwardUnsupported(Primal)) {
     Why = std::string("forward mode does not support a ") + Kind + " yet";
     return nullptr;
   }
   PullbackSignature Sig;
-  if (!computePushforwardSignature(S, Primal, Wrt, Sig, Why))
+  if (!computePushforwardSignature(S, Primal, Wrt, Sig, Why, Lanes))
     return nullptr;
   if (!NameOverride.empty())
     Sig.Name = NameOverride.str();
@@ -199,6 +265,7 @@ PushforwardEntry *declarePushforward(Sema &S, FunctionDecl *Primal,
   Entry->Primal = Primal;
   Entry->Wrt = Wrt;
   Entry->Drop = D;
+  Entry->Lanes = Lanes;
   Entry->Sig = Sig;
   Entry->RequestLoc = Loc;
   // A user-declared NAME_pushforward of exactly this type wins.

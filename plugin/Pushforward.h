@@ -30,11 +30,21 @@ class Differentiator;
 std::string pushforwardName(const clang::FunctionDecl *Primal);
 
 /// The pushforward's signature for \p Primal and \p Wrt (AdjointIndex holds
-/// the tangent parameters); false with \p Why when it has none.
+/// the tangent parameters), with \p Lanes directions per tangent (0: the
+/// scalar pushforward); false with \p Why when it has none.
 bool computePushforwardSignature(clang::Sema &S,
                                  const clang::FunctionDecl *Primal,
                                  const WrtMask &Wrt, PullbackSignature &Sig,
-                                 std::string &Why);
+                                 std::string &Why, unsigned Lanes = 0);
+
+/// The tangent type of a value of type \p T in a pushforward with \p Lanes
+/// directions: \p T itself for 0; otherwise floating scalars become
+/// `::grad::lanes<T, Lanes>`, through pointers, references and arrays;
+/// null for objects with floating data (no vector tangents yet).
+clang::QualType tangentType(clang::Sema &S, clang::QualType T, unsigned Lanes,
+                            clang::SourceLocation Loc);
+/// True for `grad::lanes<T, N>`.
+bool isLanesType(clang::QualType T);
 
 /// Why \p FD cannot have a pushforward (yet), or null.
 const char *pushforwardUnsupported(const clang::FunctionDecl *FD);
@@ -48,7 +58,8 @@ PushforwardEntry *declarePushforward(clang::Sema &S,
                                      clang::SourceLocation Loc,
                                      std::string &Why,
                                      const WrtMask *Drop = nullptr,
-                                     llvm::StringRef NameOverride = {});
+                                     llvm::StringRef NameOverride = {},
+                                     unsigned Lanes = 0);
 
 /// Builds the body of \p E's pushforward from \p Def; false after errors.
 bool buildPushforward(Differentiator &D, PushforwardEntry &E,

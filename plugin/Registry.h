@@ -98,6 +98,8 @@ std::string pullbackName(const clang::FunctionDecl *Primal);
 struct GradRequest {
   WrtMask Wrt;
   clang::SourceLocation AttrLoc;
+  /// `[[grad::forward("lanes=N")]]`: N (a vector pushforward too).
+  unsigned Lanes = 0;
 };
 
 /// A pullback known for (primal, mask).
@@ -136,6 +138,9 @@ struct PushforwardEntry {
   /// outputs of a pullback differentiated for a Hessian-vector product):
   /// the pushforward writes only their tangents, and callers pass null.
   WrtMask Drop;
+  /// Directions per tangent (`grad::lanes<T, Lanes>`); 0 for the scalar
+  /// pushforward.
+  unsigned Lanes = 0;
   bool UserProvided = false; ///< a user-declared NAME_pushforward
   bool Defined = false;
   bool Failed = false;

@@ -62,7 +62,7 @@ public:
                  const FunctionDecl *Def)
       : D(D), S(D.sema()), Ctx(S.Context), PE(&PE), Primal(PE.Primal),
         RequestLoc(PE.RequestLoc), Def(Def), Fn(PE.Pushforward),
-        B(S, Def->getLocation()) {}
+        B(S, Def->getLocation()), Lanes(PE.Lanes) {}
   /// The Hessian-vector product \p H from the pullback \p Pullback.
   TangentBuilder(Differentiator &D, HvpEntry &H, const FunctionDecl *Pullback)
       : D(D), S(D.sema()), Ctx(S.Context), H(&H), Primal(H.Primal),
@@ -82,6 +82,26 @@ private:
   const FunctionDecl *Def;
   FunctionDecl *Fn;
   SemaBuilder B;
+  /// Directions per tangent (vector mode: tangents are grad::lanes); 0 for
+  /// scalar tangents.
+  unsigned Lanes = 0;
+
+  /// The type of the tangent of a value of type \p T (\p T itself unless
+  /// in vector mode); null when it has none.
+  QualType tanType(QualType T) {
+    return tangentType(S, T, Lanes, B.Loc);
+  }
+  /// \p T's tangent type, or null after reporting \p What at \p St.
+  QualType tanTypeOr(QualType T, const Stmt *St, const Twine &What) {
+    QualType R = tanType(T);
+    if (R.isNull())
+      fail(St, What + " of type '" +
+                   T.getNonReferenceType().getAsString(
+                       Ctx.getPrintingPolicy()) +
+                   "' in vector mode (objects and containers have no lanes "
+                   "yet)");
+    return R;
+  }
 
   llvm::DenseMap<const VarDecl *, VarDecl *> Vals, Tans;
   llvm::DenseMap<const LabelDecl *, LabelDecl *> Labels;
@@ -201,13 +221,26 @@ private:
     return R ? B.ref(cast<DeclRefExpr>(R)->getDecl()) : nullptr;
   }
 
-  Expr *zeroOf(QualType T) {
+  /// The value zero of type \p T (`T{}` for objects).
+  Expr *valueZero(QualType T) {
     T = T.getNonReferenceType().getUnqualifiedType();
     if (T->isArithmeticType())
       return B.zero(T);
     if (T->isPointerType())
       return new (Ctx) CXXNullPtrLiteralExpr(Ctx.NullPtrTy, B.Loc);
     return B.construct(T, {}, /*List=*/true);
+  }
+  /// The zero tangent of a value of type \p T (or of a tangent of type
+  /// \p T); a null pointer for pointers.
+  Expr *zeroOf(QualType T) {
+    if (Lanes && !T->isPointerType()) {
+      T = tanType(T.getNonReferenceType().getUnqualifiedType());
+      if (T.isNull()) {
+        Errors = true;
+        return nullptr;
+      }
+    }
+    return valueZero(T);
   }
   Expr *orZero(Expr *T, QualType Ty) { return T ? T : zeroOf(Ty); }
 
@@ -255,12 +288,28 @@ private:
   VT ruleCall(const CallExpr *CE, const FunctionDecl *FD, const Rule &R,
               bool NeedT);
   VT pushforwardCall(const CallExpr *CE, const FunctionDecl *FD);
+  /// Vector mode: the user's scalar pushforward \p User of \p FD called
+  /// once per lane (floating scalar tangents only).
+  /// Vector mode: an accessor's result and its location in tangent memory.
+  VT laneAccessor(const CallExpr *CE, const FunctionDecl *FD, const Expr *Acc,
+                  SmallVectorImpl<VT> &Args, SmallVectorImpl<Expr *> &Vs,
+                  SmallVectorImpl<Expr *> &Ts);
+  VT perLaneCall(const CallExpr *CE, const FunctionDecl *FD,
+                 FunctionDecl *User, const PullbackSignature &Sig,
+                 SmallVectorImpl<VT> &Args);
   VT memberCall(const CXXMemberCallExpr *MC, bool NeedT);
   VT construct(const Expr *Init, QualType T, bool NeedT);
   bool initPair(const Expr *Init, QualType T, Expr *&VOut, Expr *&TOut);
   /// A temporary object with floating data (`Wishart{g, m}`, `Pt{x, y}`):
   /// its value and a tangent object built the same way.
   VT objectTemporary(const Expr *Init, QualType T) {
+    if (Lanes)
+      return {fail(Init, "temporary of type '" +
+                             T.getNonReferenceType().getAsString(
+                                 Ctx.getPrintingPolicy()) +
+                             "' in vector mode (objects and containers have "
+                             "no lanes yet)"),
+              nullptr};
     Expr *V = nullptr, *Tn = nullptr;
     if (!initPair(Init, T, V, Tn))
       return {};

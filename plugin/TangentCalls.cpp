@@ -131,10 +131,21 @@ VT TangentBuilder::pushforwardCall(const CallExpr *CE, const FunctionDecl *FD) {
       Narrow = true;
     }
   }
+  // Vector mode and a user's scalar NAME_pushforward: the user's
+  // derivative wins, called once per lane.
+  if (Lanes && !Narrow && !llvm::is_contained(Drop, true)) {
+    PullbackSignature Scalar;
+    std::string W;
+    FunctionDecl *Mismatch = nullptr;
+    if (computePushforwardSignature(S, const_cast<FunctionDecl *>(FD), Only,
+                                    Scalar, W, 0))
+      if (FunctionDecl *User = findUserPullback(S, FD, Scalar, Mismatch))
+        return perLaneCall(CE, FD, User, Scalar, Args);
+  }
   PushforwardEntry *Callee = D.calleePushforward(
       FD, CE->getExprLoc(), Primal, Why,
       llvm::is_contained(Drop, true) ? &Drop : nullptr,
-      Narrow ? &Only : nullptr);
+      Narrow ? &Only : nullptr, Lanes);
   if (!Callee)
     return {fail(CE, "call to '" + FD->getNameAsString() + "' (" + Why + ")"),
             nullptr};
@@ -189,9 +200,120 @@ VT TangentBuilder::pushforwardCall(const CallExpr *CE, const FunctionDecl *FD) {
   VarDecl *Res = B.var(Fn, fresh("r"), Callee->Pushforward->getReturnType(),
                        Call);
   emit(B.declStmt(Res));
-  Expr *Der = B.subscript(B.member(B.ref(Res), "der"),
-                          B.intLit(0, Ctx.getSizeType()));
+  Expr *Der = Lanes ? B.callRuntime("lanes_of", {}, {B.ref(Res)})
+                    : B.subscript(B.member(B.ref(Res), "der"),
+                                  B.intLit(0, Ctx.getSizeType()));
   return {B.member(B.ref(Res), "val"), Der};
+}
+
+VT TangentBuilder::perLaneCall(const CallExpr *CE, const FunctionDecl *FD,
+                                FunctionDecl *User,
+                                const PullbackSignature &Sig,
+                                SmallVectorImpl<VT> &Args) {
+  std::string Name = FD->getNameAsString();
+  if (NoHoist)
+    return {fail(CE, "call to '" + Name +
+                         "' in a loop condition or increment"),
+            nullptr};
+  for (unsigned I = 0; I < FD->getNumParams(); ++I)
+    if (Sig.AdjointIndex[I] >= 0 &&
+        classifyParam(Ctx, FD->getParamDecl(I)->getType()).Kind !=
+            ParamKind::Scalar)
+      return {fail(CE->getArg(I),
+                   "call to '" + Name + "', whose user pushforward '" +
+                       User->getNameAsString() +
+                       "' has scalar tangents, in vector mode (lanes are "
+                       "passed one at a time for floating scalar parameters "
+                       "only: declare an overload taking grad::lanes)"),
+              nullptr};
+  // Values and tangents are evaluated once, before the loop over lanes.
+  SmallVector<Expr *, 8> Vs;
+  SmallVector<std::pair<ValueDecl *, QualType>, 8> Ts;
+  for (unsigned I = 0; I < FD->getNumParams(); ++I) {
+    Expr *V = dup(Args[I], CE->getArg(I));
+    if (!V)
+      return {};
+    Vs.push_back(V);
+    int TI = Sig.AdjointIndex[I];
+    if (TI < 0)
+      continue;
+    Expr *T = Args[I].T;
+    if (T && !isa<DeclRefExpr>(T->IgnoreParenImpCasts()))
+      T = hoist(T, T->getType(), nullptr);
+    Ts.push_back(
+        {T ? cast<DeclRefExpr>(T->IgnoreParenImpCasts())->getDecl() : nullptr,
+         Sig.ParamTypes[TI]});
+  }
+  QualType R = FD->getReturnType().getUnqualifiedType();
+  bool Void = R->isVoidType();
+  VarDecl *Val = nullptr, *Tan = nullptr;
+  if (!Void) {
+    Val = B.var(Fn, fresh("v"), R, nullptr);
+    Tan = B.var(Fn, fresh("t"), tanType(R), zeroOf(R));
+    emit(B.declStmt(Val));
+    emit(B.declStmt(Tan));
+  }
+  // for (std::size_t _k = 0; _k < N; ++_k) {
+  //   auto _r = NAME_pushforward(values..., tangents[_k]...);
+  //   _t[_k] = _r.der[0]; _v = _r.val;
+  // }
+  QualType SizeT = Ctx.getSizeType();
+  VarDecl *K = B.var(Fn, fresh("k"), SizeT, B.intLit(0, SizeT));
+  SmallVector<Expr *, 8> CallArgs(Vs.begin(), Vs.end());
+  for (auto &[T, TTy] : Ts)
+    CallArgs.push_back(T ? B.subscript(B.ref(T), B.ref(K)) : B.zero(TTy));
+  Expr *Call = B.call(B.funcRef(User), CallArgs);
+  SmallVector<Stmt *, 4> Body;
+  if (Void) {
+    Body.push_back(Call);
+  } else {
+    VarDecl *Res = B.var(Fn, fresh("r"), User->getReturnType(), Call);
+    Body.push_back(B.declStmt(Res));
+    Body.push_back(B.assign(
+        B.subscript(B.ref(Tan), B.ref(K)),
+        B.subscript(B.member(B.ref(Res), "der"), B.intLit(0, SizeT))));
+    Body.push_back(B.assign(B.ref(Val), B.member(B.ref(Res), "val")));
+  }
+  emit(B.forStmt(B.declStmt(K),
+                 B.binop(BO_LT, B.ref(K), B.intLit(Lanes, SizeT)),
+                 B.unop(UO_PreInc, B.ref(K)), B.block(Body)));
+  if (Void)
+    return {};
+  return {B.ref(Val), B.ref(Tan)};
+}
+
+VT TangentBuilder::laneAccessor(const CallExpr *CE, const FunctionDecl *FD,
+                                 const Expr *Acc, SmallVectorImpl<VT> &Args,
+                                 SmallVectorImpl<Expr *> &Vs,
+                                 SmallVectorImpl<Expr *> &Ts) {
+  // The tangent memory holds lanes, not the accessor's element type: the
+  // location is found by the offset the accessor gave in the value memory,
+  // `t_a + (at(a, i) - a)`.
+  QualType AT = Acc->getType();
+  QualType RT = FD->getReturnType();
+  QualType RE = RT->getPointeeType();
+  unsigned AI = 0;
+  while (CE->getArg(AI) != Acc)
+    ++AI;
+  if (NoHoist || !AT->isPointerType() || !isFloating(RE) ||
+      !Ctx.hasSameUnqualifiedType(AT->getPointeeType(), RE))
+    return {fail(CE, "call to '" + FD->getNameAsString() +
+                         "', which returns a location in its argument, in "
+                         "vector mode (only element locations of floating "
+                         "arrays, outside loop headers)"),
+            nullptr};
+  Expr *Base = dup(Args[AI], Acc);
+  Vs[AI] = Args[AI].V;
+  bool Ref = RT->isReferenceType();
+  Expr *Call = B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Vs);
+  Expr *Ptr = hoist(Ref ? B.addrOf(Call) : Call, Ctx.getPointerType(RE),
+                    nullptr);
+  if (!Ptr || !Base)
+    return {};
+  ValueDecl *PV = cast<DeclRefExpr>(Ptr)->getDecl();
+  Expr *Tan = B.binop(BO_Add, Ts[AI],
+                      B.paren(B.binop(BO_Sub, B.ref(PV), Base)));
+  return {Ref ? B.deref(B.ref(PV)) : B.ref(PV), Ref ? B.deref(Tan) : Tan};
 }
 
 VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
@@ -294,6 +416,10 @@ VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
       Vs.push_back(Args[I].V);
     }
     Expr *Fn2 = B.funcRef(const_cast<FunctionDecl *>(FD));
+    if (HasT && Lanes && NeedT)
+      return laneAccessor(CE, FD, Acc, Args, Vs, Ts);
+    if (Lanes)
+      HasT = false; // (lanes cannot be passed to the accessor itself)
     Expr *V = B.call(Fn2, Vs);
     return {V, HasT ? B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Ts)
                     : nullptr};

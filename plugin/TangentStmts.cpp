@@ -48,6 +48,11 @@ void TangentBuilder::declStmt(const DeclStmt *DS) {
       // A constant table: the original variable.
       continue;
     }
+    if (Tracked && Lanes &&
+        tanTypeOr(T, DS, "local '" + VD->getNameAsString() + "'").isNull()) {
+      FailedVars.insert(VD);
+      continue;
+    }
     const Expr *Init = VD->getInit();
     bool Before = Errors;
     StmtFailed = false;
@@ -111,12 +116,9 @@ void TangentBuilder::declStmt(const DeclStmt *DS) {
     }
     Errors = Before;
     if (TInit) {
-      QualType TT = IsRef ? Ctx.getLValueReferenceType(
-                                NR.isConstQualified() ? NR : NR)
-                          : NR.getUnqualifiedType();
-      if (IsRef && !TInit->isLValue()) {
-        TT = NR.getUnqualifiedType();
-      }
+      QualType TT = IsRef && TInit->isLValue()
+                        ? Ctx.getLValueReferenceType(tanType(NR))
+                        : tanType(NR.getUnqualifiedType());
       VarDecl *TV = B.var(Fn, TName, TT, TInit);
       if (TV->isInvalidDecl()) {
         fail(DS, "declaration of '" + VD->getNameAsString() + "'");
@@ -183,6 +185,12 @@ void TangentBuilder::stmt(const Stmt *St) {
       return;
     QualType VTy = Def->getReturnType().getUnqualifiedType();
     Expr *Tan = orZero(X.T, VTy);
+    if (Lanes) {
+      // return ::grad::detail::make_dual<R>(value, lanes);
+      emit(B.returnStmt(B.callRuntime("make_dual", {B.typeArg(VTy)},
+                                      {X.V, Tan})));
+      return;
+    }
     auto As = [&](Expr *X) {
       return X && Ctx.hasSameUnqualifiedType(X->getType(), VTy)
                  ? X
@@ -337,7 +345,7 @@ void TangentBuilder::bindPushforward() {
       // zero tangent of its own, so that the writes are tracked.
       if (isFloating(PT) && !PT->isReferenceType() && Act.isWritten(P)) {
         VarDecl *TV = B.var(Fn, "_t_" + NP->getNameAsString(),
-                            PT.getUnqualifiedType(),
+                            tanType(PT.getUnqualifiedType()),
                             zeroOf(PT.getUnqualifiedType()));
         emit(B.declStmt(TV));
         Tans[P] = TV;

@@ -367,7 +367,10 @@ VT TangentBuilder::conditional(const ConditionalOperator *CO, bool NeedT) {
   emit(B.declStmt(Val));
   VarDecl *Tan = nullptr;
   if (Active) {
-    Tan = B.var(Fn, fresh("t"), VTy, zeroOf(VTy));
+    QualType TTy = tanTypeOr(VTy, CO, "'?:'");
+    if (TTy.isNull())
+      return {};
+    Tan = B.var(Fn, fresh("t"), TTy, zeroOf(VTy));
     emit(B.declStmt(Tan));
   }
   ThenS.push_back(B.assign(B.ref(Val), A.V));
@@ -489,7 +492,7 @@ VT TangentBuilder::expr(const Expr *X, bool NeedT) {
       return {fail(EC, "cast of a pointer to differentiated memory"),
               nullptr};
     return {B.staticCast(T, X2.V),
-            FloatCast && X2.T ? B.staticCast(T, X2.T) : nullptr};
+            FloatCast && X2.T ? B.staticCast(tanType(T), X2.T) : nullptr};
   }
   if (const auto *TE = dyn_cast<CXXThrowExpr>(X)) {
     VT Sub = expr(TE->getSubExpr(), false);
@@ -520,7 +523,7 @@ VT TangentBuilder::expr(const Expr *X, bool NeedT) {
             nullptr};
   }
   if (isa<CXXScalarValueInitExpr>(X) || isa<ImplicitValueInitExpr>(X))
-    return {zeroOf(X->getType()), nullptr};
+    return {valueZero(X->getType()), nullptr};
   if (isa<InitListExpr>(X) && hasFloatingData(X->getType()))
     return objectTemporary(X, X->getType());
   return {fail(X, constructName(X)), nullptr};

@@ -90,4 +90,91 @@ TEST(JacobianTest, ForwardAndReverseAgree) {
   EXPECT_EQ(Pull, 0);
 }
 
+// pushHand with lanes: every lane is one direction.
+template <std::size_t N>
+void pushLanes(const double *x, const grad::lanes<double, N> *t,
+               grad::lanes<double, N> *u) {
+  u[0] = t[0] * x[1] + x[0] * t[1];
+  u[1] = std::cos(x[1]) * t[1];
+  u[2] = t[0] + t[2];
+  u[3] = 2 * x[2] * t[2];
+}
+
+TEST(JacobianTest, LanesTakeNColumnsPerCall) {
+  const double x[3] = {0.5, -1.25, 0.75};
+  double JF[12];
+  grad::jacobian_forward(3, 4, JF, [&](const double *t, double *u) {
+    pushHand(x, t, u);
+  });
+  // 2 lanes: 2 calls, the second with one lane unused.
+  double J2[12], J4[12], JA[12];
+  int Calls = 0;
+  grad::jacobian_lanes<2>(3, 4, J2, [&](const grad::lanes<double, 2> *t,
+                                        grad::lanes<double, 2> *u) {
+    ++Calls;
+    // Unused lanes are zero on entry.
+    if (Calls == 2) {
+      EXPECT_EQ(t[0].der[1], 0.0);
+      EXPECT_EQ(t[2].der[1], 0.0);
+    }
+    pushLanes<2>(x, t, u);
+  });
+  EXPECT_EQ(Calls, 2);
+  Calls = 0;
+  grad::jacobian_lanes<4>(3, 4, J4, [&](const grad::lanes<double, 4> *t,
+                                        grad::lanes<double, 4> *u) {
+    ++Calls;
+    pushLanes<4>(x, t, u);
+  });
+  EXPECT_EQ(Calls, 1);
+  for (int I = 0; I < 12; ++I) {
+    EXPECT_DOUBLE_EQ(J2[I], JF[I]) << "entry " << I;
+    EXPECT_DOUBLE_EQ(J4[I], JF[I]) << "entry " << I;
+  }
+  // The chooser with lanes: 3 inputs <= 4 outputs, one vector call.
+  Calls = 0;
+  int Pull = 0;
+  grad::jacobian<4>(
+      3, 4, JA,
+      [&](const grad::lanes<double, 4> *t, grad::lanes<double, 4> *u) {
+        ++Calls;
+        pushLanes<4>(x, t, u);
+      },
+      [&](const double *w, double *d) {
+        ++Pull;
+        pullHand(x, w, d);
+      });
+  EXPECT_EQ(Calls, 1);
+  EXPECT_EQ(Pull, 0);
+  for (int I = 0; I < 12; ++I)
+    EXPECT_DOUBLE_EQ(JA[I], JF[I]) << "entry " << I;
+}
+
+TEST(JacobianTest, LanesArithmetic) {
+  grad::lanes<double, 3> A{{1, 2, 3}};
+  grad::lanes<float, 3> F{{1, 1, 1}};
+  auto B = A * 2 + 3.0 * A - (-A) / 2; // 5.5 A
+  static_assert(std::is_same_v<decltype(F * 2.0),
+                               grad::lanes<double, 3>>); // as float * double
+  static_assert(std::is_same_v<decltype(F * 2), grad::lanes<float, 3>>);
+  auto C = F * 2.0 + A;
+  grad::lanes<float, 3> D = C; // converts lane by lane
+  D += A;
+  D -= F;
+  D *= 2;
+  D /= 4;
+  for (int K = 0; K < 3; ++K) {
+    EXPECT_DOUBLE_EQ(B[K], 5.5 * (K + 1));
+    EXPECT_DOUBLE_EQ(C[K], 2 + (K + 1));
+    EXPECT_FLOAT_EQ(D[K], (2 + 2 * (K + 1) - 1) / 2.0f);
+  }
+  grad::lanes<double, 3> Z{};
+  EXPECT_EQ(Z[0] + Z[1] + Z[2], 0.0);
+  auto R = grad::detail::make_dual<float>(1.5, B);
+  static_assert(std::is_same_v<decltype(R), grad::dual<float, 3>>);
+  EXPECT_FLOAT_EQ(R.der[2], 16.5f);
+  auto L = grad::detail::lanes_of(R);
+  EXPECT_FLOAT_EQ(L[1], 11.0f);
+}
+
 } // namespace

@@ -66,6 +66,38 @@ void each(const std::string &Name, F f, T Tan, const std::vector<double> &X,
                       (double)Tan(X, Dirs[K]), fdAlong(f, X, Dirs[K]), RelTol);
 }
 
+/// Checks a vector pushforward with N lanes: the directions of `each` are
+/// taken N at a time; Tan(X, D) gets D[i].der[k], the i-th component of the
+/// batch's k-th direction, and returns the N directional derivatives.
+template <std::size_t N, class F, class T>
+void lanes(const std::string &Name, F f, T Tan, const std::vector<double> &X,
+           double RelTol = 1e-6) {
+  std::vector<std::vector<double>> Dirs;
+  for (std::size_t I = 0; I < X.size(); ++I) {
+    std::vector<double> V(X.size(), 0.0);
+    V[I] = 1;
+    Dirs.push_back(V);
+  }
+  std::vector<double> Mixed(X.size());
+  double C = 1;
+  for (double &M : Mixed) {
+    M = C;
+    C *= -0.5;
+  }
+  Dirs.push_back(Mixed);
+  for (std::size_t K0 = 0; K0 < Dirs.size(); K0 += N) {
+    std::vector<grad::lanes<double, N>> D(X.size());
+    for (std::size_t K = K0; K < K0 + N && K < Dirs.size(); ++K)
+      for (std::size_t I = 0; I < X.size(); ++I)
+        D[I].der[K - K0] = Dirs[K][I];
+    auto Got = Tan(X, D);
+    for (std::size_t K = K0; K < K0 + N && K < Dirs.size(); ++K)
+      gradcheck::expect(Name + ".v" + std::to_string(K),
+                        (double)Got.der[K - K0], fdAlong(f, X, Dirs[K]),
+                        RelTol);
+  }
+}
+
 } // namespace fwdcheck
 
 #endif

@@ -13,10 +13,12 @@
 // RUN: FileCheck %s --check-prefix=DUMP --input-file=%t/gen.inc
 // DUMP: ::grad::dual<double> poly_pushforward(double x, double y, double t_x, double t_y) {
 // DUMP: void walk_pushforward(const double *x, int n, double *out, const double *t_x, double *t_out) {
+// DUMP: void walk_pushforward(const double *x, int n, double *out, const ::grad::lanes<double, 2UL> *t_x, ::grad::lanes<double, 2UL> *t_out) {
 // DUMP: void rosen_hvp(const double *x, int n, const double *v_x, double *d_x) {
 // CHECK: poly {{-?0x[0-9a-f.p+-]+}} {{-?0x[0-9a-f.p+-]+}}{{$}}
 // CHECK: walk {{-?0x[0-9a-f.p+-]+}} {{-?0x[0-9a-f.p+-]+}}{{$}}
 // CHECK: hvp {{-?0x[0-9a-f.p+-]+}} {{-?0x[0-9a-f.p+-]+}} {{-?0x[0-9a-f.p+-]+}}{{$}}
+// CHECK: lanes {{-?0x[0-9a-f.p+-]+}} {{-?0x[0-9a-f.p+-]+}} {{-?0x[0-9a-f.p+-]+}}{{$}}
 
 //--- prims.cpp
 #include <cmath>
@@ -26,7 +28,7 @@
     s = s * x + std::sin(y * i);
   return s;
 }
-[[grad::forward]] void walk(const double *x, int n, double *out) {
+[[grad::forward("lanes=2")]] void walk(const double *x, int n, double *out) {
   const double *p = x;
   double acc = 0;
   while (p != x + n)
@@ -57,4 +59,8 @@ int main() {
   double d[3] = {0, 0, 0};
   rosen_hvp(x, 3, t, d);
   std::printf("hvp %a %a %a\n", d[0], d[1], d[2]);
+  grad::lanes<double, 2> tl[3] = {{{1, 0}}, {{0.5, 1}}, {{-1, 0}}}, tlo{};
+  out = 0;
+  walk_pushforward(x, 3, &out, tl, &tlo);
+  std::printf("lanes %a %a %a\n", out, tlo.der[0], tlo.der[1]);
 }

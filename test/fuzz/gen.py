@@ -85,6 +85,10 @@ before the memory ones), `memory` and `-NAME` are accepted):
              random direction with the finite-difference gradient dotted with
              that direction, at the first point (`out` parameters are then
              declared as pointers: a `double out[]` gets a read-only tangent)
+  lanes      (implies forward) `[[grad::forward("lanes=3")]]`: the checker
+             calls the vector pushforward with the directions (V, 0, -2 V)
+             in its three lanes, compares lane 0 as forward does, and
+             requires lane 1 to be zero and lane 2 to be -2 times lane 0
   hessian    (not in all or memory) checked functions without `out` are
              `[[grad::hessian]]` (with forward, also `grad::forward`): the
              checker compares NAME_hvp along a random direction with central
@@ -130,7 +134,8 @@ MEMORY_FEATURES = ("pointers", "outargs", "sidefx", "outparams")
 ALL_FEATURES = LEGACY_FEATURES + MEMORY_FEATURES + ("retwrite", "seqorder",
                                                     "structs", "structops",
                                                     "complex", "ctors",
-                                                    "forward", "hessian")
+                                                    "forward", "hessian",
+                                                    "lanes")
 # Names that stand for several features.
 GROUPS = {"memory": MEMORY_FEATURES, "all": LEGACY_FEATURES}
 DEFAULT_FEATURES = ("expr", "locals", "overwrite", "ternary", "math", "calls",
@@ -2028,7 +2033,9 @@ class Gen:
             self.emit(f"return {ret.text};")
         sig = f"{'void' if void else 'double'} {name}({', '.join(self.param_decl(p) for p in params)})"
         first = "grad::hessian" if (self.on("hessian") and out is None) else "grad"
-        attr = (f"[[{first}, grad::forward]] " if self.on("forward")
+        fwd = ('grad::forward("lanes=3")' if self.on("lanes")
+               else "grad::forward")
+        attr = (f"[[{first}, {fwd}]] " if self.on("forward")
                 else f"[[{first}]] ")
         prefix = attr if annotated else self.rng.choice(
             ["static ", "inline ", ""])
@@ -2322,26 +2329,32 @@ static double dot2(const double *a, const double *b) {
 """
 
 
-def pushforward_wrapper(f, offs):
+def pushforward_wrapper(f, offs, lanes=False):
     """f's pushforward over the checker's flat vectors: the derivative of
-    F(a) (the value plus the weighted out values) along v."""
+    F(a) (the value plus the weighted out values) along v. With lanes, the
+    vector pushforward along (v, 0, -2 v): lane 0 is returned, the others
+    must agree with it (NaN otherwise)."""
     n = f.arity
     lines = [f"static double {f.name}_pf(const double *a, const double *v) {{"]
+    T = "grad::lanes<double, 3>" if lanes else "double"
+
+    def tan(x):
+        return f"{T}{{{{{x}, 0.0, -2 * {x}}}}}" if lanes else x
     if "p" in offs:
         lines.append(f"  double pv[{PARAM_ARRAY}] = {{"
                      + ", ".join(f"a[{offs['p'] + i}]" for i in range(PARAM_ARRAY)) + "};")
-        lines.append(f"  double tpv[{PARAM_ARRAY}] = {{"
-                     + ", ".join(f"v[{offs['p'] + i}]" for i in range(PARAM_ARRAY)) + "};")
+        lines.append(f"  {T} tpv[{PARAM_ARRAY}] = {{"
+                     + ", ".join(tan(f"v[{offs['p'] + i}]") for i in range(PARAM_ARRAY)) + "};")
     if "o" in offs:
         lines.append(f"  double ov[{OUT_LEN}] = {{"
                      + ", ".join(f"a[{offs['o'] + i}]" for i in range(OUT_LEN)) + "};")
-        lines.append(f"  double tov[{OUT_LEN}] = {{"
-                     + ", ".join(f"v[{offs['o'] + i}]" for i in range(OUT_LEN)) + "};")
+        lines.append(f"  {T} tov[{OUT_LEN}] = {{"
+                     + ", ".join(tan(f"v[{offs['o'] + i}]") for i in range(OUT_LEN)) + "};")
     xs, ts, i = [], [], 0
     for kd in f.kinds:
         if kd == "s":
             xs.append(f"a[{i}]")
-            ts.append(f"v[{i}]")
+            ts.append(tan(f"v[{i}]"))
             i += 1
         elif kd == "p":
             xs.append("pv")
@@ -2350,15 +2363,31 @@ def pushforward_wrapper(f, offs):
             xs.append("ov")
             ts.append("tov")
     call = f"{f.name}_pushforward({', '.join(xs + ts)})"
-    terms = [] if f.void else [f"{call}.der[0]"]
+    if not lanes:
+        terms = [] if f.void else [f"{call}.der[0]"]
+        if f.void:
+            lines.append(f"  {call};")
+        else:
+            lines.append(f"  double r = {call}.der[0];")
+            terms = ["r"]
+        if "o" in offs:
+            terms += [f"{fmt(OUT_WEIGHTS[k])} * tov[{k}]" for k in range(OUT_LEN)]
+        lines.append(f"  return {' + '.join(terms) if terms else '0.0'};")
+        lines.append("}")
+        return lines
     if f.void:
         lines.append(f"  {call};")
+        lines.append("  double r[3] = {0, 0, 0};")
     else:
-        lines.append(f"  double r = {call}.der[0];")
-        terms = ["r"]
+        lines.append(f"  auto rd = {call};")
+        lines.append("  double r[3] = {rd.der[0], rd.der[1], rd.der[2]};")
     if "o" in offs:
-        terms += [f"{fmt(OUT_WEIGHTS[k])} * tov[{k}]" for k in range(OUT_LEN)]
-    lines.append(f"  return {' + '.join(terms) if terms else '0.0'};")
+        lines.append("  for (int k = 0; k < 3; ++k)")
+        lines.append("    r[k] += " + " + ".join(
+            f"{fmt(OUT_WEIGHTS[j])} * tov[{j}].der[k]" for j in range(OUT_LEN)) + ";")
+    lines.append("  if (r[1] != 0 || !fuzz::close(r[2], -2 * r[0], 1e-12, 1e-300))")
+    lines.append("    return std::nan(\"\");")
+    lines.append("  return r[0];")
     lines.append("}")
     return lines
 
@@ -2386,7 +2415,7 @@ def hvp_wrapper(f):
     return lines
 
 
-def wrappers(f, forward=False, hessian=False):
+def wrappers(f, forward=False, hessian=False, lanes=False):
     """The checker's view of f: F(a) and its pullback over one flat vector
     a of scalars, then the array parameter, then out's entry values."""
     n = f.arity
@@ -2423,7 +2452,7 @@ def wrappers(f, forward=False, hessian=False):
     seed = [] if f.void else ["s"]
     body = " ".join(copies)
     w, pb = [], []
-    pf = pushforward_wrapper(f, offs) if forward else []
+    pf = pushforward_wrapper(f, offs, lanes) if forward else []
     if hessian and "o" not in offs:
         pf += hvp_wrapper(f)
     if "o" not in offs:
@@ -2518,7 +2547,8 @@ def generate(seed, n, features):
     out.append(HARNESS)
     sizes = []
     for f in checked:
-        text, size = wrappers(f, "forward" in features, "hessian" in features)
+        text, size = wrappers(f, "forward" in features, "hessian" in features,
+                              "lanes" in features)
         sizes.append(size)
         wi = next(i for i, t in enumerate(text) if "_pb(" in t)
         out += text[:wi]
@@ -2571,6 +2601,8 @@ def parse_features(text):
                 f"unknown feature '{f}' (known: "
                 f"{', '.join(ALL_FEATURES + tuple(GROUPS))})")
     feats.add("expr")
+    if "lanes" in feats:
+        feats.add("forward")
     return feats
 
 

@@ -23,7 +23,8 @@
 /// The memory is released at thread exit.
 ///
 /// `dual<T, N>` (a value and N derivatives) is defined here too: it is the
-/// result type of generated pushforwards; its functions are in dual.h.
+/// result type of generated pushforwards; its functions are in dual.h. So
+/// is `lanes<T, N>`, the tangents of vector pushforwards.
 ///
 /// Every name the header uses beyond its API is reserved (`__top`, `_Tp`):
 /// it is included into translation units that may define any macro.
@@ -101,9 +102,129 @@ template <class _Tp, std::size_t _Np = 1> struct dual {
   }
 };
 
+/// N tangents of one value, one per direction (forward vector mode: the
+/// tangents of a `[[grad::forward("lanes=N")]]` pushforward, docs/abi.md).
+/// An aggregate: `lanes<double, 3>{{1, 0, 0}}` seeds direction 0, `{}` is
+/// zero. Arithmetic is lane by lane, with scalars as C++ mixes arithmetic
+/// types (`lanes<float, N> * double` is a `lanes<double, N>`); lanes of
+/// different types convert implicitly, as their scalars do.
+template <class _Tp, std::size_t _Np> struct lanes {
+  static_assert(_Np > 0, "lanes needs at least one direction");
+  using value_type = _Tp;
+  static constexpr std::size_t size = _Np;
+
+  _Tp der[_Np]{}; ///< der[I]: the tangent along direction I
+
+  constexpr _Tp &operator[](std::size_t __i) { return der[__i]; }
+  constexpr const _Tp &operator[](std::size_t __i) const { return der[__i]; }
+
+  template <class _Up> constexpr operator lanes<_Up, _Np>() const {
+    lanes<_Up, _Np> __r;
+    for (std::size_t __i = 0; __i < _Np; ++__i)
+      __r.der[__i] = static_cast<_Up>(der[__i]);
+    return __r;
+  }
+  template <class _Up>
+  constexpr lanes &operator+=(const lanes<_Up, _Np> &__o) {
+    for (std::size_t __i = 0; __i < _Np; ++__i)
+      der[__i] += __o.der[__i];
+    return *this;
+  }
+  template <class _Up>
+  constexpr lanes &operator-=(const lanes<_Up, _Np> &__o) {
+    for (std::size_t __i = 0; __i < _Np; ++__i)
+      der[__i] -= __o.der[__i];
+    return *this;
+  }
+  template <class _Sp, std::enable_if_t<std::is_arithmetic_v<_Sp>, int> = 0>
+  constexpr lanes &operator*=(_Sp __s) {
+    for (std::size_t __i = 0; __i < _Np; ++__i)
+      der[__i] *= __s;
+    return *this;
+  }
+  template <class _Sp, std::enable_if_t<std::is_arithmetic_v<_Sp>, int> = 0>
+  constexpr lanes &operator/=(_Sp __s) {
+    for (std::size_t __i = 0; __i < _Np; ++__i)
+      der[__i] /= __s;
+    return *this;
+  }
+};
+
+template <class _Tp, class _Up, std::size_t _Np>
+constexpr lanes<std::common_type_t<_Tp, _Up>, _Np>
+operator+(const lanes<_Tp, _Np> &__a, const lanes<_Up, _Np> &__b) {
+  lanes<std::common_type_t<_Tp, _Up>, _Np> __r;
+  for (std::size_t __i = 0; __i < _Np; ++__i)
+    __r.der[__i] = __a.der[__i] + __b.der[__i];
+  return __r;
+}
+template <class _Tp, class _Up, std::size_t _Np>
+constexpr lanes<std::common_type_t<_Tp, _Up>, _Np>
+operator-(const lanes<_Tp, _Np> &__a, const lanes<_Up, _Np> &__b) {
+  lanes<std::common_type_t<_Tp, _Up>, _Np> __r;
+  for (std::size_t __i = 0; __i < _Np; ++__i)
+    __r.der[__i] = __a.der[__i] - __b.der[__i];
+  return __r;
+}
+template <class _Tp, std::size_t _Np>
+constexpr lanes<_Tp, _Np> operator-(const lanes<_Tp, _Np> &__a) {
+  lanes<_Tp, _Np> __r;
+  for (std::size_t __i = 0; __i < _Np; ++__i)
+    __r.der[__i] = -__a.der[__i];
+  return __r;
+}
+template <class _Tp, std::size_t _Np>
+constexpr lanes<_Tp, _Np> operator+(const lanes<_Tp, _Np> &__a) {
+  return __a;
+}
+template <class _Tp, std::size_t _Np, class _Sp,
+          std::enable_if_t<std::is_arithmetic_v<_Sp>, int> = 0>
+constexpr lanes<std::common_type_t<_Tp, _Sp>, _Np>
+operator*(const lanes<_Tp, _Np> &__a, _Sp __s) {
+  lanes<std::common_type_t<_Tp, _Sp>, _Np> __r;
+  for (std::size_t __i = 0; __i < _Np; ++__i)
+    __r.der[__i] = __a.der[__i] * __s;
+  return __r;
+}
+template <class _Tp, std::size_t _Np, class _Sp,
+          std::enable_if_t<std::is_arithmetic_v<_Sp>, int> = 0>
+constexpr lanes<std::common_type_t<_Tp, _Sp>, _Np>
+operator*(_Sp __s, const lanes<_Tp, _Np> &__a) {
+  lanes<std::common_type_t<_Tp, _Sp>, _Np> __r;
+  for (std::size_t __i = 0; __i < _Np; ++__i)
+    __r.der[__i] = __s * __a.der[__i];
+  return __r;
+}
+template <class _Tp, std::size_t _Np, class _Sp,
+          std::enable_if_t<std::is_arithmetic_v<_Sp>, int> = 0>
+constexpr lanes<std::common_type_t<_Tp, _Sp>, _Np>
+operator/(const lanes<_Tp, _Np> &__a, _Sp __s) {
+  lanes<std::common_type_t<_Tp, _Sp>, _Np> __r;
+  for (std::size_t __i = 0; __i < _Np; ++__i)
+    __r.der[__i] = __a.der[__i] / __s;
+  return __r;
+}
+
 } // namespace grad
 
 namespace grad::detail {
+
+/// The result of a vector pushforward: the value and its lanes.
+template <class _Tp, class _Up, std::size_t _Np>
+constexpr dual<_Tp, _Np> make_dual(_Tp __v, const lanes<_Up, _Np> &__t) {
+  dual<_Tp, _Np> __r{__v};
+  for (std::size_t __i = 0; __i < _Np; ++__i)
+    __r.der[__i] = static_cast<_Tp>(__t.der[__i]);
+  return __r;
+}
+/// The lanes of a vector pushforward's result.
+template <class _Tp, std::size_t _Np>
+constexpr lanes<_Tp, _Np> lanes_of(const dual<_Tp, _Np> &__d) {
+  lanes<_Tp, _Np> __r;
+  for (std::size_t __i = 0; __i < _Np; ++__i)
+    __r.der[__i] = __d.der[__i];
+  return __r;
+}
 
 class stack {
 public:

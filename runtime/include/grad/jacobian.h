@@ -10,8 +10,10 @@
 ///
 ///   grad::hessian(n, H, hvp)                  H = d2f/dx2 from n HVPs
 ///   grad::jacobian_forward(n, m, J, push)     J column by column
+///   grad::jacobian_lanes<N>(n, m, J, pushN)   J, N columns per call
 ///   grad::jacobian_reverse(n, m, J, pull)     J row by row
 ///   grad::jacobian(n, m, J, push, pull)       forward when n <= m
+///   grad::jacobian<N>(n, m, J, pushN, pull)   lanes when n <= m
 ///
 /// The callables wrap the generated functions (lambdas around
 /// NAME_hvp, NAME_pushforward, NAME_pullback), so any parameter layout
@@ -19,6 +21,8 @@
 ///
 ///   hvp(v, d)      adds H v into d                  (v, d: n values)
 ///   push(t, u)     sets u = J t                     (t: n, u: m values)
+///   pushN(t, u)    the same for N directions         (t: n, u: m
+///                  grad::lanes<T, N>: a vector pushforward)
 ///   pull(w, d)     adds J^T w into d                (w: m, d: n values)
 ///
 /// Matrices are row-major: H[i * n + j], J[i * n + j] = d out_i / d in_j.
@@ -27,6 +31,8 @@
 
 #ifndef GRAD_JACOBIAN_H
 #define GRAD_JACOBIAN_H
+
+#include <grad/core.h>
 
 #include <cstddef>
 #include <vector>
@@ -63,6 +69,26 @@ void jacobian_forward(std::size_t n, std::size_t m, T *J, Push &&push) {
   }
 }
 
+/// The m x n Jacobian from ceil(n / N) vector pushforwards: lane L of call
+/// K seeds input K * N + L.
+template <std::size_t N, class T, class PushN>
+void jacobian_lanes(std::size_t n, std::size_t m, T *J, PushN &&push) {
+  std::vector<lanes<T, N>> Tin(n), Tout(m);
+  for (std::size_t K0 = 0; K0 < n; K0 += N) {
+    std::size_t Width = n - K0 < N ? n - K0 : N;
+    for (lanes<T, N> &X : Tin)
+      X = lanes<T, N>{};
+    for (std::size_t L = 0; L < Width; ++L)
+      Tin[K0 + L].der[L] = T(1);
+    for (lanes<T, N> &X : Tout)
+      X = lanes<T, N>{};
+    push(static_cast<const lanes<T, N> *>(Tin.data()), Tout.data());
+    for (std::size_t I = 0; I < m; ++I)
+      for (std::size_t L = 0; L < Width; ++L)
+        J[I * n + K0 + L] = Tout[I].der[L];
+  }
+}
+
 /// The m x n Jacobian from m pullbacks with unit seeds.
 template <class T, class Pull>
 void jacobian_reverse(std::size_t n, std::size_t m, T *J, Pull &&pull) {
@@ -84,6 +110,16 @@ template <class T, class Push, class Pull>
 void jacobian(std::size_t n, std::size_t m, T *J, Push &&push, Pull &&pull) {
   if (n <= m)
     jacobian_forward(n, m, J, push);
+  else
+    jacobian_reverse(n, m, J, pull);
+}
+
+/// The m x n Jacobian by whichever mode needs fewer passes: ceil(n / N)
+/// vector pushforwards when n <= m, m pullbacks otherwise.
+template <std::size_t N, class T, class PushN, class Pull>
+void jacobian(std::size_t n, std::size_t m, T *J, PushN &&push, Pull &&pull) {
+  if (n <= m)
+    jacobian_lanes<N>(n, m, J, push);
   else
     jacobian_reverse(n, m, J, pull);
 }
