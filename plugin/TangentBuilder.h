@@ -263,6 +263,10 @@ private:
     return E;
   }
 
+  /// \p Sum (a tangent written to \p Target) with the terms that read
+  /// \p Target's variable added last (a shorter loop-carried chain).
+  Expr *recurrenceLast(Expr *Sum, Expr *Target);
+
   Expr *mul(Expr *A, Expr *Bx) {
     if (!A || !Bx)
       return nullptr;
@@ -324,6 +328,16 @@ private:
   Expr *headerExpr(const Expr *X);
 
   void stmt(const Stmt *St);
+  void switchStmt(const SwitchStmt *SS);
+  void switchScopeStmt(const Stmt *St);
+  void labelOnly(const Stmt *St);
+  void rangeFor(const CXXForRangeStmt *RS);
+  /// The element variable of a range-based for being rebuilt: its value
+  /// and tangent (instead of its initialiser, `*__begin`).
+  llvm::DenseMap<const VarDecl *, VT> InitOverride;
+  /// The switches being rebuilt (their `case` labels are added to the
+  /// innermost).
+  SmallVector<SwitchStmt *, 2> Switches;
   void declStmt(const DeclStmt *DS);
   void block(const Stmt *St, SmallVectorImpl<Stmt *> &Out);
   void bindPushforward();

@@ -54,11 +54,18 @@ void TangentBuilder::declStmt(const DeclStmt *DS) {
       continue;
     }
     const Expr *Init = VD->getInit();
+    // The element variable of a range-based for: its initialiser is given.
+    const VT *Given = nullptr;
+    if (auto It = InitOverride.find(VD); It != InitOverride.end())
+      Given = &It->second;
+    auto InitVT = [&](bool NeedT) {
+      return Given ? *Given : Init ? expr(Init, NeedT) : VT{};
+    };
     bool Before = Errors;
     StmtFailed = false;
     Errors = false;
     if (!Tracked) {
-      VT X = Init ? expr(Init, false) : VT{};
+      VT X = InitVT(false);
       VarDecl *NV = B.var(Fn, VD->getName(), T, X.V);
       if (Errors || (Init && !X.V)) {
         FailedVars.insert(VD);
@@ -74,15 +81,24 @@ void TangentBuilder::declStmt(const DeclStmt *DS) {
     Expr *VInit = nullptr;
     bool IsRef = T->isReferenceType();
     QualType NR = T.getNonReferenceType();
-    if (IsRef) {
-      VT X = expr(Init, true);
+    const Expr *Bound = Init;
+    if (const auto *FE = dyn_cast_or_null<FullExpr>(Bound))
+      Bound = FE->getSubExpr();
+    if (IsRef && !Given && Bound &&
+        isa<MaterializeTemporaryExpr>(Bound->IgnoreParens()) &&
+        !isFloating(NR)) {
+      // A reference bound to a temporary object (`auto &&r = {x, y}`): the
+      // temporary's value and tangent, built like an initialiser.
+      initPair(Init, NR, VInit, TInit);
+    } else if (IsRef) {
+      VT X = InitVT(true);
       VInit = X.V;
       TInit = X.T;
       if (!TInit && !NR.isConstQualified() && VInit)
         fail(Init, "reference '" + VD->getNameAsString() +
                        "' to memory without a tangent");
     } else if (NR->isPointerType()) {
-      VT X = Init ? expr(Init, true) : VT{};
+      VT X = InitVT(true);
       VInit = X.V;
       TInit = X.T;
       if (!TInit && Init && !isa<CXXNullPtrLiteralExpr>(
@@ -92,13 +108,17 @@ void TangentBuilder::declStmt(const DeclStmt *DS) {
       else if (!TInit)
         TInit = zeroOf(NR);
     } else if (isFloating(NR)) {
-      VT X = Init ? expr(Init, true) : VT{};
+      VT X = InitVT(true);
       VInit = X.V;
       TInit = orZero(X.T, NR);
     } else {
       // Arrays, containers and objects: a tangent of the same shape.
-      if (Init)
+      if (Given) {
+        VInit = Given->V;
+        TInit = Given->T;
+      } else if (Init) {
         initPair(Init, NR, VInit, TInit);
+      }
       if (!TInit && !Errors) {
         if (NR->isArrayType() || !isa<ClassTemplateSpecializationDecl>(
                                      NR->getAsCXXRecordDecl()) ||
@@ -322,11 +342,185 @@ void TangentBuilder::stmt(const Stmt *St) {
     emit(B.gotoStmt(labelFor(GS->getLabel())));
     return;
   }
-  if (isa<SwitchStmt>(St))
-    return (void)fail(St, "'switch'");
-  if (isa<CXXForRangeStmt>(St))
-    return (void)fail(St, "range-based 'for'");
+  if (const auto *SS = dyn_cast<SwitchStmt>(St)) {
+    switchStmt(SS);
+    return;
+  }
+  // Labels of the innermost switch being rebuilt: `case v:` on an empty
+  // statement, then what it labelled (fallthrough and `break` keep their
+  // meaning; the values are the original constant expressions).
+  if (isa<CaseStmt, DefaultStmt>(St)) {
+    // (Nested in a statement of the switch body, as in Duff's device.)
+    labelOnly(St);
+    stmt(isa<CaseStmt>(St) ? cast<CaseStmt>(St)->getSubStmt()
+                           : cast<DefaultStmt>(St)->getSubStmt());
+    return;
+  }
+  if (const auto *RS = dyn_cast<CXXForRangeStmt>(St)) {
+    rangeFor(RS);
+    return;
+  }
   fail(St, constructName(St));
+}
+
+/// `for (T v : r)` over an array, std::vector, std::array or
+/// std::initializer_list, rebuilt as an
+/// index loop over the range and its tangent:
+///   { auto &&__range = r; std::size_t _n = size; for (std::size_t _i = 0;
+///     _i < _n; ++_i) { T v = __range[_i]; body } }
+void TangentBuilder::rangeFor(const CXXForRangeStmt *RS) {
+  QualType RT = RS->getRangeInit()->getType().getNonReferenceType();
+  const ConstantArrayType *CAT = Ctx.getAsConstantArrayType(RT);
+  const CXXRecordDecl *RD = RT->getAsCXXRecordDecl();
+  bool List = RD && RD->isInStdNamespace() && RD->getIdentifier() &&
+              RD->getName() == "initializer_list";
+  bool Std = List || (RD && RD->isInStdNamespace() && RD->getIdentifier() &&
+                      (RD->getName() == "vector" || RD->getName() == "array"));
+  const auto *RangeDS = dyn_cast_or_null<DeclStmt>(RS->getRangeStmt());
+  const auto *RangeVD =
+      RangeDS && RangeDS->isSingleDecl()
+          ? dyn_cast<VarDecl>(RangeDS->getSingleDecl())
+          : nullptr;
+  if ((!CAT && !Std) || !RangeVD)
+    return (void)fail(RS, "range-based 'for' over '" +
+                              RT.getUnqualifiedType().getAsString(
+                                  Ctx.getPrintingPolicy()) +
+                              "' (arrays, std::vector, std::array and "
+                              "std::initializer_list only)");
+  SmallVector<Stmt *, 4> Scope;
+  auto *Saved = Cur;
+  Cur = &Scope;
+  if (RS->getInit())
+    stmt(RS->getInit());
+  StmtFailed = false;
+  stmt(RangeDS);
+  StmtFailed = false;
+  auto VI = Vals.find(RangeVD);
+  if (VI == Vals.end() || FailedVars.count(RangeVD)) {
+    Cur = Saved;
+    Errors = true;
+    return;
+  }
+  B.Loc = RS->getBeginLoc();
+  VarDecl *Range = VI->second;
+  auto TI = Tans.find(RangeVD);
+  VarDecl *RangeT = TI != Tans.end() ? TI->second : nullptr;
+  QualType SizeT = Ctx.getSizeType();
+  Expr *Count = CAT ? B.intLit(CAT->getSize().getZExtValue(), SizeT)
+                    : B.memberCall(B.ref(Range), "size", {});
+  VarDecl *N = B.var(Fn, fresh("n"), SizeT, Count);
+  emit(B.declStmt(N));
+  VarDecl *I = B.var(Fn, fresh("i"), SizeT, B.intLit(0, SizeT));
+  const VarDecl *Elem = RS->getLoopVariable();
+  // (An initializer_list has no operator[]: begin()[i].)
+  auto At = [&](VarDecl *R) {
+    return B.subscript(List ? B.memberCall(B.ref(R), "begin", {}) : B.ref(R),
+                       B.ref(I));
+  };
+  InitOverride[Elem] = VT{At(Range), RangeT ? At(RangeT) : nullptr};
+  SmallVector<Stmt *, 16> Body;
+  Cur = &Body;
+  stmt(RS->getLoopVarStmt());
+  InitOverride.erase(Elem);
+  StmtFailed = false;
+  block(RS->getBody(), Body);
+  Cur = &Scope;
+  emit(B.forStmt(B.declStmt(I), B.binop(BO_LT, B.ref(I), B.ref(N)),
+                 B.unop(UO_PreInc, B.ref(I)), B.block(Body)));
+  Cur = Saved;
+  emit(B.block(Scope));
+}
+
+/// The label of \p St (a `case` or `default`) on an empty statement, added
+/// to the innermost switch being rebuilt.
+void TangentBuilder::labelOnly(const Stmt *St) {
+  if (Switches.empty())
+    return (void)fail(St, "'case' outside a 'switch'");
+  B.Loc = St->getBeginLoc();
+  SwitchCase *N;
+  if (const auto *CS = dyn_cast<CaseStmt>(St)) {
+    auto *C = CaseStmt::Create(Ctx, const_cast<Expr *>(CS->getLHS()),
+                               const_cast<Expr *>(CS->getRHS()), B.Loc, B.Loc,
+                               B.Loc);
+    C->setSubStmt(new (Ctx) NullStmt(B.Loc));
+    N = C;
+  } else {
+    N = new (Ctx) DefaultStmt(B.Loc, B.Loc, new (Ctx) NullStmt(B.Loc));
+  }
+  Switches.back()->addSwitchCase(N);
+  emit(N);
+}
+
+/// A statement directly in a switch body: its labels stay in the switch's
+/// scope; the temporaries it needs go in a block of their own, so that no
+/// later `case` jumps over their initialisation.
+void TangentBuilder::switchScopeStmt(const Stmt *St) {
+  while (isa<CaseStmt, DefaultStmt>(St)) {
+    const Stmt *Sub = isa<CaseStmt>(St) ? cast<CaseStmt>(St)->getSubStmt()
+                                        : cast<DefaultStmt>(St)->getSubStmt();
+    labelOnly(St);
+    St = Sub;
+  }
+  if (isa<DeclStmt>(St))
+    return stmt(St);
+  SmallVector<Stmt *, 8> Tmp;
+  auto *Saved = Cur;
+  Cur = &Tmp;
+  stmt(St);
+  Cur = Saved;
+  if (llvm::any_of(Tmp, [](Stmt *X) { return isa_and_nonnull<DeclStmt>(X); }))
+    emit(B.block(Tmp));
+  else
+    for (Stmt *X : Tmp)
+      emit(X);
+}
+
+void TangentBuilder::switchStmt(const SwitchStmt *SS) {
+  if (SS->getConditionVariable())
+    return (void)fail(SS, "'switch' with a condition variable");
+  SmallVector<Stmt *, 4> Scope;
+  auto *Saved = Cur;
+  bool Scoped = SS->getInit() != nullptr;
+  if (Scoped) {
+    Cur = &Scope;
+    stmt(SS->getInit());
+    StmtFailed = false;
+  }
+  B.Loc = SS->getBeginLoc();
+  VT C = expr(SS->getCond(), false);
+  Expr *Cond = nullptr;
+  if (C.V) {
+    // The condition as Sema converted it (promoted integer or enum).
+    ExprResult R = S.PerformImplicitConversion(
+        C.V, SS->getCond()->getType(), Sema::AA_Converting);
+    Cond = R.isInvalid() ? nullptr : R.get();
+  }
+  if (!Cond) {
+    Errors = true;
+  } else {
+    SwitchStmt *N = SwitchStmt::Create(Ctx, nullptr, nullptr, Cond, B.Loc,
+                                       B.Loc);
+    if (SS->isAllEnumCasesCovered())
+      N->setAllEnumCasesCovered();
+    Switches.push_back(N);
+    SmallVector<Stmt *, 16> Out;
+    auto *Outer = Cur;
+    Cur = &Out;
+    if (const auto *CS = dyn_cast<CompoundStmt>(SS->getBody()))
+      for (const Stmt *C : CS->body())
+        switchScopeStmt(C);
+    else
+      switchScopeStmt(SS->getBody());
+    Cur = Outer;
+    Stmt *Body = B.block(Out);
+    Switches.pop_back();
+    N->setBody(Body);
+    emit(N);
+  }
+  if (Scoped) {
+    Cur = Saved;
+    emit(B.block(Scope));
+  }
 }
 
 void TangentBuilder::bindPushforward() {

@@ -18,10 +18,12 @@
 // CHECK: poly {{-?0x[0-9a-f.p+-]+}} {{-?0x[0-9a-f.p+-]+}}{{$}}
 // CHECK: walk {{-?0x[0-9a-f.p+-]+}} {{-?0x[0-9a-f.p+-]+}}{{$}}
 // CHECK: hvp {{-?0x[0-9a-f.p+-]+}} {{-?0x[0-9a-f.p+-]+}} {{-?0x[0-9a-f.p+-]+}}{{$}}
+// CHECK-COUNT-3: sw {{-?0x[0-9a-f.p+-]+}} {{-?0x[0-9a-f.p+-]+}}{{$}}
 // CHECK: lanes {{-?0x[0-9a-f.p+-]+}} {{-?0x[0-9a-f.p+-]+}} {{-?0x[0-9a-f.p+-]+}}{{$}}
 
 //--- prims.cpp
 #include <cmath>
+#include <initializer_list>
 [[grad::forward]] double poly(double x, double y) {
   double s = 0;
   for (int i = 0; i < 4; ++i)
@@ -34,6 +36,22 @@
   while (p != x + n)
     acc += std::exp(*p++);
   *out = acc;
+}
+[[grad::forward]] double sw(double x, int k) {
+  double s = x;
+  for (double e : {1.0, 2.0}) {
+    switch (k) {
+    case 0:
+      s *= e * x;
+      [[fallthrough]];
+    case 1:
+      s += std::sin(x * s);
+      break;
+    default:
+      s = s * s - e;
+    }
+  }
+  return s;
 }
 [[grad::hessian]] double rosen(const double *x, int n) {
   double s = 0;
@@ -59,6 +77,10 @@ int main() {
   double d[3] = {0, 0, 0};
   rosen_hvp(x, 3, t, d);
   std::printf("hvp %a %a %a\n", d[0], d[1], d[2]);
+  for (int k = 0; k < 3; ++k) {
+    auto q = sw_pushforward(0.6, k, 1.0);
+    std::printf("sw %a %a\n", q.val, q.der[0]);
+  }
   grad::lanes<double, 2> tl[3] = {{{1, 0}}, {{0.5, 1}}, {{-1, 0}}}, tlo{};
   out = 0;
   walk_pushforward(x, 3, &out, tl, &tlo);

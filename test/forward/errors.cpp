@@ -15,13 +15,17 @@ struct Acc {
 // CHECK-DAG: errors.cpp:[[@LINE+1]]:3: error: grad: cannot declare the pushforward of 'ret': the return type 'int' has no pushforward (a floating scalar or void is needed)
 [[grad::forward]] int ret(double x) { return x; }
 
+struct Ring {
+  double v[3];
+  double *begin() { return v; }
+  double *end() { return v + 3; }
+};
+
 [[grad::forward]] double many(double x, int k, double *arr, double y) {
   double s = x;
-  switch (k) { // CHECK-DAG: errors.cpp:[[@LINE]]:3: error: grad: cannot differentiate 'switch' in 'many' in forward mode
-  case 1:
-    s *= 2;
-    break;
-  }
+  Ring r{{x, y, x}};
+  for (double e : r) // CHECK-DAG: errors.cpp:[[@LINE]]:3: error: grad: cannot differentiate range-based 'for' over 'Ring' (arrays, std::vector, std::array and std::initializer_list only) in 'many' in forward mode
+    s += e * k;
   // CHECK-DAG: errors.cpp:[[@LINE+1]]:8: error: grad: cannot differentiate call to 'opaque' (it has no visible body, no derivative rule and no user pushforward) in 'many' in forward mode
   s += opaque(s);
   static double g = 0;

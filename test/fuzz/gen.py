@@ -85,6 +85,9 @@ before the memory ones), `memory` and `-NAME` are accepted):
              random direction with the finite-difference gradient dotted with
              that direction, at the first point (`out` parameters are then
              declared as pointers: a `double out[]` gets a read-only tangent)
+  switch     (not in all or memory) `switch` on a selector in 0..3 built
+             from two conditions: case groups of one or two values, maybe
+             `default`, each a braced block followed by `break;`
   lanes      (implies forward) `[[grad::forward("lanes=3")]]`: the checker
              calls the vector pushforward with the directions (V, 0, -2 V)
              in its three lanes, compares lane 0 as forward does, and
@@ -135,7 +138,7 @@ ALL_FEATURES = LEGACY_FEATURES + MEMORY_FEATURES + ("retwrite", "seqorder",
                                                     "structs", "structops",
                                                     "complex", "ctors",
                                                     "forward", "hessian",
-                                                    "lanes")
+                                                    "lanes", "switch")
 # Names that stand for several features.
 GROUPS = {"memory": MEMORY_FEATURES, "all": LEGACY_FEATURES}
 DEFAULT_FEATURES = ("expr", "locals", "overwrite", "ternary", "math", "calls",
@@ -248,6 +251,9 @@ class Gen:
         self.indent = 1
         self.lines = []
         self.loops = []      # frames of the enclosing generated loops
+        # Loop depth at each enclosing switch: `break` there would leave
+        # the switch, so jumps need a loop inside it.
+        self.switches = []
         self.ret_bound = 0.0  # bound of the early returns so far
         self.hidden = set()  # ids of Vars an expression must not read
         self.void = False    # the current function returns void
@@ -581,8 +587,11 @@ class Gen:
         if self.on("loops") and depth > 0 and any(
                 v.assignable and v.scalar for v in self.vars()):
             kinds += ["loop", "loop"]
-        if self.on("loops") and self.loops:
+        if self.on("loops") and self.loops and (
+                not self.switches or len(self.loops) > self.switches[-1]):
             kinds += ["jump"]
+        if self.on("switch") and depth > 0:
+            kinds += ["switch", "switch"]
         if self.on("returns") and (not self.loops or self.on("loops")):
             kinds += ["ret"]
         if self.on("arrays") and self.on("locals"):
@@ -907,6 +916,43 @@ class Gen:
         self.emit("}")
         for v, a, b in zip(outer, then, other):
             v.bound = max(a, b)
+
+    def s_switch(self, depth):
+        """`switch` on a selector in 0..3 (two conditions): case groups of
+        one or two values, maybe `default`, each a braced block followed by
+        `break;` (the forms reverse mode lowers); the bounds are the
+        maximum over the groups (and over no group taken)."""
+        r = self.rng
+        sel = (f"(({self.cond(1)}) ? 1 : 0) + (({self.cond(1)}) ? 2 : 0)")
+        values = [0, 1, 2, 3]
+        r.shuffle(values)
+        groups = []
+        while values and len(groups) < 3:
+            k = r.randint(1, 2)
+            groups.append(values[:k])
+            values = values[k:]
+        default = r.randint(-1, len(groups) - 1)
+        self.emit(f"switch ({sel}) {{")
+        outer = self.vars()
+        before = [v.bound for v in outer]
+        ends = []
+        self.switches.append(len(self.loops))
+        for g, vals in enumerate(groups):
+            for v in vals:
+                self.emit(f"case {v}:")
+            if g == default:
+                self.emit("default:")
+            self.emit("{")
+            _, after = self.block(depth, r.randint(1, 3))
+            self.emit("}")
+            self.emit("break;")
+            ends.append(after)
+        self.switches.pop()
+        self.emit("}")
+        if default < 0 or values:
+            ends.append(before)
+        for i, v in enumerate(outer):
+            v.bound = max(e[i] for e in ends)
 
     def loop_squash(self, name, to):
         """`name` squashed into [-to, to] whatever its value."""
