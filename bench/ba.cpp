@@ -21,7 +21,11 @@
 ///   ba_vjp/grad    one pullback call per observation seeding both residuals
 ///                  (a vector-Jacobian product);
 ///   ba_vjp/hand    the same product from the closed-form Jacobian.
-/// ba_vjp/primal is the same primal as ba/primal.
+///   ba_fwd/grad    the 2 x 15 Jacobian of every observation from one call
+///                  of the vector pushforward (15 lanes, one per column:
+///                  [[grad::forward("cam, X, w, err", "lanes=15")]]).
+/// ba_vjp/primal and ba_fwd/primal are the same primal as ba/primal, ba_fwd/
+/// hand the same as ba/hand.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -99,7 +103,8 @@ void project(const double *const cam, const double *const X, double *proj) {
   proj[1] = proj[1] * cam[F_IDX] + cam[X0_IDX + 1];
 }
 
-[[grad]] void computeReprojError(const double *const cam, const double *const X,
+[[grad, grad::forward("cam, X, w, err", "lanes=15")]] void
+computeReprojError(const double *const cam, const double *const X,
                                  const double *const w,
                                  const double *const feat, double *err) {
   double proj[2];
@@ -276,6 +281,35 @@ void pullbackRow(const double *Cam, const double *X, const double *W,
                               DFeat, DErr);
 }
 
+/// The unit seeds of the 15 columns (cam, X, w), one lane each.
+struct Seeds {
+  grad::lanes<double, 15> Cam[11], X[3], W;
+  Seeds() : Cam(), X(), W() {
+    for (int C = 0; C < 11; ++C)
+      Cam[C].der[C] = 1;
+    for (int C = 0; C < 3; ++C)
+      X[C].der[11 + C] = 1;
+    W.der[14] = 1;
+  }
+};
+const Seeds &seeds() {
+  static const Seeds S;
+  return S;
+}
+
+/// One observation's 2 x 15 Jacobian (row-major) from one vector
+/// pushforward.
+void jacobianLanes(const double *Cam, const double *X, const double *W,
+                   const double *Feat, double *Err, double *J) {
+  const Seeds &Sd = seeds();
+  grad::lanes<double, 15> TErr[2];
+  computeReprojError_pushforward(Cam, X, W, Feat, Err, Sd.Cam, Sd.X, &Sd.W,
+                                 TErr);
+  for (int R = 0; R < 2; ++R)
+    for (int C = 0; C < 15; ++C)
+      J[15 * R + C] = TErr[R].der[C];
+}
+
 void checkAll() {
   Inputs &I = in();
   // Observations of camera 0 (no rotation) and of rotated cameras.
@@ -312,6 +346,14 @@ void checkAll() {
       bench::expectGradient("ba/grad", Fn, P, Pb, 1e-6, 17, 1e-4);
       bench::expectSame("ba/grad vs ba/hand", Pb, Hand, 1e-10);
     }
+    double LanesErr[2], LanesJ[30];
+    jacobianLanes(&P[0], &P[11], &P[14], &P[15], LanesErr, LanesJ);
+    bench::expectSame("ba_fwd/grad vs ba/hand",
+                      std::vector<double>(LanesJ, LanesJ + 30),
+                      std::vector<double>(HandJ, HandJ + 30), 1e-10);
+    bench::expectSame("ba_fwd value",
+                      std::vector<double>(LanesErr, LanesErr + 2),
+                      std::vector<double>(Err, Err + 2), 1e-15);
     // Both residuals seeded at once: v^T J, and the in/out adjoint of err
     // (its entry value is overwritten: 0 on return).
     const double V[2] = {0.7, -1.3};
@@ -371,6 +413,17 @@ void jacobianHand(benchmark::State &S) {
   }
 }
 
+void jacobianFwd(benchmark::State &S) {
+  Inputs &I = in();
+  std::vector<double> Err(2 * NObs), J(30 * NObs);
+  for (auto _ : S) {
+    for (int O = 0; O < NObs; ++O)
+      jacobianLanes(I.cam(O), I.pt(O), &I.W[O], &I.Feats[2 * O], &Err[2 * O],
+                    &J[30 * O]);
+    benchmark::ClobberMemory();
+  }
+}
+
 // The vector-Jacobian products use the seed (1, 1) for every observation.
 void vjpGrad(benchmark::State &S) {
   Inputs &I = in();
@@ -411,6 +464,9 @@ int main(int argc, char **argv) {
   benchmark::RegisterBenchmark("ba_vjp/primal", primal);
   benchmark::RegisterBenchmark("ba_vjp/grad", vjpGrad);
   benchmark::RegisterBenchmark("ba_vjp/hand", vjpHand);
+  benchmark::RegisterBenchmark("ba_fwd/primal", primal);
+  benchmark::RegisterBenchmark("ba_fwd/grad", jacobianFwd);
+  benchmark::RegisterBenchmark("ba_fwd/hand", jacobianHand);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv))
     return 1;

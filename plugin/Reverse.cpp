@@ -495,7 +495,101 @@ static bool readsMember(const Stmt *S, const VarDecl *V,
 /// pointer or reference) may change: for a parameter, memory reached through
 /// pointer or reference parameters (the caller's); for a local, any
 /// floating variable or memory.
+/// The object a local pointer or reference \p Via denotes memory of, when
+/// its initialiser says which (`&z`, `a + k`, `&a[i]`, `cell(&x, 0)` of an
+/// accessor) and it is never re-seated (nor its address taken); null
+/// otherwise.
+static const VarDecl *knownTarget(const VarDecl *Via) {
+  if (isa<ParmVarDecl>(Via) || !Via->getInit())
+    return nullptr;
+  const auto *FD = dyn_cast<FunctionDecl>(Via->getDeclContext());
+  if (!FD || !FD->getBody())
+    return nullptr;
+  const Expr *Init = Via->getInit()->IgnoreParenImpCasts();
+  for (;;) {
+    if (const Expr *A = accessorArg(Init)) {
+      Init = A->IgnoreParenImpCasts();
+      continue;
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(Init);
+        UO && UO->getOpcode() == UO_AddrOf) {
+      Init = UO->getSubExpr()->IgnoreParenImpCasts();
+      continue;
+    }
+    break;
+  }
+  bool IsThis = false;
+  const VarDecl *T = pathRoot(Init, IsThis);
+  if (!T || T == Via || T->getType()->isReferenceType() ||
+      T->getType()->isPointerType())
+    return nullptr;
+  if (Via->getType()->isPointerType()) {
+    // Never re-seated: no assignment, increment or address of Via.
+    struct Seat : RecursiveASTVisitor<Seat> {
+      const VarDecl *V;
+      bool Moved = false;
+      bool is(const Expr *E) {
+        const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+        return D && D->getDecl() == V;
+      }
+      bool VisitBinaryOperator(BinaryOperator *BO) {
+        Moved |= BO->isAssignmentOp() && is(BO->getLHS());
+        return !Moved;
+      }
+      bool VisitUnaryOperator(UnaryOperator *UO) {
+        Moved |= (UO->isIncrementDecrementOp() ||
+                  UO->getOpcode() == UO_AddrOf) &&
+                 is(UO->getSubExpr());
+        return !Moved;
+      }
+      bool VisitVarDecl(VarDecl *VD) {
+        // Bound to a non-const reference: may be re-seated through it.
+        if (VD->getType()->isLValueReferenceType() &&
+            !VD->getType().getNonReferenceType().isConstQualified() &&
+            VD->getInit() && is(VD->getInit()))
+          Moved = true;
+        return !Moved;
+      }
+      bool VisitCallExpr(CallExpr *CE) {
+        // Passed to a non-const reference parameter.
+        const FunctionDecl *F = CE->getDirectCallee();
+        for (unsigned I = 0; I < CE->getNumArgs(); ++I)
+          if (is(CE->getArg(I)) &&
+              (!F || I >= F->getNumParams() ||
+               (F->getParamDecl(I)->getType()->isLValueReferenceType() &&
+                !F->getParamDecl(I)
+                     ->getType()
+                     .getNonReferenceType()
+                     .isConstQualified())))
+            Moved = true;
+        return !Moved;
+      }
+    } Sc;
+    Sc.V = Via;
+    Sc.TraverseStmt(FD->getBody());
+    if (Sc.Moved)
+      return nullptr;
+  }
+  return T;
+}
+
 static bool readsAliasable(const Expr *E, const VarDecl *Via) {
+  // A local pointer or reference to a known object: only reads of that
+  // object, or through pointers and references, may see the change.
+  if (const VarDecl *T = knownTarget(Via)) {
+    struct Reads : RecursiveASTVisitor<Reads> {
+      const VarDecl *T;
+      bool Found = false;
+      bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+        const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+        Found |= VD && (VD == T || mayAlias(VD));
+        return !Found;
+      }
+    } R;
+    R.T = T;
+    R.TraverseStmt(const_cast<Expr *>(E));
+    return R.Found;
+  }
   struct Finder : RecursiveASTVisitor<Finder> {
     bool OnlyParams = false;
     bool Found = false;

@@ -263,10 +263,6 @@ private:
     return E;
   }
 
-  /// \p Sum (a tangent written to \p Target) with the terms that read
-  /// \p Target's variable added last (a shorter loop-carried chain).
-  Expr *recurrenceLast(Expr *Sum, Expr *Target);
-
   Expr *mul(Expr *A, Expr *Bx) {
     if (!A || !Bx)
       return nullptr;

@@ -104,51 +104,6 @@ VT TangentBuilder::unary(const UnaryOperator *UO, bool NeedT) {
   }
 }
 
-/// True if \p E reads \p D.
-static bool reads(const Stmt *E, const ValueDecl *D) {
-  if (!E)
-    return false;
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-    return DRE->getDecl() == D;
-  for (const Stmt *C : E->children())
-    if (reads(C, D))
-      return true;
-  return false;
-}
-
-/// The leaves of the `+` tree \p E.
-static void sumTerms(Expr *E, SmallVectorImpl<Expr *> &Out) {
-  if (auto *BO = dyn_cast<BinaryOperator>(E->IgnoreParens());
-      BO && BO->getOpcode() == BO_Add && !BO->getType()->isPointerType()) {
-    sumTerms(BO->getLHS(), Out);
-    sumTerms(BO->getRHS(), Out);
-    return;
-  }
-  Out.push_back(E);
-}
-
-Expr *TangentBuilder::recurrenceLast(Expr *Sum, Expr *Target) {
-  const auto *Root = dyn_cast_or_null<DeclRefExpr>(
-      Target ? Target->IgnoreParenImpCasts() : nullptr);
-  if (!Sum || !Root)
-    return Sum;
-  SmallVector<Expr *, 8> Terms, Others, Self;
-  sumTerms(Sum, Terms);
-  for (Expr *T : Terms)
-    (reads(T, Root->getDecl()) ? Self : Others).push_back(T);
-  if (Self.empty() || Others.empty() ||
-      (Self.size() == 1 && Terms.back() == Self.back()))
-    return Sum;
-  // t = (a * t_x + t_c[i]) + t * x: the loop-carried term is added last,
-  // so the recurrence's latency is one multiply and one add.
-  Expr *R = nullptr;
-  for (Expr *T : Others)
-    R = add(R, T);
-  for (Expr *T : Self)
-    R = add(R, T);
-  return R;
-}
-
 VT TangentBuilder::assignment(const Expr *Whole, BinaryOperatorKind Op,
                               const Expr *L, const Expr *R) {
   bool Discarded = Whole == Discard;
@@ -287,8 +242,6 @@ VT TangentBuilder::assignment(const Expr *Whole, BinaryOperatorKind Op,
   if (!Skip) {
     BinaryOperatorKind TOp =
         Op == BO_AddAssign || Op == BO_SubAssign ? Op : BO_Assign;
-    if (TOp == BO_Assign)
-      NewT = recurrenceLast(NewT, TL);
     emit(B.binop(TOp, TL, rhs(NewT)));
   }
   Expr *A = B.binop(Op, LV.V, rhs(RV.V));

@@ -11,13 +11,26 @@
   return z + t;
 }
 // The same through a pointer (found by the fuzz forward mode, seed 20222
-// with seqorder): the plugin cannot tell which memory the left operand
-// writes, so any floating read on the right is an error.
+// with seqorder): w is known to point to x, which the right side reads.
+// Reads of other variables are fine (test/memory/sequencing.cpp checks their
+// values); reads through other pointers are errors.
 [[grad]] double g(double x, double y) {
   double *w = &x;
   // CHECK: rhs-sequencing.cpp:[[@LINE+1]]:3: error: grad: cannot differentiate assignment whose right operand reads memory that its left operand may change through 'w' (C++ evaluates the right operand first: use two statements) in 'g'
   (*w = y * 2) *= 1 / (1.5 + x * x);
-  (*w = y) *= 2; // fine: a constant on the right
+  (*w = y) *= 2;       // fine: a constant on the right
+  (*w = y) *= 1 + y;   // fine: w points to x, not to y
   return x;
 }
-// CHECK: 2 errors generated
+[[grad]] double h(double *p, double y) {
+  double *q = p + 1;   // into the caller's memory
+  double a[2] = {y, y};
+  double *r = a;
+  r = r + 1;           // re-seated: any floating read may alias
+  // CHECK: rhs-sequencing.cpp:[[@LINE+1]]:3: error: grad: cannot differentiate assignment whose right operand reads memory that its left operand may change through 'q' (C++ evaluates the right operand first: use two statements) in 'h'
+  (*q *= y) += p[0];
+  // CHECK: rhs-sequencing.cpp:[[@LINE+1]]:3: error: grad: cannot differentiate assignment whose right operand reads memory that its left operand may change through 'r' (C++ evaluates the right operand first: use two statements) in 'h'
+  (*r *= 2) += y;
+  return a[1] + *q;
+}
+// CHECK: 4 errors generated
