@@ -391,6 +391,33 @@ void PullbackBuilder::exprStmt(const Expr *E, Stmts &Fwd, Stmts &Rev) {
   }
   if (const auto *UO = dyn_cast<UnaryOperator>(K)) {
     if (UO->isIncrementDecrementOp()) {
+      // `++(t += y)`, `(t *= x)--`, `++++t`: the inner write first (a
+      // statement of its own), then the increment of its target.
+      const Expr *Target = UO->getSubExpr()->IgnoreParens();
+      if (const auto *IB = dyn_cast<BinaryOperator>(Target);
+          IB && IB->isAssignmentOp()) {
+        exprStmt(IB, Fwd, Rev);
+        Target = IB->getLHS();
+      } else if (const auto *IU = dyn_cast<UnaryOperator>(Target);
+                 IU && IU->isPrefix() && IU->isIncrementDecrementOp()) {
+        exprStmt(IU, Fwd, Rev);
+        Target = IU->getSubExpr();
+      } else {
+        Target = nullptr;
+      }
+      if (Target) {
+        if (Target->HasSideEffects(Ctx)) {
+          unsupported(UO, "increment of an assignment with side effects in "
+                          "its left side");
+          return;
+        }
+        auto *Inc = UnaryOperator::Create(
+            Ctx, const_cast<Expr *>(Target), UO->getOpcode(),
+            Target->getType(), VK_LValue, OK_Ordinary, UO->getOperatorLoc(),
+            false, FPOptionsOverride());
+        exprStmt(Inc, Fwd, Rev);
+        return;
+      }
       // (A structured binding: the part it names.)
       const Expr *Sub = strip(UO->getSubExpr());
       if (isElementAccess(Sub)) {
@@ -573,17 +600,45 @@ static const VarDecl *knownTarget(const VarDecl *Via) {
   return T;
 }
 
+/// True if a value of type \p T holds no pointer, reference or closure
+/// (numbers, arrays of them, structs of those): it cannot reach other
+/// memory.
+static bool plainData(QualType T, unsigned Depth = 0) {
+  T = T.getCanonicalType();
+  if (T->isArithmeticType() || T->isEnumeralType())
+    return true;
+  if (const auto *AT = dyn_cast<ArrayType>(T.getTypePtr()))
+    return plainData(AT->getElementType(), Depth);
+  const auto *RD = T->getAsCXXRecordDecl();
+  if (!RD || Depth > 8 || RD->isLambda() || !RD->hasDefinition())
+    return false;
+  for (const FieldDecl *F : RD->fields())
+    if (!plainData(F->getType(), Depth + 1))
+      return false;
+  for (const CXXBaseSpecifier &Base : RD->bases())
+    if (!plainData(Base.getType(), Depth + 1))
+      return false;
+  return true;
+}
+
 static bool readsAliasable(const Expr *E, const VarDecl *Via) {
   // A local pointer or reference to a known object: only reads of that
-  // object, or through pointers and references, may see the change.
+  // object, or of anything that may point or refer to memory (pointers,
+  // references, iterators, closures, structs holding them), may see the
+  // change.
   if (const VarDecl *T = knownTarget(Via)) {
     struct Reads : RecursiveASTVisitor<Reads> {
       const VarDecl *T;
       bool Found = false;
       bool VisitDeclRefExpr(DeclRefExpr *DRE) {
         const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-        Found |= VD && (VD == T || mayAlias(VD));
+        Found |= VD && (VD == T || VD->getType()->isReferenceType() ||
+                        !plainData(VD->getType()));
         return !Found;
+      }
+      bool VisitCXXThisExpr(CXXThisExpr *) {
+        Found = true;
+        return false;
       }
     } R;
     R.T = T;
@@ -674,6 +729,12 @@ void PullbackBuilder::assignment(const BinaryOperator *BO, Stmts &Fwd,
         U && U->isPrefix() && U->isIncrementDecrementOp()) {
       rebuild(U, false, false);
       LHS = strip(U->getSubExpr());
+      continue;
+    }
+    // (a, t) = e: a discarded operand without effects, then t.
+    if (const auto *C = dyn_cast<BinaryOperator>(LHS);
+        C && C->getOpcode() == BO_Comma && !C->getLHS()->HasSideEffects(Ctx)) {
+      LHS = strip(C->getRHS());
       continue;
     }
     break;

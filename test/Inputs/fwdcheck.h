@@ -45,22 +45,28 @@ double fdAlong(F f, const std::vector<double> &X,
 
 /// Checks Tan(X, V) (a pushforward's derivative along V) against f for
 /// every unit direction and the direction (1, -0.5, 0.25, ...).
-template <class F, class T>
-void each(const std::string &Name, F f, T Tan, const std::vector<double> &X,
-          double RelTol = 1e-6) {
+/// Every unit direction of R^n and the direction (1, -0.5, 0.25, ...).
+inline std::vector<std::vector<double>> directions(std::size_t N) {
   std::vector<std::vector<double>> Dirs;
-  for (std::size_t I = 0; I < X.size(); ++I) {
-    std::vector<double> V(X.size(), 0.0);
+  for (std::size_t I = 0; I < N; ++I) {
+    std::vector<double> V(N, 0.0);
     V[I] = 1;
     Dirs.push_back(V);
   }
-  std::vector<double> Mixed(X.size());
+  std::vector<double> Mixed(N);
   double C = 1;
   for (double &M : Mixed) {
     M = C;
     C *= -0.5;
   }
   Dirs.push_back(Mixed);
+  return Dirs;
+}
+
+template <class F, class T>
+void each(const std::string &Name, F f, T Tan, const std::vector<double> &X,
+          double RelTol = 1e-6) {
+  std::vector<std::vector<double>> Dirs = directions(X.size());
   for (std::size_t K = 0; K < Dirs.size(); ++K)
     gradcheck::expect(Name + ".v" + std::to_string(K),
                       (double)Tan(X, Dirs[K]), fdAlong(f, X, Dirs[K]), RelTol);
@@ -72,19 +78,7 @@ void each(const std::string &Name, F f, T Tan, const std::vector<double> &X,
 template <std::size_t N, class F, class T>
 void lanes(const std::string &Name, F f, T Tan, const std::vector<double> &X,
            double RelTol = 1e-6) {
-  std::vector<std::vector<double>> Dirs;
-  for (std::size_t I = 0; I < X.size(); ++I) {
-    std::vector<double> V(X.size(), 0.0);
-    V[I] = 1;
-    Dirs.push_back(V);
-  }
-  std::vector<double> Mixed(X.size());
-  double C = 1;
-  for (double &M : Mixed) {
-    M = C;
-    C *= -0.5;
-  }
-  Dirs.push_back(Mixed);
+  std::vector<std::vector<double>> Dirs = directions(X.size());
   for (std::size_t K0 = 0; K0 < Dirs.size(); K0 += N) {
     std::vector<grad::lanes<double, N>> D(X.size());
     for (std::size_t K = K0; K < K0 + N && K < Dirs.size(); ++K)

@@ -31,6 +31,12 @@
   (*q *= y) += p[0];
   // CHECK: rhs-sequencing.cpp:[[@LINE+1]]:3: error: grad: cannot differentiate assignment whose right operand reads memory that its left operand may change through 'r' (C++ evaluates the right operand first: use two statements) in 'h'
   (*r *= 2) += y;
-  return a[1] + *q;
+  // Reads through something that may refer to the target: errors.
+  double z = y;
+  double *w = &z;
+  auto get = [&] { return z; };
+  // CHECK: rhs-sequencing.cpp:[[@LINE+1]]:3: error: grad: cannot differentiate assignment whose right operand reads memory that its left operand may change through 'w' (C++ evaluates the right operand first: use two statements) in 'h'
+  (*w *= 2) += get();
+  return a[1] + *q + z;
 }
-// CHECK: 4 errors generated
+// CHECK: 5 errors generated

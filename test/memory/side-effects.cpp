@@ -66,6 +66,24 @@ static double &cell(double *a, int i) { return a[i]; }
   return z + r * y;
 }
 
+// Increments of assignments: the inner write, then the increment.
+[[grad, grad::forward]] double incassign(double x, double y) {
+  double t = x;
+  ++(t *= y);
+  double u = t * x;
+  (t += u)--;
+  ++++t;
+  return t * u + t;
+}
+
+// An assignment to a comma expression writes its right operand.
+[[grad, grad::forward]] double commaassign(double x, double y) {
+  double a = x, t = y;
+  (a, t) = x * y;
+  (a, t) *= a;
+  return t * a + t;
+}
+
 #ifdef REFUSED
 // REFUSED: side-effects.cpp:[[@LINE+2]]:19: error: grad: cannot differentiate assignment in a branch of '?:' in 'branchy'
 [[grad]] double branchy(double x, double y) {
@@ -90,6 +108,35 @@ int main() {
   check_grad("in_argument", in_argument, in_argument_pullback, 0.7, 1.3);
   // CHECK: ok increments.d1
   check_grad("increments", increments, increments_pullback, 0.7, 1.3);
+  // CHECK: ok incassign.d1
+  check_grad("incassign", incassign, incassign_pullback, 0.7, 1.3);
+  {
+    // The pushforward along (1, 0) and (0, 1) against the pullback.
+    double Dx = 0, Dy = 0;
+    incassign_pullback(0.7, 1.3, 1.0, &Dx, &Dy);
+    double Tx = incassign_pushforward(0.7, 1.3, 1.0, 0.0).der[0];
+    double Ty = incassign_pushforward(0.7, 1.3, 0.0, 1.0).der[0];
+    // CHECK: ok incassign.fwd
+    std::printf("%s incassign.fwd\n",
+                std::fabs(Tx - Dx) < 1e-12 * std::fabs(Dx) &&
+                        std::fabs(Ty - Dy) < 1e-12 * std::fabs(Dy)
+                    ? "ok"
+                    : "FAIL");
+  }
+  // CHECK: ok commaassign.d1
+  check_grad("commaassign", commaassign, commaassign_pullback, 0.7, 1.3);
+  {
+    double Dx = 0, Dy = 0;
+    commaassign_pullback(0.7, 1.3, 1.0, &Dx, &Dy);
+    double Tx = commaassign_pushforward(0.7, 1.3, 1.0, 0.0).der[0];
+    double Ty = commaassign_pushforward(0.7, 1.3, 0.0, 1.0).der[0];
+    // CHECK: ok commaassign.fwd
+    std::printf("%s commaassign.fwd\n",
+                std::fabs(Tx - Dx) < 1e-12 * std::fabs(Dx) &&
+                        std::fabs(Ty - Dy) < 1e-12 * std::fabs(Dy)
+                    ? "ok"
+                    : "FAIL");
+  }
   // CHECK: ok known_target.d1
   check_grad("known_target", known_target, known_target_pullback, 0.7, 1.3);
   {
