@@ -48,8 +48,13 @@ void TangentBuilder::declStmt(const DeclStmt *DS) {
       // A constant table: the original variable.
       continue;
     }
-    if (Tracked && Lanes &&
-        tanTypeOr(T, DS, "local '" + VD->getNameAsString() + "'").isNull()) {
+    // Vector mode: objects have no lanes (a reference to one without a
+    // tangent, such as a range-for's range over read-only data, is fine).
+    std::string What = VD->isImplicit()
+                           ? std::string("range of a range-based 'for'")
+                           : "local '" + VD->getNameAsString() + "'";
+    if (Tracked && Lanes && !T->isReferenceType() &&
+        tanTypeOr(T, DS, What).isNull()) {
       FailedVars.insert(VD);
       continue;
     }
@@ -136,9 +141,14 @@ void TangentBuilder::declStmt(const DeclStmt *DS) {
     }
     Errors = Before;
     if (TInit) {
+      QualType TN = tanTypeOr(NR, DS, What);
+      if (TN.isNull()) {
+        FailedVars.insert(VD);
+        continue;
+      }
       QualType TT = IsRef && TInit->isLValue()
-                        ? Ctx.getLValueReferenceType(tanType(NR))
-                        : tanType(NR.getUnqualifiedType());
+                        ? Ctx.getLValueReferenceType(TN)
+                        : TN.getUnqualifiedType();
       VarDecl *TV = B.var(Fn, TName, TT, TInit);
       if (TV->isInvalidDecl()) {
         fail(DS, "declaration of '" + VD->getNameAsString() + "'");

@@ -99,6 +99,17 @@ enum class Kind { Square, Sine, Mix };
   return s;
 }
 
+// Vector mode, read-only data without tangents: a range-for over it and a
+// reference to it need no lanes.
+[[grad::forward("x, y", "lanes=2")]] double wsum(const std::vector<double> &w,
+                                                 double x, double y) {
+  double s = 0;
+  for (double e : w)
+    s += e * std::sin(x * e);
+  const std::vector<double> &ww = w;
+  return s + ww[0] * y;
+}
+
 // goto: jumps keep their meaning.
 [[grad::forward]] double gt(double x) {
   double s = x;
@@ -154,6 +165,12 @@ int main() {
         return rfl_pushforward(X[0], X[1], D[0], D[1]);
       },
       {0.4, 1.3});
+  fwdcheck::lanes<2>(
+      "wsum", [](const V &X) { return wsum({0.5, -1.5, 2.0}, X[0], X[1]); },
+      [](const V &X, const std::vector<grad::lanes<double, 2>> &D) {
+        return wsum_pushforward({0.5, -1.5, 2.0}, X[0], X[1], D[0], D[1]);
+      },
+      {0.8, -0.3});
   return gradcheck::failures();
 }
 
@@ -170,3 +187,4 @@ int main() {
 // CHECK: ok en2.v1
 // CHECK: ok rf.v4
 // CHECK: ok rfl.v2
+// CHECK: ok wsum.v2

@@ -41,6 +41,17 @@ void bump_pushforward(double *p, double *t_p) { *p += 1; }
   return Pt{a[0], a[1]}.x + slot(x);
 }
 
+// A range over an object with lanes would need them: the local is refused
+// where it is declared.
+[[grad::forward("lanes=2")]] double ranges(double x) {
+  // CHECK-DAG: lanes-errors.cpp:[[@LINE+1]]:3: error: grad: cannot differentiate local 'v' of type 'std::vector<double>' in vector mode (objects and containers have no lanes yet) in 'ranges' in forward mode
+  std::vector<double> v{x, 2 * x};
+  double s = 0;
+  for (double e : v)
+    s += e;
+  return s;
+}
+
 // CHECK-DAG: lanes-errors.cpp:[[@LINE+1]]:17: error: grad: 'lanes=0': the number of directions must be a whole number from 1 to 1024
 [[grad::forward("lanes=0")]] double zero(double x) { return x; }
 // CHECK-DAG: lanes-errors.cpp:[[@LINE+1]]:17: error: grad: 'lanes=four': the number of directions must be a whole number from 1 to 1024
