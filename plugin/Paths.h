@@ -92,6 +92,10 @@ Allocation allocation(const clang::Expr *E);
 /// differentiated storage).
 bool mayAlias(const clang::VarDecl *VD);
 
+/// True if \p E may read memory that a write through \p Via (a pointer or
+/// reference variable) changes (Sequencing.cpp).
+bool readsAliasable(const clang::Expr *E, const clang::VarDecl *Via);
+
 /// A non-const member function of a standard container that only gives
 /// access to elements (data, begin, end, front, back, at, operator[]): it
 /// writes nothing itself.
