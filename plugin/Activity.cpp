@@ -6,11 +6,13 @@
 
 #include "Activity.h"
 #include "Lift.h"
+#include "Selectors.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/MapVector.h"
+#include <functional>
 
 using namespace clang;
 
@@ -81,6 +83,9 @@ const VarDecl *Activity::rootOf(const Expr *E, bool &IsThis) const {
     return rootOf(B, IsThis);
   if (const Expr *B = pointerBase(E))
     return rootOf(B, IsThis);
+  // std::max(a, b) and friends: a reference to one of their operands.
+  if (const ConditionalOperator *SF = selectorForm(St, E))
+    return rootOf(SF, IsThis);
   if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
     bool T1, T2;
     const VarDecl *A = rootOf(CO->getTrueExpr(), T1);
@@ -278,6 +283,12 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
       }
       break;
     }
+    // (c ? a : b) = e writes one of a and b.
+    if (const auto *CO = dyn_cast<ConditionalOperator>(K)) {
+      writeTo(CO->getTrueExpr(), RHS);
+      writeTo(CO->getFalseExpr(), RHS);
+      return;
+    }
     // A structured binding: the part of the hidden object it names.
     if (const auto *DRE = dyn_cast<DeclRefExpr>(K))
       if (const auto *BD = dyn_cast<BindingDecl>(DRE->getDecl()))
@@ -286,13 +297,17 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
     if (const VarDecl *VD = refVar(K)) {
       if (isAliasVar(VD) && VD->getType()->isReferenceType()) {
         // Through a reference: the storage it binds to.
-        if (const VarDecl *R = Act.storageOf(VD)) {
+        auto Mark = [&](const VarDecl *R) {
           WrittenData.insert(R);
           if (isScalarStorage(R))
             Written.insert(R);
           if (RHS)
             Defs.push_back({R, RHS});
-        }
+        };
+        if (const VarDecl *R = Act.storageOf(VD))
+          Mark(R);
+        for (const VarDecl *MR : Act.rootsOf(VD))
+          Mark(MR);
         return;
       }
       Written.insert(VD);
@@ -489,16 +504,22 @@ void Activity::computeAliases(const Stmt *Body) {
       bool Known = !L.empty(), Unknown = false;
       SmallVector<const VarDecl *, 2> All;
       // `c ? a : b` defines the pointer as one of two storages.
+      // (Also std::max(a, b), std::clamp(v, lo, hi): their '?:' forms.)
       SmallVector<const Expr *, 4> Flat;
-      for (const Expr *E : L) {
-        const auto *CO = dyn_cast<ConditionalOperator>(E->IgnoreParenImpCasts());
-        if (CO && VD->getType()->isPointerType()) {
-          Flat.push_back(CO->getTrueExpr());
-          Flat.push_back(CO->getFalseExpr());
-        } else {
+      std::function<void(const Expr *)> Choices = [&](const Expr *E) {
+        const Expr *K = E->IgnoreParenImpCasts();
+        const auto *CO = dyn_cast<ConditionalOperator>(K);
+        if (!CO)
+          CO = selectorForm(St, K);
+        if (!CO) {
           Flat.push_back(E);
+          return;
         }
-      }
+        Choices(CO->getTrueExpr());
+        Choices(CO->getFalseExpr());
+      };
+      for (const Expr *E : L)
+        Choices(E);
       for (const Expr *E : Flat) {
         if (E->IgnoreParenImpCasts()->isNullPointerConstant(
                 *Ctx, Expr::NPC_ValueDependentIsNotNull))
@@ -519,9 +540,8 @@ void Activity::computeAliases(const Stmt *Body) {
         Root = R;
       }
       const VarDecl *New = Known ? Root : nullptr;
-      // Pointers (not references) into several known storages.
-      if (!Known && !Unknown && All.size() > 1 &&
-          VD->getType()->isPointerType()) {
+      // Pointers and references into several known storages.
+      if (!Known && !Unknown && All.size() > 1) {
         if (Roots[VD] != All) {
           Roots[VD] = All;
           Changed = true;

@@ -20,6 +20,7 @@
 #include "Diagnostics.h"
 #include "PullbackBuilder.h"
 #include "Records.h"
+#include "Selectors.h"
 #include "Shadow.h"
 
 #include "clang/AST/ASTContext.h"
@@ -268,8 +269,12 @@ void PullbackBuilder::noteAliasDef(const VarDecl *VD, const Expr *RHS,
   // side effects).
   std::function<Expr *(const Expr *)> Index = [&](const Expr *E) -> Expr * {
     const Expr *K = E->IgnoreParenImpCasts();
-    if (const auto *CO = dyn_cast<ConditionalOperator>(K)) {
-      if (CO->getCond()->HasSideEffects(Ctx))
+    const auto *CO = dyn_cast<ConditionalOperator>(K);
+    if (!CO)
+      CO = selectorForm(State::get(Ctx), K); // std::max(a, b), ...
+    if (CO) {
+      if (!isSelectorForm(State::get(Ctx), CO) &&
+          CO->getCond()->HasSideEffects(Ctx))
         return unsupported(CO, "pointer '" + VD->getNameAsString() +
                                    "' chosen by a condition with side effects");
       Expr *T = Index(CO->getTrueExpr());
@@ -334,7 +339,10 @@ void PullbackBuilder::noteAliasUse(const DeclRefExpr *Use) {
     Expr *Base = multiRootBase(VD, B.ref(A), /*Shadow=*/false);
     if (!Base)
       return;
-    Expr *Off = B.binop(BO_Sub, B.ref(mapVar(VD)), Base);
+    Expr *Ptr = B.ref(mapVar(VD));
+    if (VD->getType()->isReferenceType())
+      Ptr = B.addrOf(Ptr);
+    Expr *Off = B.binop(BO_Sub, Ptr, Base);
     VarDecl *UO = hoist("_o", Off->getType());
     Cur->push_back(B.assign(B.ref(UO), Off));
     if (!Loops.empty() && !Frames.empty()) {
@@ -393,7 +401,10 @@ Expr *PullbackBuilder::aliasShadow(const DeclRefExpr *Use) {
     Expr *Base = multiRootBase(VD, B.ref(MU->second.first), /*Shadow=*/true);
     if (!Base)
       return nullptr;
-    return B.binop(BO_Add, Base, B.ref(MU->second.second));
+    Expr *P = B.binop(BO_Add, Base, B.ref(MU->second.second));
+    if (VD->getType()->isReferenceType())
+      return B.paren(B.deref(P));
+    return P;
   }
   const VarDecl *R = Act.storageOf(VD);
   if (!R)

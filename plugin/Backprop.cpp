@@ -15,6 +15,7 @@
 #include "Diagnostics.h"
 #include "PullbackBuilder.h"
 #include "Records.h"
+#include "Selectors.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -278,6 +279,10 @@ void PullbackBuilder::backpropCall(const CallExpr *CE, Expr *Adj,
                                    Stmts &Out) {
   if (const CallExpr *LC = lambdaCall(CE); LC != CE) {
     backprop(LC, Adj, Out); // a local lambda: its lifted function
+    return;
+  }
+  if (hasComparator(State::get(Ctx), CE)) {
+    backprop(selectorForm(State::get(Ctx), CE), Adj, Out);
     return;
   }
   const FunctionDecl *FD = CE->getDirectCallee();

@@ -16,6 +16,7 @@
 #include "Diagnostics.h"
 #include "PullbackBuilder.h"
 #include "Records.h"
+#include "Selectors.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -737,6 +738,15 @@ Expr *PullbackBuilder::rebuild(const Expr *E, bool Need, bool Plain) {
   if (const CXXConstructExpr *UC = userConstruction(K))
     return rebuildUserConstruction(UC, Need, Plain);
   if (const auto *CE = dyn_cast<CallExpr>(K)) {
+    // std::min(a, b, comp): the '?:' it evaluates.
+    if (hasComparator(State::get(Ctx), CE)) {
+      const ConditionalOperator *SF = selectorForm(State::get(Ctx), CE);
+      Expr *R = rebuild(SF, Need, Plain);
+      auto It = Values.find(SF);
+      if (It != Values.end())
+        Values[K] = It->second;
+      return R;
+    }
     const CallExpr *LC = lambdaCall(CE);
     if (!LC)
       return nullptr;

@@ -26,6 +26,10 @@
 namespace clang {
 class Sema;
 class Scope;
+class BinaryOperator;
+class CallExpr;
+class ConditionalOperator;
+class IfStmt;
 } // namespace clang
 
 namespace grad {
@@ -210,6 +214,15 @@ public:
   llvm::DenseMap<const clang::FunctionTemplateDecl *, unsigned> TemplateIndex;
   std::vector<PullbackTemplate> Templates;
   unsigned SplitCount = 0;
+  /// Conditional forms of std::min / max / clamp calls (Selectors.cpp),
+  /// built on first use; null for calls that have none.
+  mutable llvm::DenseMap<const clang::CallExpr *,
+                         const clang::ConditionalOperator *>
+      SelectorForms;
+  mutable llvm::DenseSet<const clang::ConditionalOperator *> SelectorParts;
+  /// `(c ? a : b) op= e` statements as `if (c) a op= e; else b op= e;`.
+  mutable llvm::DenseMap<const clang::BinaryOperator *, const clang::IfStmt *>
+      ConditionalAssigns;
   /// Primal specializations already reported as not differentiable.
   llvm::DenseSet<const clang::FunctionDecl *> BadSpecializations;
   /// The Sema of this translation unit (for instantiating adjoint types).

@@ -16,6 +16,7 @@
 #include "Diagnostics.h"
 #include "PullbackBuilder.h"
 #include "Records.h"
+#include "Selectors.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclTemplate.h"
@@ -377,6 +378,11 @@ void PullbackBuilder::compound(const CompoundStmt *CS, Stmts &Fwd,
 void PullbackBuilder::exprStmt(const Expr *E, Stmts &Fwd, Stmts &Rev) {
   const Expr *K = strip(E);
   if (const auto *BO = dyn_cast<BinaryOperator>(K)) {
+    // (c ? a : b) op= e: if (c) a op= e; else b op= e;
+    if (const IfStmt *IS = conditionalAssignment(State::get(Ctx), BO)) {
+      ifStmt(IS, Fwd, Rev);
+      return;
+    }
     if (BO->isAssignmentOp()) {
       assignment(BO, Fwd, Rev);
       return;

@@ -11,6 +11,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "Selectors.h"
 #include "TangentBuilder.h"
 
 namespace grad {
@@ -317,6 +318,9 @@ VT TangentBuilder::laneAccessor(const CallExpr *CE, const FunctionDecl *FD,
 }
 
 VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
+  // std::min(a, b, comp): the '?:' it evaluates.
+  if (hasComparator(State::get(Ctx), CE))
+    return conditional(selectorForm(State::get(Ctx), CE), NeedT);
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
     return memberCall(MC, NeedT);
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE)) {
@@ -330,6 +334,30 @@ VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
     }
     if (OK == OO_Equal && OC->getNumArgs() == 2)
       return assignment(CE, BO_Assign, OC->getArg(0), OC->getArg(1));
+    // A stateless predicate (a comparator such as std::greater<double>())
+    // called on values: run as written; nothing it returns has a tangent.
+    const CXXRecordDecl *FO =
+        OC->getArg(0)->getType().getNonReferenceType()->getAsCXXRecordDecl();
+    if (OK == OO_Call && !floatingOrPointer(CE->getType()) && FO &&
+        FO->hasDefinition() && FO->isEmpty() &&
+        llvm::all_of(OC->getDirectCallee()
+                         ? OC->getDirectCallee()->parameters()
+                         : ArrayRef<ParmVarDecl *>(),
+                     [](const ParmVarDecl *P) {
+                       QualType T = P->getType();
+                       return !T->isPointerType() &&
+                              (!T->isReferenceType() ||
+                               T.getNonReferenceType().isConstQualified());
+                     })) {
+      VT Obj = expr(OC->getArg(0), false);
+      SmallVector<Expr *, 2> Vals;
+      for (unsigned I = 1; I < OC->getNumArgs() && Obj.V; ++I) {
+        Vals.push_back(expr(OC->getArg(I), false).V);
+        if (!Vals.back())
+          return {};
+      }
+      return {Obj.V ? B.call(Obj.V, Vals) : nullptr, nullptr};
+    }
     // Anything else (stream output, comparisons of library types): run as
     // written when no object with floating data takes part (a `v += w` on
     // a struct would change values without their tangents).

@@ -10,6 +10,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "Paths.h"
+#include "Selectors.h"
 #include "TangentBuilder.h"
 
 namespace grad {
@@ -96,12 +98,33 @@ void TangentBuilder::declStmt(const DeclStmt *DS) {
       // temporary's value and tangent, built like an initialiser.
       initPair(Init, NR, VInit, TInit);
     } else if (IsRef) {
-      VT X = InitVT(true);
+      // `const double &m = std::max(a, b)`: the '?:' it evaluates, so that
+      // the tangent is a reference too.
+      const ConditionalOperator *SF =
+          Given ? nullptr : selectorForm(State::get(Ctx), Init);
+      VT X = SF ? conditional(SF, true) : InitVT(true);
       VInit = X.V;
       TInit = X.T;
       if (!TInit && !NR.isConstQualified() && VInit)
         fail(Init, "reference '" + VD->getNameAsString() +
                        "' to memory without a tangent");
+      // Bound to what a call returns by reference, with a value or tangent
+      // that is a copy: the referent may change while the reference lives,
+      // the copy would not.
+      const auto *Call =
+          Bound ? dyn_cast<CallExpr>(Bound->IgnoreParenImpCasts()) : nullptr;
+      if (Call && TInit && VInit &&
+          (!TInit->isLValue() || !VInit->isLValue()) && mayAlias(VD))
+        fail(Init, "reference '" + VD->getNameAsString() +
+                       "' whose target the plugin cannot track (it is "
+                       "bound to what '" +
+                       (Call->getDirectCallee()
+                            ? Call->getDirectCallee()->getNameAsString()
+                            : std::string("the call")) +
+                       "' returns: take the value, '" +
+                       NR.getUnqualifiedType().getAsString(
+                           Ctx.getPrintingPolicy()) +
+                       " " + VD->getNameAsString() + " = ...')");
     } else if (NR->isPointerType()) {
       VT X = InitVT(true);
       VInit = X.V;
@@ -328,6 +351,9 @@ void TangentBuilder::stmt(const Stmt *St) {
   if (isa<NullStmt>(St))
     return;
   if (const auto *X = dyn_cast<Expr>(St)) {
+    // (c ? a : b) op= e: if (c) a op= e; else b op= e;
+    if (const IfStmt *IS = conditionalAssignment(State::get(Ctx), X))
+      return stmt(IS);
     const Expr *SavedDiscard = Discard;
     Discard = X->IgnoreParenImpCasts();
     VT R = expr(X, false);

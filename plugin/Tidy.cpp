@@ -310,6 +310,18 @@ public:
     for (Stmt *&Child : St->children())
       if (Child && !isa<Expr>(Child))
         Child = nonNull(stmt(Child), Child);
+    // An `if` left with nothing to do in either branch.
+    auto Empty = [](const Stmt *S) {
+      const auto *CS = dyn_cast_or_null<CompoundStmt>(S);
+      return !S || isa<NullStmt>(S) || (CS && CS->body_empty());
+    };
+    if (auto *IS = dyn_cast<IfStmt>(St);
+        IS && !IS->getInit() && !IS->getConditionVariable() &&
+        !IS->isConstexpr() && Empty(IS->getThen()) && Empty(IS->getElse()) &&
+        effectFree(IS->getCond(), Ctx)) {
+      Changed = true;
+      return nullptr;
+    }
     return St;
   }
 

@@ -1,0 +1,192 @@
+//===- Selectors.cpp - std::min, std::max and std::clamp as '?:' ----------===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Selectors.h"
+#include "Registry.h"
+#include "SemaBuilder.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Sema/Sema.h"
+#include "clang/Sema/SemaInternal.h"
+
+#include <functional>
+
+using namespace clang;
+
+namespace grad {
+
+namespace {
+enum class Selector { None, Min, Max, Clamp };
+}
+
+/// Which selector \p CE calls, and whether with a comparator.
+static Selector classify(const CallExpr *CE, bool &Comp) {
+  const FunctionDecl *FD = CE->getDirectCallee();
+  if (!FD || !FD->isInStdNamespace() || !FD->getIdentifier())
+    return Selector::None;
+  StringRef N = FD->getName();
+  Selector K = N == "min"     ? Selector::Min
+               : N == "max"   ? Selector::Max
+               : N == "clamp" ? Selector::Clamp
+                              : Selector::None;
+  if (K == Selector::None)
+    return K;
+  unsigned Operands = K == Selector::Clamp ? 3 : 2;
+  unsigned NP = FD->getNumParams();
+  if ((NP != Operands && NP != Operands + 1) || CE->getNumArgs() != NP)
+    return Selector::None;
+  // const T & operands of a floating T (not initializer_list overloads).
+  QualType R = FD->getReturnType();
+  if (!R->isLValueReferenceType() ||
+      !R.getNonReferenceType()->isRealFloatingType())
+    return Selector::None;
+  for (unsigned I = 0; I < Operands; ++I)
+    if (!FD->getParamDecl(I)->getType()->isReferenceType())
+      return Selector::None;
+  Comp = NP == Operands + 1;
+  return K;
+}
+
+/// The comparator argument as the object to call: a lambda or function
+/// object, without the copy that passing it by value makes.
+static Expr *comparator(const Expr *A) {
+  const Expr *K = A->IgnoreImplicit();
+  if (const auto *CC = dyn_cast<CXXConstructExpr>(K))
+    if (CC->getNumArgs() == 1 &&
+        CC->getConstructor()->isCopyOrMoveConstructor())
+      K = CC->getArg(0)->IgnoreImplicit();
+  return const_cast<Expr *>(K);
+}
+
+static const ConditionalOperator *build(const State &St, const CallExpr *CE) {
+  bool Comp = false;
+  Selector K = classify(CE, Comp);
+  if (K == Selector::None || !St.S)
+    return nullptr;
+  ASTContext &Ctx = St.S->getASTContext();
+  unsigned Operands = K == Selector::Clamp ? 3 : 2;
+  SmallVector<Expr *, 3> Ops;
+  for (unsigned I = 0; I < Operands; ++I) {
+    const Expr *A = CE->getArg(I);
+    if (A->HasSideEffects(Ctx))
+      return nullptr;
+    Ops.push_back(const_cast<Expr *>(A));
+  }
+  Expr *C = Comp ? comparator(CE->getArg(Operands)) : nullptr;
+  Sema &S = *St.S;
+  Sema::SFINAETrap Trap(S);
+  SemaBuilder B(S, CE->getBeginLoc());
+  // less(a, b): a < b, or comp(a, b).
+  auto Less = [&](Expr *L, Expr *R) -> Expr * {
+    if (!C)
+      return B.binop(BO_LT, L, R);
+    Expr *Args[] = {L, R};
+    ExprResult Call =
+        S.BuildCallExpr(nullptr, C, CE->getBeginLoc(), Args, CE->getEndLoc());
+    return Call.isInvalid() ? nullptr : Call.get();
+  };
+  Expr *Out = nullptr;
+  switch (K) {
+  case Selector::Min: // b < a ? b : a
+    Out = B.cond(Less(Ops[1], Ops[0]), Ops[1], Ops[0]);
+    break;
+  case Selector::Max: // a < b ? b : a
+    Out = B.cond(Less(Ops[0], Ops[1]), Ops[1], Ops[0]);
+    break;
+  case Selector::Clamp: { // v < lo ? lo : hi < v ? hi : v
+    Expr *Inner = B.cond(Less(Ops[2], Ops[0]), Ops[2], Ops[0]);
+    if (Inner)
+      St.SelectorParts.insert(
+          cast<ConditionalOperator>(Inner->IgnoreParens()));
+    Out = Inner ? B.cond(Less(Ops[0], Ops[1]), Ops[1], Inner) : nullptr;
+    break;
+  }
+  case Selector::None:
+    break;
+  }
+  if (!Out || Trap.hasErrorOccurred() || B.Failed)
+    return nullptr;
+  const auto *CO = dyn_cast<ConditionalOperator>(Out->IgnoreParens());
+  if (CO)
+    St.SelectorParts.insert(CO);
+  return CO;
+}
+
+const ConditionalOperator *selectorForm(const State &St, const Expr *E) {
+  const auto *CE = dyn_cast_or_null<CallExpr>(E ? E->IgnoreParenImpCasts()
+                                                : nullptr);
+  if (!CE)
+    return nullptr;
+  auto It = St.SelectorForms.find(CE);
+  if (It != St.SelectorForms.end())
+    return It->second;
+  const ConditionalOperator *CO = build(St, CE);
+  St.SelectorForms[CE] = CO;
+  return CO;
+}
+
+bool isSelectorForm(const State &St, const ConditionalOperator *CO) {
+  return St.SelectorParts.count(CO);
+}
+
+bool hasComparator(const State &St, const Expr *E) {
+  const auto *CE = dyn_cast_or_null<CallExpr>(E ? E->IgnoreParenImpCasts()
+                                                : nullptr);
+  bool Comp = false;
+  return CE && classify(CE, Comp) != Selector::None && Comp &&
+         selectorForm(St, CE);
+}
+
+const IfStmt *conditionalAssignment(const State &St, const Expr *E) {
+  const auto *BO = dyn_cast_or_null<BinaryOperator>(
+      E ? E->IgnoreParenImpCasts() : nullptr);
+  if (!BO || !BO->isAssignmentOp() || !St.S)
+    return nullptr;
+  const auto *CO = dyn_cast<ConditionalOperator>(BO->getLHS()->IgnoreParens());
+  if (!CO || !CO->isGLValue())
+    return nullptr;
+  auto It = St.ConditionalAssigns.find(BO);
+  if (It != St.ConditionalAssigns.end())
+    return It->second;
+  const IfStmt *Out = nullptr;
+  ASTContext &Ctx = St.S->getASTContext();
+  // The condition runs before `e` here: neither may change what the other
+  // reads (calls in `e` may only read through their arguments).
+  std::function<bool(const Stmt *)> MayWrite = [&](const Stmt *X) {
+    if (!X)
+      return false;
+    if (const auto *C = dyn_cast<CallExpr>(X)) {
+      const FunctionDecl *FD = C->getDirectCallee();
+      const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
+      if (!FD || writesThroughParams(FD) ||
+          (MD && MD->isInstance() && !MD->isConst()))
+        return true;
+    }
+    for (const Stmt *Ch : X->children())
+      if (MayWrite(Ch))
+        return true;
+    return false;
+  };
+  if (!CO->getCond()->HasSideEffects(Ctx) &&
+      !BO->getRHS()->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false) &&
+      !MayWrite(BO->getRHS())) {
+    Sema::SFINAETrap Trap(*St.S);
+    SemaBuilder B(*St.S, BO->getBeginLoc());
+    Expr *R = const_cast<Expr *>(BO->getRHS());
+    Stmt *If = B.ifStmt(
+        const_cast<Expr *>(CO->getCond()),
+        B.binop(BO->getOpcode(), const_cast<Expr *>(CO->getTrueExpr()), R),
+        B.binop(BO->getOpcode(), const_cast<Expr *>(CO->getFalseExpr()), R));
+    if (If && !B.Failed && !Trap.hasErrorOccurred())
+      Out = dyn_cast<IfStmt>(If);
+  }
+  St.ConditionalAssigns[BO] = Out;
+  return Out;
+}
+
+} // namespace grad

@@ -1,0 +1,52 @@
+//===- Selectors.h - std::min, std::max and std::clamp as '?:' --*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// std::min, std::max and std::clamp of floating scalars return a reference
+/// to one of their arguments; `(c ? a : b) = e` assigns one of two lvalues. Their conditional forms, as libstdc++ defines
+/// them, let the analyses and builders treat a call like the `?:` it is:
+/// a reference bound to the result aliases one of two storages, and a call
+/// with a comparator selects a value by that comparator.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef CLANG_GRAD_SELECTORS_H
+#define CLANG_GRAD_SELECTORS_H
+
+#include "clang/AST/Expr.h"
+
+namespace grad {
+
+class State;
+
+/// The conditional form of \p E if it is a call of std::min, std::max
+/// (two operands) or std::clamp on floating scalars, with or without a
+/// comparator, whose operands have no side effects: `b < a ? b : a`,
+/// `a < b ? b : a`, `v < lo ? lo : hi < v ? hi : v`, or the same with
+/// `comp(b, a)`, `comp(a, b)`, `comp(v, lo)`, `comp(hi, v)` deciding.
+/// Built once per call (operands shared with the call); null otherwise.
+const clang::ConditionalOperator *selectorForm(const State &St,
+                                               const clang::Expr *E);
+
+/// True if \p CO is (part of) a selector form: its conditions only compare
+/// or call a comparator, which the standard requires not to change
+/// anything, so they may be evaluated again.
+bool isSelectorForm(const State &St, const clang::ConditionalOperator *CO);
+
+/// True if \p E is a selector call with a comparator (no derivative rule
+/// applies: its form decides).
+bool hasComparator(const State &St, const clang::Expr *E);
+
+/// The statement `(c ? a : b) op= e` (any assignment operator, nested
+/// `?:` too) as `if (c) a op= e; else b op= e;`, built once, when neither
+/// `c` nor `e` has side effects (C++ evaluates `e` first; here `c` is);
+/// null otherwise.
+const clang::IfStmt *conditionalAssignment(const State &St,
+                                           const clang::Expr *E);
+
+} // namespace grad
+
+#endif
