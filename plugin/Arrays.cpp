@@ -191,7 +191,13 @@ static QualType aliasPointee(const VarDecl *VD) {
 Expr *PullbackBuilder::aliasBase(const VarDecl *R, QualType Pointee,
                                  bool Shadow, bool &Elements) {
   QualType RT = R->getType().getNonReferenceType();
-  Expr *Obj = Shadow ? adjointStorage(R) : B.ref(mapVar(R));
+  // (A scalar parameter's local adjoint, not the caller's *d_x: a
+  // Hessian-vector product only writes that.)
+  bool ScalarParam = isa<ParmVarDecl>(R) && isFloating(R->getType()) &&
+                     !R->getType()->isReferenceType();
+  Expr *Obj = !Shadow       ? B.ref(mapVar(R))
+              : ScalarParam ? B.ref(adjointOf(R))
+                            : adjointStorage(R);
   if (RT->isPointerType()) {
     // A pointer parameter: the pointer it had on entry.
     if (!Shadow)
@@ -274,7 +280,7 @@ void PullbackBuilder::noteAliasDef(const VarDecl *VD, const Expr *RHS,
       CO = selectorForm(State::get(Ctx), K); // std::max(a, b), ...
     if (CO) {
       if (!isSelectorForm(State::get(Ctx), CO) &&
-          CO->getCond()->HasSideEffects(Ctx))
+          !reevaluable(CO->getCond(), Ctx))
         return unsupported(CO, "pointer '" + VD->getNameAsString() +
                                    "' chosen by a condition with side effects");
       Expr *T = Index(CO->getTrueExpr());

@@ -14,7 +14,6 @@
 #include "clang/Sema/Sema.h"
 #include "clang/Sema/SemaInternal.h"
 
-#include <functional>
 
 using namespace clang;
 
@@ -73,7 +72,7 @@ static const ConditionalOperator *build(const State &St, const CallExpr *CE) {
   SmallVector<Expr *, 3> Ops;
   for (unsigned I = 0; I < Operands; ++I) {
     const Expr *A = CE->getArg(I);
-    if (A->HasSideEffects(Ctx))
+    if (!reevaluable(A, Ctx))
       return nullptr;
     Ops.push_back(const_cast<Expr *>(A));
   }
@@ -117,6 +116,30 @@ static const ConditionalOperator *build(const State &St, const CallExpr *CE) {
   return CO;
 }
 
+/// True if \p X may write memory: a call of a function that may write
+/// through its parameters, of a non-const member function, or through a
+/// pointer.
+static bool mayWrite(const Stmt *X) {
+  if (!X)
+    return false;
+  if (const auto *C = dyn_cast<CallExpr>(X)) {
+    const FunctionDecl *FD = C->getDirectCallee();
+    const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
+    if (!FD || writesThroughParams(FD) ||
+        (MD && MD->isInstance() && !MD->isConst()))
+      return true;
+  }
+  for (const Stmt *Ch : X->children())
+    if (mayWrite(Ch))
+      return true;
+  return false;
+}
+
+bool reevaluable(const Expr *E, const ASTContext &Ctx) {
+  return !E->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false) &&
+         !mayWrite(E);
+}
+
 const ConditionalOperator *selectorForm(const State &St, const Expr *E) {
   const auto *CE = dyn_cast_or_null<CallExpr>(E ? E->IgnoreParenImpCasts()
                                                 : nullptr);
@@ -155,26 +178,8 @@ const IfStmt *conditionalAssignment(const State &St, const Expr *E) {
     return It->second;
   const IfStmt *Out = nullptr;
   ASTContext &Ctx = St.S->getASTContext();
-  // The condition runs before `e` here: neither may change what the other
-  // reads (calls in `e` may only read through their arguments).
-  std::function<bool(const Stmt *)> MayWrite = [&](const Stmt *X) {
-    if (!X)
-      return false;
-    if (const auto *C = dyn_cast<CallExpr>(X)) {
-      const FunctionDecl *FD = C->getDirectCallee();
-      const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
-      if (!FD || writesThroughParams(FD) ||
-          (MD && MD->isInstance() && !MD->isConst()))
-        return true;
-    }
-    for (const Stmt *Ch : X->children())
-      if (MayWrite(Ch))
-        return true;
-    return false;
-  };
-  if (!CO->getCond()->HasSideEffects(Ctx) &&
-      !BO->getRHS()->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false) &&
-      !MayWrite(BO->getRHS())) {
+  // The condition runs before `e` here: neither may change anything.
+  if (reevaluable(CO->getCond(), Ctx) && reevaluable(BO->getRHS(), Ctx)) {
     Sema::SFINAETrap Trap(*St.S);
     SemaBuilder B(*St.S, BO->getBeginLoc());
     Expr *R = const_cast<Expr *>(BO->getRHS());

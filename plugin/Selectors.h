@@ -24,7 +24,7 @@ class State;
 
 /// The conditional form of \p E if it is a call of std::min, std::max
 /// (two operands) or std::clamp on floating scalars, with or without a
-/// comparator, whose operands have no side effects: `b < a ? b : a`,
+/// comparator, whose operands are reevaluable: `b < a ? b : a`,
 /// `a < b ? b : a`, `v < lo ? lo : hi < v ? hi : v`, or the same with
 /// `comp(b, a)`, `comp(a, b)`, `comp(v, lo)`, `comp(hi, v)` deciding.
 /// Built once per call (operands shared with the call); null otherwise.
@@ -40,9 +40,16 @@ bool isSelectorForm(const State &St, const clang::ConditionalOperator *CO);
 /// applies: its form decides).
 bool hasComparator(const State &St, const clang::Expr *E);
 
+/// True if \p E may be evaluated again, or in another order with another
+/// such expression: it assigns nothing and calls nothing that may write
+/// memory (a function with a non-const pointer or reference parameter, a
+/// non-const member function, a call through a pointer). Other calls (a
+/// comparator, `std::cos`, a function of values) are evaluated again.
+bool reevaluable(const clang::Expr *E, const clang::ASTContext &Ctx);
+
 /// The statement `(c ? a : b) op= e` (any assignment operator, nested
-/// `?:` too) as `if (c) a op= e; else b op= e;`, built once, when neither
-/// `c` nor `e` has side effects (C++ evaluates `e` first; here `c` is);
+/// `?:` too) as `if (c) a op= e; else b op= e;`, built once, when both
+/// `c` and `e` are reevaluable (C++ evaluates `e` first; here `c` is);
 /// null otherwise.
 const clang::IfStmt *conditionalAssignment(const State &St,
                                            const clang::Expr *E);

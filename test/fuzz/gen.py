@@ -96,6 +96,12 @@ before the memory ones), `memory` and `-NAME` are accepted):
              `[[grad::hessian]]` (with forward, also `grad::forward`): the
              checker compares NAME_hvp along a random direction with central
              differences of the pullback along it, at the first point
+  selectors  (not in all or memory) statements assigning one of two
+             double variables, `(c ? a : b) op= e`, and blocks binding
+             `const double &r` to `std::max(a, b)`, `std::min(a, b)`, `c ?
+             a : b` or `std::min(a, b, comp)` (comp a lambda comparing
+             squares; not with forward or hessian), then writing `a` or `b`
+             while `r` lives and reading `r` after the write
   complex    (not in all or memory) std::complex<double> locals built from
              two expressions and updated in place (`t *= std::polar(1.0,
              e)`, `t += complex(e, e)`, `t = t * u + e`, `t = std::conj(t)
@@ -138,7 +144,8 @@ ALL_FEATURES = LEGACY_FEATURES + MEMORY_FEATURES + ("retwrite", "seqorder",
                                                     "structs", "structops",
                                                     "complex", "ctors",
                                                     "forward", "hessian",
-                                                    "lanes", "switch")
+                                                    "lanes", "switch",
+                                                    "selectors")
 # Names that stand for several features.
 GROUPS = {"memory": MEMORY_FEATURES, "all": LEGACY_FEATURES}
 DEFAULT_FEATURES = ("expr", "locals", "overwrite", "ternary", "math", "calls",
@@ -592,6 +599,8 @@ class Gen:
             kinds += ["jump"]
         if self.on("switch") and depth > 0:
             kinds += ["switch", "switch"]
+        if self.on("selectors") and len(self.doubles()) >= 2:
+            kinds += ["condassign", "condassign", "selref", "selref"]
         if self.on("returns") and (not self.loops or self.on("loops")):
             kinds += ["ret"]
         if self.on("arrays") and self.on("locals"):
@@ -953,6 +962,80 @@ class Gen:
             ends.append(before)
         for i, v in enumerate(outer):
             v.bound = max(e[i] for e in ends)
+
+    # --- selectors: `(c ? a : b) op= e`, references to std::max ---------
+    def doubles(self):
+        """Assignable double scalars (not loop counters)."""
+        return [v for v in self.vars()
+                if v.assignable and v.scalar and not v.is_int]
+
+    def pure_expr(self, depth):
+        """An expression without calls of helpers or pointer reads (the
+        right side of an assignment to `?:` must not write memory)."""
+        saved = self.f
+        self.f = saved - {"calls", "outargs", "pointers", "complex"}
+        try:
+            return self.limit(self.expr(depth))
+        finally:
+            self.f = saved
+
+    def sel_write(self, base, *names):
+        """`op e` for a write of a variable bounded by `base` that stays
+        within LIMIT: (op, text, bound of e)."""
+        e = self.pure_expr(2)
+        op = self.rng.choice(["=", "+=", "-=", "*="])
+        if op == "*=":
+            e = self.squash(e, 1.0)
+        elif op != "=" and base + e.bound > LIMIT:
+            op = "="
+        if op == "=" and e.text in names:   # no `x = x` (-Wself-assign)
+            return "*=", "0.5", 0.5
+        return op, e.text, e.bound
+
+    @staticmethod
+    def sel_after(op, vb, eb):
+        """The bound of a variable bounded by vb after `op e` (|e| <= eb;
+        for *=, eb <= 1)."""
+        return {"=": eb, "*=": vb}.get(op, vb + eb)
+
+    def s_condassign(self, depth):
+        a, b = self.rng.sample(self.doubles(), 2)
+        op, text, eb = self.sel_write(max(a.bound, b.bound), a.name, b.name)
+        self.emit(f"({self.cond(1)} ? {a.name} : {b.name}) {op} {text};")
+        # Either may be the one written.
+        for v in (a, b):
+            self.set_bound(v, max(v.bound, self.sel_after(op, v.bound, eb)))
+
+    def s_selref(self, depth):
+        a, b = self.rng.sample(self.doubles(), 2)
+        r = self.new_local()
+        # (Forward mode, and so the HVP, takes no lambdas yet.)
+        kind = self.rng.choice(
+            ["max", "min", "cond"] +
+            ([] if self.on("forward") or self.on("hessian") else ["comp"]))
+        init = {"max": f"std::max({a.name}, {b.name})",
+                "min": f"std::min({a.name}, {b.name})",
+                "cond": f"{self.cond(1)} ? {a.name} : {b.name}",
+                "comp": (f"std::min({a.name}, {b.name}, [](double u, double v)"
+                         f" {{ return u * u < v * v; }})")}[kind]
+        self.emit("{")
+        self.indent += 1
+        self.emit(f"const double &{r} = {init};")
+        w = self.rng.choice([a, b])
+        op, text, eb = self.sel_write(w.bound, w.name)
+        self.emit(f"{w.name} {op} {text};")
+        self.set_bound(w, self.sel_after(op, w.bound, eb))
+        t = self.rng.choice(self.doubles())
+        rb = max(a.bound, b.bound)
+        c = self.rng.choice([0.5, 0.25, 1.5])
+        if t.bound + c * rb <= LIMIT:
+            self.emit(f"{t.name} += {fmt(c)} * {r};")
+            self.set_bound(t, t.bound + c * rb)
+        else:
+            self.emit(f"{t.name} = {fmt(c)} * {r};")
+            self.set_bound(t, c * rb)
+        self.indent -= 1
+        self.emit("}")
 
     def loop_squash(self, name, to):
         """`name` squashed into [-to, to] whatever its value."""
