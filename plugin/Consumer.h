@@ -83,11 +83,23 @@ public:
 
   /// The classified callable passed to map/broadcast; null after an error.
   LambdaInfo *lambdaInfo(const clang::Expr *Callable,
-                         const PullbackEntry &Caller);
+                         const PullbackEntry &Caller) {
+    return lambdaInfo(Callable, Caller.Primal, &Caller);
+  }
+  /// The same for a derivative of \p Primal that is no pullback (a
+  /// pushforward: \p Caller null, no request note).
+  LambdaInfo *lambdaInfo(const clang::Expr *Callable,
+                         const clang::FunctionDecl *Primal,
+                         const PullbackEntry *Caller);
   /// The element function of \p Info (Slots == 0) or its tangent with
   /// Slots dual directions.
   clang::FunctionDecl *liftFunction(LambdaInfo &Info, unsigned Slots,
-                                    const PullbackEntry &Caller);
+                                    const PullbackEntry &Caller) {
+    return liftFunction(Info, Slots, Caller.Primal, &Caller);
+  }
+  clang::FunctionDecl *liftFunction(LambdaInfo &Info, unsigned Slots,
+                                    const clang::FunctionDecl *Primal,
+                                    const PullbackEntry *Caller);
 
   /// Every pullback defined so far, in definition order.
   const std::vector<clang::FunctionDecl *> &defined() const { return Done; }

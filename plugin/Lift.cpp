@@ -480,15 +480,20 @@ QualType capturedThisType(const LambdaInfo &Info) {
 }
 
 LambdaInfo *Differentiator::lambdaInfo(const Expr *Callable,
-                                       const PullbackEntry &Caller) {
+                                       const FunctionDecl *Primal,
+                                       const PullbackEntry *Caller) {
+  auto Note = [&] {
+    if (Caller)
+      noteRequest(*Caller);
+  };
   const LambdaExpr *L = findLambda(Callable);
   const FunctionDecl *F = L ? L->getCallOperator() : findFunction(Callable);
   if (!F || !F->getBody()) {
     report(S.Diags, Diag::UnsupportedConstruct, Callable->getExprLoc())
         << "callable passed to map/broadcast (a lambda or a function with a "
            "visible body is needed)"
-        << Caller.Primal->getNameAsString();
-    noteRequest(Caller);
+        << Primal->getNameAsString();
+    Note();
     return nullptr;
   }
   const void *Key = L ? (const void *)L : (const void *)F;
@@ -501,16 +506,16 @@ LambdaInfo *Differentiator::lambdaInfo(const Expr *Callable,
   classify(*Info);
   if (L && L->isMutable()) {
     report(S.Diags, Diag::UnsupportedConstruct, L->getBeginLoc())
-        << "mutable lambda" << Caller.Primal->getNameAsString();
-    noteRequest(Caller);
+        << "mutable lambda" << Primal->getNameAsString();
+    Note();
     Info->Failed = true;
   }
   for (const LiftedCapture &C : Info->Caps)
     if (!Info->Failed && C.Written && !C.ByRef) {
       report(S.Diags, Diag::UnsupportedConstruct, L->getBeginLoc())
           << "lambda writing a by-copy capture"
-          << Caller.Primal->getNameAsString();
-      noteRequest(Caller);
+          << Primal->getNameAsString();
+      Note();
       Info->Failed = true;
     }
   for (const LiftedCapture &C : Info->Caps)
@@ -518,8 +523,8 @@ LambdaInfo *Differentiator::lambdaInfo(const Expr *Callable,
       // (Its writes would have to reach the object and its adjoint.)
       report(S.Diags, Diag::UnsupportedConstruct, L->getBeginLoc())
           << "lambda capturing 'this' that " + Info->Reason
-          << Caller.Primal->getNameAsString();
-      noteRequest(Caller);
+          << Primal->getNameAsString();
+      Note();
       Info->Failed = true;
     }
   LambdaInfo *Raw = Info.get();
@@ -528,7 +533,8 @@ LambdaInfo *Differentiator::lambdaInfo(const Expr *Callable,
 }
 
 FunctionDecl *Differentiator::liftFunction(LambdaInfo &Info, unsigned Slots,
-                                           const PullbackEntry &Caller) {
+                                           const FunctionDecl *Primal,
+                                           const PullbackEntry *Caller) {
   ASTContext &Ctx = S.Context;
   if (Slots == 0 && Info.Lifted)
     return Info.Lifted;
@@ -557,7 +563,8 @@ FunctionDecl *Differentiator::liftFunction(LambdaInfo &Info, unsigned Slots,
                          {B.typeArg(T), B.exprArg(B.intLit(Slots,
                                                           Ctx.getSizeType()))});
     if (Dual.isNull()) {
-      needRuntime(Loc, Caller);
+      if (Caller)
+        needRuntime(Loc, *Caller);
       return nullptr;
     }
   }
@@ -602,7 +609,8 @@ FunctionDecl *Differentiator::liftFunction(LambdaInfo &Info, unsigned Slots,
   QualType FT = Ctx.getFunctionType(Ret, Types, EPI);
   std::string Name = (Slots ? "_grad_tangent_" : "_grad_lambda_") +
                      std::to_string(NextLifted++);
-  DeclContext *DC = Caller.Primal->getDeclContext()->getRedeclContext();
+  DeclContext *DC = const_cast<DeclContext *>(
+      Primal->getDeclContext()->getRedeclContext());
   if (!DC->isFileContext())
     DC = Ctx.getTranslationUnitDecl();
   TypeSourceInfo *TSI = Ctx.getTrivialTypeSourceInfo(FT, Loc);
@@ -639,8 +647,9 @@ FunctionDecl *Differentiator::liftFunction(LambdaInfo &Info, unsigned Slots,
     report(S.Diags, Diag::UnsupportedConstruct,
            C.ErrorLoc.isValid() ? C.ErrorLoc : Loc)
         << (C.Error.empty() ? std::string("lambda body") : C.Error)
-        << Caller.Primal->getNameAsString();
-    noteRequest(Caller);
+        << Primal->getNameAsString();
+    if (Caller)
+      noteRequest(*Caller);
     Fn->setInvalidDecl();
     return nullptr;
   }

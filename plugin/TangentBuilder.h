@@ -285,6 +285,11 @@ private:
                 const Expr *R);
   VT conditional(const ConditionalOperator *CO, bool NeedT);
   VT call(const CallExpr *CE, bool NeedT);
+  /// A call of a local lambda: the call of the lambda lifted into a
+  /// function of its parameters and captures (pushed forward like any
+  /// helper); null after an error.
+  const CallExpr *liftedCall(const CXXOperatorCallExpr *OC);
+  llvm::DenseMap<const CallExpr *, const CallExpr *> LambdaCalls;
   VT ruleCall(const CallExpr *CE, const FunctionDecl *FD, const Rule &R,
               bool NeedT);
   VT pushforwardCall(const CallExpr *CE, const FunctionDecl *FD);

@@ -11,6 +11,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "Lift.h"
 #include "Selectors.h"
 #include "TangentBuilder.h"
 
@@ -317,6 +318,39 @@ VT TangentBuilder::laneAccessor(const CallExpr *CE, const FunctionDecl *FD,
   return {Ref ? B.deref(B.ref(PV)) : B.ref(PV), Ref ? B.deref(Tan) : Tan};
 }
 
+const CallExpr *TangentBuilder::liftedCall(const CXXOperatorCallExpr *OC) {
+  auto Known = LambdaCalls.find(OC);
+  if (Known != LambdaCalls.end())
+    return Known->second;
+  LambdaInfo *Info = D.lambdaInfo(OC->getArg(0), Def, nullptr);
+  FunctionDecl *Fn = Info ? D.liftFunction(*Info, 0, Def, nullptr) : nullptr;
+  if (!Fn) {
+    Errors = true;
+    return nullptr;
+  }
+  // Its arguments as written, then the captured variables.
+  SmallVector<Expr *, 6> Args;
+  for (unsigned I = 1; I < OC->getNumArgs(); ++I)
+    Args.push_back(const_cast<Expr *>(OC->getArg(I)));
+  for (const LiftedCapture &C : Info->Caps) {
+    if (C.This)
+      return fail(OC, "call of a lambda capturing 'this'");
+    Args.push_back(DeclRefExpr::Create(
+        Ctx, NestedNameSpecifierLoc(), SourceLocation(), C.Var, false,
+        OC->getExprLoc(), C.Var->getType().getNonReferenceType(),
+        VK_LValue));
+  }
+  SourceLocation Saved = B.Loc;
+  B.Loc = OC->getExprLoc();
+  const auto *Lifted =
+      dyn_cast_or_null<CallExpr>(B.call(B.funcRef(Fn), Args));
+  B.Loc = Saved;
+  if (!Lifted)
+    return fail(OC, "call of a lambda");
+  LambdaCalls[OC] = Lifted;
+  return Lifted;
+}
+
 VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
   // std::min(a, b, comp): the '?:' it evaluates.
   if (hasComparator(State::get(Ctx), CE))
@@ -325,6 +359,10 @@ VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
     return memberCall(MC, NeedT);
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE)) {
     OverloadedOperatorKind OK = OC->getOperator();
+    if (OK == OO_Call && OC->getNumArgs() >= 1 && findLambda(OC->getArg(0))) {
+      const CallExpr *Lifted = liftedCall(OC);
+      return Lifted ? call(Lifted, NeedT) : VT{};
+    }
     if (OK == OO_Subscript && OC->getNumArgs() == 2) {
       VT Base = expr(OC->getArg(0), true);
       VT Idx = expr(OC->getArg(1), false);

@@ -36,6 +36,10 @@ void TangentBuilder::declStmt(const DeclStmt *DS) {
       FailedVars.insert(VD);
       continue;
     }
+    // A local lambda: lifted where it is called.
+    if (isa_and_nonnull<LambdaExpr>(
+            VD->hasInit() ? VD->getInit()->IgnoreImplicit() : nullptr))
+      continue;
     B.Loc = VD->getLocation();
     QualType T = VD->getType();
     bool Tracked = floatingOrPointer(T);

@@ -100,8 +100,8 @@ before the memory ones), `memory` and `-NAME` are accepted):
              double variables, `(c ? a : b) op= e`, and blocks binding
              `const double &r` to `std::max(a, b)`, `std::min(a, b)`, `c ?
              a : b` or `std::min(a, b, comp)` (comp a lambda comparing
-             squares; not with forward or hessian), then writing `a` or `b`
-             while `r` lives and reading `r` after the write
+             squares), then writing `a` or `b` while `r` lives and reading
+             `r` after the write
   complex    (not in all or memory) std::complex<double> locals built from
              two expressions and updated in place (`t *= std::polar(1.0,
              e)`, `t += complex(e, e)`, `t = t * u + e`, `t = std::conj(t)
@@ -1009,10 +1009,7 @@ class Gen:
     def s_selref(self, depth):
         a, b = self.rng.sample(self.doubles(), 2)
         r = self.new_local()
-        # (Forward mode, and so the HVP, takes no lambdas yet.)
-        kind = self.rng.choice(
-            ["max", "min", "cond"] +
-            ([] if self.on("forward") or self.on("hessian") else ["comp"]))
+        kind = self.rng.choice(["max", "min", "cond", "comp"])
         init = {"max": f"std::max({a.name}, {b.name})",
                 "min": f"std::min({a.name}, {b.name})",
                 "cond": f"{self.cond(1)} ? {a.name} : {b.name}",

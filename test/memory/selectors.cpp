@@ -1,8 +1,7 @@
 // std::min, std::max and std::clamp return a reference to one of their
 // operands: a reference bound to the result (or to `c ? a : b`) aliases one
 // of two storages, chosen at run time, and a comparator decides which
-// operand a call selects. Reverse mode, and forward mode where no lambda is
-// involved (forward mode does not take lambdas yet).
+// operand a call selects. Reverse and forward mode, and HVPs.
 // RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
 // RUN: not %gradxx -fsyntax-only -DREFUSED %s 2>&1 | FileCheck %s --check-prefix=REFUSED
 #include "fwdcheck.h"
@@ -91,7 +90,7 @@ using gradcheck::check_grad;
 
 static bool by_abs(double u, double v) { return std::fabs(u) < std::fabs(v); }
 
-[[grad]] double min_comp(double x, double y) {
+[[grad, grad::forward]] double min_comp(double x, double y) {
   double m = std::min(x, y, [](double u, double v) {
     return std::fabs(u) < std::fabs(v);
   });
@@ -112,7 +111,7 @@ static bool by_abs(double u, double v) { return std::fabs(u) < std::fabs(v); }
   return std::clamp(v, lo, hi, [](double a, double b) { return a < b; }) * x;
 }
 
-[[grad]] double ref_comp(double x, double y) {
+[[grad, grad::forward]] double ref_comp(double x, double y) {
   double a = x, b = -2 * y;
   const double &r = std::max(a, b, [](double u, double v) {
     return std::fabs(u) < std::fabs(v);
@@ -146,11 +145,6 @@ static double bump(double *p) { return *p += 1; }
   return a * b;
 }
 // REFUSED: selectors.cpp:[[@LINE-3]]:{{[0-9]+}}: error: grad: cannot differentiate assignment to '?:' expression in 'cond_effect'
-// Forward mode takes no lambdas yet.
-[[grad::forward]] double fmin_comp(double x, double y) {
-  return std::min(x, y, [](double u, double v) { return u * u < v * v; });
-}
-// REFUSED: selectors.cpp:[[@LINE-2]]:{{[0-9]+}}: error: grad: cannot differentiate lambda expression in 'fmin_comp' in forward mode
 #endif
 
 using V = std::vector<double>;
@@ -277,6 +271,14 @@ int main() {
     fwdcheck::each("f.ref_max", [](const V &X) { return ref_max(X[0], X[1]); },
                    [](const V &X, const V &D) {
                      return ref_max_pushforward(X[0], X[1], D[0], D[1]).der[0];
+                   }, X);
+    fwdcheck::each("f.min_comp", [](const V &X) { return min_comp(X[0], -X[1]); },
+                   [](const V &X, const V &D) {
+                     return min_comp_pushforward(X[0], -X[1], D[0], -D[1]).der[0];
+                   }, X);
+    fwdcheck::each("f.ref_comp", [](const V &X) { return ref_comp(X[0], X[1]); },
+                   [](const V &X, const V &D) {
+                     return ref_comp_pushforward(X[0], X[1], D[0], D[1]).der[0];
                    }, X);
     fwdcheck::each("f.greater_comp",
                    [](const V &X) { return greater_comp(X[0], -X[1]); },
