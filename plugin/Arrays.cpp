@@ -282,7 +282,10 @@ void PullbackBuilder::noteAliasDef(const VarDecl *VD, const Expr *RHS,
       if (!isSelectorForm(State::get(Ctx), CO) &&
           !reevaluable(CO->getCond(), Ctx))
         return unsupported(CO, "pointer '" + VD->getNameAsString() +
-                                   "' chosen by a condition with side effects");
+                                   "' chosen by a condition that cannot be "
+                                   "evaluated again (it has side effects or "
+                                   "calls a function without a visible "
+                                   "body)");
       Expr *T = Index(CO->getTrueExpr());
       Expr *F = T ? Index(CO->getFalseExpr()) : nullptr;
       return F ? B.paren(B.cond(plain(CO->getCond()), T, F)) : nullptr;

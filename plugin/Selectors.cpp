@@ -6,6 +6,7 @@
 
 #include "Selectors.h"
 #include "Registry.h"
+#include "Rules.h"
 #include "SemaBuilder.h"
 
 #include "clang/AST/ASTContext.h"
@@ -116,9 +117,11 @@ static const ConditionalOperator *build(const State &St, const CallExpr *CE) {
   return CO;
 }
 
-/// True if \p X may write memory: a call of a function that may write
-/// through its parameters, of a non-const member function, or through a
-/// pointer.
+/// True if \p X may write memory or give another value when evaluated
+/// again: a call through a pointer, of a function that may write through
+/// its parameters, of a non-const member function, or of a function
+/// without a visible body that is no `<cmath>` function (`rand()`,
+/// `clock()`, a counter in another file).
 static bool mayWrite(const Stmt *X) {
   if (!X)
     return false;
@@ -127,6 +130,9 @@ static bool mayWrite(const Stmt *X) {
     const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
     if (!FD || writesThroughParams(FD) ||
         (MD && MD->isInstance() && !MD->isConst()))
+      return true;
+    if (!FD->hasBody() && !findRule(FD) && !FD->hasAttr<ConstAttr>() &&
+        !FD->hasAttr<PureAttr>())
       return true;
   }
   for (const Stmt *Ch : X->children())

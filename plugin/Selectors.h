@@ -42,9 +42,11 @@ bool hasComparator(const State &St, const clang::Expr *E);
 
 /// True if \p E may be evaluated again, or in another order with another
 /// such expression: it assigns nothing and calls nothing that may write
-/// memory (a function with a non-const pointer or reference parameter, a
-/// non-const member function, a call through a pointer). Other calls (a
-/// comparator, `std::cos`, a function of values) are evaluated again.
+/// memory or answer differently (a function with a non-const pointer or
+/// reference parameter, a non-const member function, a call through a
+/// pointer, a function without a visible body other than the `<cmath>`
+/// ones: `rand()`). Other calls (a comparator, `std::cos`, a function of
+/// values defined in the file) are evaluated again.
 bool reevaluable(const clang::Expr *E, const clang::ASTContext &Ctx);
 
 /// The statement `(c ? a : b) op= e` (any assignment operator, nested

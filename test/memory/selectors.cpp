@@ -7,6 +7,7 @@
 #include "fwdcheck.h"
 #include "gradcheck.h"
 #include <algorithm>
+#include <cstdlib>
 #include <cmath>
 #include <functional>
 
@@ -136,6 +137,15 @@ static bool by_abs(double u, double v) { return std::fabs(u) < std::fabs(v); }
 }
 // REFUSED: selectors.cpp:[[@LINE-4]]:{{[0-9]+}}: error: grad: cannot differentiate reference 'm' whose target the plugin cannot track (it is bound to what 'max' returns: take the value, 'double m = ...') in 'mixed' in forward mode
 // REFUSED: selectors.cpp:[[@LINE-3]]:{{[0-9]+}}: error: grad: cannot differentiate reference 'm' whose target the plugin cannot track (it is bound to what 'max' returns: take the value, 'double m = ...') in 'mixed'
+// The choice is made again for the adjoint: a condition that may answer
+// differently the second time (rand()) is refused.
+[[grad]] double dropout(double x, double y) {
+  double a = x * x, b = y;
+  double *p = (std::rand() % 2) ? &a : &b;
+  *p *= 3;
+  return a * b;
+}
+// REFUSED: selectors.cpp:[[@LINE-4]]:15: error: grad: cannot differentiate pointer 'p' chosen by a condition that cannot be evaluated again (it has side effects or calls a function without a visible body) in 'dropout'
 // The right side of an assignment to `c ? a : b` runs first in C++; one
 // that may write memory (through a pointer argument) is refused.
 static double bump(double *p) { return *p += 1; }
