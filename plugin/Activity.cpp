@@ -63,6 +63,9 @@ const VarDecl *Activity::rootOf(const Expr *E, bool &IsThis) const {
     return rootOf(A, IsThis);
   if (const Expr *A = accessorArg(E))
     return rootOf(A, IsThis);
+  // A helper that computes a pointer into one of its arguments.
+  if (const Expr *A = pointedArg(E))
+    return rootOf(A, IsThis);
   // A copy of an iterator (passed by value): what it points into.
   if (const auto *CC = dyn_cast<CXXConstructExpr>(E->IgnoreImplicit()))
     if (CC->getNumArgs() == 1 &&
@@ -381,7 +384,7 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
     // What the call may write through: non-const pointer and reference
     // parameters, and the object of a non-const member function.
     const FunctionDecl *FD = CE->getDirectCallee();
-    if (isDeallocation(FD) || accessorArg(CE))
+    if (isDeallocation(FD) || accessorArg(CE) || writesNothing(FD))
       return true;
     // \p ByRef: the parameter binds the argument itself (a reference), so
     // a variable passed is written as a whole (a pointer re-seated).
@@ -523,6 +526,9 @@ void Activity::computeAliases(const Stmt *Body) {
       for (const Expr *E : Flat) {
         if (E->IgnoreParenImpCasts()->isNullPointerConstant(
                 *Ctx, Expr::NPC_ValueDependentIsNotNull))
+          continue;
+        // `p = p + 1`, `p = next(p)`: the storage it already points into.
+        if (basedOn(E, VD))
           continue;
         bool IsThis;
         // A pointer that owns heap memory is the root of that memory.

@@ -270,6 +270,9 @@ void PullbackBuilder::noteAliasDef(const VarDecl *VD, const Expr *RHS,
   if (RHS->IgnoreParenImpCasts()->isNullPointerConstant(
           Ctx, Expr::NPC_ValueDependentIsNotNull))
     return;
+  // `p = p + 1`: it keeps pointing into the storage it pointed into.
+  if (basedOn(RHS, VD))
+    return;
   // The root index of one definition: a constant, or for `c ? p : q`
   // the condition choosing between two (evaluated again: it must have no
   // side effects).

@@ -285,6 +285,10 @@ void PullbackBuilder::backpropCall(const CallExpr *CE, Expr *Adj,
     backprop(selectorForm(State::get(Ctx), CE), Adj, Out);
     return;
   }
+  if (const CallExpr *PF = pointerForm(State::get(Ctx), CE)) {
+    backprop(PF, Adj, Out); // std::accumulate(v.begin(), v.end(), 0.0)
+    return;
+  }
   const FunctionDecl *FD = CE->getDirectCallee();
   QualType T = CE->getType().getNonReferenceType().getUnqualifiedType();
   StringRef RName = runtimeName(CE);

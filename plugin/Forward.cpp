@@ -168,6 +168,11 @@ std::string constructName(const Stmt *S) {
   case Stmt::UnaryOperatorClass:
     switch (cast<UnaryOperator>(S)->getOpcode()) {
     case UO_Deref:
+      if (const auto *CE = dyn_cast<CallExpr>(
+              cast<UnaryOperator>(S)->getSubExpr()->IgnoreParenImpCasts()))
+        if (const FunctionDecl *FD = CE->getDirectCallee())
+          return "dereference of the pointer '" + FD->getNameAsString() +
+                 "' returns (bind it to a local pointer first)";
       return "pointer dereference";
     case UO_AddrOf:
       return "address-of";
@@ -469,6 +474,9 @@ Expr *PullbackBuilder::rebuildConditional(const ConditionalOperator *CO,
 }
 
 Expr *PullbackBuilder::rebuildCall(const CallExpr *CE, bool Need, bool Plain) {
+  // std::fill(v.begin(), v.end(), x), a.fill(x): the call over pointers.
+  if (const CallExpr *PF = pointerForm(State::get(Ctx), CE))
+    return rebuildCall(PF, Need, Plain);
   const FunctionDecl *FD = CE->getDirectCallee();
   if (!FD)
     return unsupported(CE, "call through a function pointer");
@@ -738,25 +746,26 @@ Expr *PullbackBuilder::rebuild(const Expr *E, bool Need, bool Plain) {
   if (const CXXConstructExpr *UC = userConstruction(K))
     return rebuildUserConstruction(UC, Need, Plain);
   if (const auto *CE = dyn_cast<CallExpr>(K)) {
-    // std::min(a, b, comp): the '?:' it evaluates.
-    if (hasComparator(State::get(Ctx), CE)) {
-      const ConditionalOperator *SF = selectorForm(State::get(Ctx), CE);
-      Expr *R = rebuild(SF, Need, Plain);
-      auto It = Values.find(SF);
+    // A call the plugin differentiates as another expression: rebuilt as
+    // that one, whose recorded value is the call's too.
+    auto As = [&](const Expr *Sub) {
+      Expr *R = rebuild(Sub, Need, Plain);
+      auto It = Values.find(strip(Sub));
       if (It != Values.end())
         Values[K] = It->second;
       return R;
-    }
+    };
+    // std::min(a, b, comp): the '?:' it evaluates.
+    if (hasComparator(State::get(Ctx), CE))
+      return As(selectorForm(State::get(Ctx), CE));
+    // std::accumulate(v.begin(), v.end(), 0.0): the call over pointers.
+    if (const CallExpr *PF = pointerForm(State::get(Ctx), CE))
+      return As(PF);
     const CallExpr *LC = lambdaCall(CE);
     if (!LC)
       return nullptr;
-    if (LC != CE) {
-      Expr *R = rebuild(LC, Need, Plain);
-      auto It = Values.find(strip(LC));
-      if (It != Values.end())
-        Values[K] = It->second; // val() of the call as written
-      return R;
-    }
+    if (LC != CE)
+      return As(LC); // the lifted lambda
     return rebuildCall(CE, Need, Plain);
   }
   if (const auto *EC = dyn_cast<ExplicitCastExpr>(K))

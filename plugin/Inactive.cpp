@@ -173,7 +173,7 @@ struct Blocker : RecursiveASTVisitor<Blocker> {
 static void forEachWritable(const CallExpr *CE,
                             llvm::function_ref<bool(const Expr *)> F) {
   const FunctionDecl *FD = CE->getDirectCallee();
-  if (isDeallocation(FD) || accessorArg(CE))
+  if (isDeallocation(FD) || accessorArg(CE) || writesNothing(FD))
     return; // (an accessor only computes an address)
   unsigned Shift = 0;
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {

@@ -48,6 +48,26 @@ bool holdsFloatingPointer(clang::QualType T);
 /// int i) { return v[i]; }`): the argument for that parameter, or null.
 const clang::Expr *accessorArg(const clang::Expr *E);
 
+/// For a call to a helper that computes the pointer or reference it
+/// returns, and every return of which points into the storage of the same
+/// pointer or reference parameter (`double* argmax(double* a, int n)`
+/// walking a local pointer over `a`, `std::max_element(a, a + n)`,
+/// `std::copy`'s result): the argument for that parameter, or null.
+/// Accessors are not included (accessorArg).
+const clang::Expr *pointedArg(const clang::Expr *E);
+/// The index of that parameter of \p FD, or -1.
+int pointedParam(const clang::FunctionDecl *FD);
+
+/// True if \p FD's whole body is `return e;` where `e` has no side effects
+/// (`bool operator()(It a, It b) const { return *a < *b; }`): a call writes
+/// nothing through its pointer or reference parameters.
+bool writesNothing(const clang::FunctionDecl *FD);
+
+/// True if the pointer \p E is computed from the pointer variable \p VD
+/// itself (`p + 1`, `next(p)`, `row(p, n, i)`): assigned to \p VD, it keeps
+/// pointing into the storage it pointed into.
+bool basedOn(const clang::Expr *E, const clang::VarDecl *VD);
+
 /// The argument of std::move(x) or std::forward<T>(x), or null.
 const clang::Expr *movedArg(const clang::Expr *E);
 

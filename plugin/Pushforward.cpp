@@ -120,7 +120,12 @@ bool computePushforwardSignature(Sema &S, const FunctionDecl *Primal,
   addPrimalParams(Primal, Sig, Used);
   QualType R = Primal->getReturnType();
   QualType Ret = Ctx.VoidTy;
-  if (!R->isVoidType()) {
+  if (R->isPointerType() && hasFloatingData(R->getPointeeType())) {
+    // A pointer into an argument's memory: the pushforward returns it, and
+    // a caller finds its tangent at the same offset in that argument's
+    // tangent memory.
+    Ret = R.getUnqualifiedType();
+  } else if (!R->isVoidType()) {
     if (!isFloating(R) || R->isReferenceType()) {
       Why = "the return type '" + R.getAsString(Ctx.getPrintingPolicy()) +
             "' has no pushforward (a floating scalar or void is needed)";

@@ -204,7 +204,10 @@ bool computeSignature(ASTContext &Ctx, const FunctionDecl *Primal,
     return Base;
   };
   QualType R = Primal->getReturnType();
-  if (!R->isVoidType() && !returnsWritableReference(Primal)) {
+  // A pointer result carries no adjoint: what it points to does, through
+  // the arguments it points into (the caller tracks the pointer itself).
+  if (!R->isVoidType() && !returnsWritableReference(Primal) &&
+      !R->isPointerType()) {
     QualType Seed;
     if (isFloating(R) && !R->isReferenceType())
       Seed = R.getUnqualifiedType();

@@ -220,6 +220,10 @@ public:
                          const clang::ConditionalOperator *>
       SelectorForms;
   mutable llvm::DenseSet<const clang::ConditionalOperator *> SelectorParts;
+  /// Calls over iterators of contiguous containers as calls over pointers
+  /// (Selectors.cpp pointerForm); null for calls that have none.
+  mutable llvm::DenseMap<const clang::CallExpr *, const clang::CallExpr *>
+      PointerForms;
   /// `(c ? a : b) op= e` statements as `if (c) a op= e; else b op= e;`.
   mutable llvm::DenseMap<const clang::BinaryOperator *, const clang::IfStmt *>
       ConditionalAssigns;

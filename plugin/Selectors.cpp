@@ -200,4 +200,113 @@ const IfStmt *conditionalAssignment(const State &St, const Expr *E) {
   return Out;
 }
 
+/// A std::vector or std::array of floating elements.
+static bool contiguous(QualType T) {
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  const auto *TS = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
+  if (!TS || !TS->isInStdNamespace() || !TS->getIdentifier() ||
+      (TS->getName() != "vector" && TS->getName() != "array") ||
+      TS->getTemplateArgs().size() < 1 ||
+      TS->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return false;
+  return TS->getTemplateArgs()[0].getAsType()->isRealFloatingType();
+}
+
+/// The pointer for the iterator \p E (`v.begin()`, `v.end()`, `v.begin() +
+/// k`), or null if \p E is no such iterator.
+static Expr *iteratorPointer(SemaBuilder &B, const Expr *E) {
+  const Expr *K = E->IgnoreImplicit();
+  if (const auto *CC = dyn_cast<CXXConstructExpr>(K))
+    if (CC->getNumArgs() == 1 &&
+        CC->getConstructor()->isCopyOrMoveConstructor())
+      K = CC->getArg(0)->IgnoreImplicit();
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(K)) {
+    const CXXMethodDecl *MD = MC->getMethodDecl();
+    const Expr *Obj = MC->getImplicitObjectArgument();
+    if (!MD || !MD->getIdentifier() || MC->getNumArgs() != 0 ||
+        !Obj || !contiguous(Obj->getType()))
+      return nullptr;
+    StringRef N = MD->getName();
+    Expr *O = const_cast<Expr *>(Obj);
+    if (N == "begin" || N == "cbegin")
+      return B.memberCall(O, "data", {});
+    if (N == "end" || N == "cend")
+      return B.binop(BO_Add, B.memberCall(O, "data", {}),
+                     B.memberCall(O, "size", {}));
+    return nullptr;
+  }
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(K))
+    if ((OC->getOperator() == OO_Plus || OC->getOperator() == OO_Minus) &&
+        OC->getNumArgs() == 2 &&
+        OC->getArg(1)->getType()->isIntegralOrEnumerationType())
+      if (Expr *P = iteratorPointer(B, OC->getArg(0)))
+        return B.binop(OC->getOperator() == OO_Plus ? BO_Add : BO_Sub, P,
+                       const_cast<Expr *>(OC->getArg(1)));
+  return nullptr;
+}
+
+static const CallExpr *buildPointerForm(const State &St, const CallExpr *CE) {
+  const FunctionDecl *FD = CE->getDirectCallee();
+  if (!FD || !FD->getIdentifier() || !St.S)
+    return nullptr;
+  Sema::SFINAETrap Trap(*St.S);
+  SemaBuilder B(*St.S, CE->getBeginLoc());
+  Expr *R = nullptr;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
+    // std::array::fill(x)
+    const Expr *Obj = MC->getImplicitObjectArgument();
+    if (FD->getName() != "fill" || MC->getNumArgs() != 1 || !Obj ||
+        !contiguous(Obj->getType()) ||
+        Obj->getType().getNonReferenceType()->getAsCXXRecordDecl()
+                ->getName() != "array")
+      return nullptr;
+    Expr *O = const_cast<Expr *>(Obj);
+    R = B.callStd("fill",
+                  {B.memberCall(O, "data", {}),
+                   B.binop(BO_Add, B.memberCall(O, "data", {}),
+                           B.memberCall(O, "size", {})),
+                   const_cast<Expr *>(MC->getArg(0))});
+  } else {
+    QualType RT = CE->getType();
+    if (!FD->isInStdNamespace() || !FD->getPrimaryTemplate() ||
+        isa<CXXMethodDecl>(FD) ||
+        !(RT->isVoidType() || RT->isArithmeticType()))
+      return nullptr;
+    SmallVector<Expr *, 4> Args;
+    bool Any = false;
+    for (const Expr *A : CE->arguments()) {
+      if (isa<CXXDefaultArgExpr>(A))
+        break;
+      if (Expr *P = iteratorPointer(B, A)) {
+        Args.push_back(P);
+        Any = true;
+      } else {
+        Args.push_back(const_cast<Expr *>(A));
+      }
+    }
+    if (!Any)
+      return nullptr;
+    R = B.callStd(FD->getName(), Args);
+  }
+  if (!R || B.Failed || Trap.hasErrorOccurred())
+    return nullptr;
+  const auto *Call = dyn_cast<CallExpr>(R->IgnoreImplicit());
+  if (!Call || !St.S->Context.hasSameType(Call->getType(), CE->getType()))
+    return nullptr;
+  return Call;
+}
+
+const CallExpr *pointerForm(const State &St, const Expr *E) {
+  const auto *CE = dyn_cast_or_null<CallExpr>(E ? E->IgnoreParenImpCasts()
+                                                : nullptr);
+  if (!CE)
+    return nullptr;
+  auto It = St.PointerForms.find(CE);
+  if (It != St.PointerForms.end())
+    return It->second;
+  const CallExpr *PF = buildPointerForm(St, CE);
+  St.PointerForms[CE] = PF;
+  return PF;
+}
+
 } // namespace grad

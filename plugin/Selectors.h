@@ -56,6 +56,16 @@ bool reevaluable(const clang::Expr *E, const clang::ASTContext &Ctx);
 const clang::IfStmt *conditionalAssignment(const State &St,
                                            const clang::Expr *E);
 
+/// A call of a standard algorithm over iterators of a std::vector or
+/// std::array of floating elements (`std::fill(v.begin(), v.end(), x)`,
+/// `std::accumulate(a.cbegin(), a.cend(), 0.0)`, `v.begin() + k`) as the
+/// same call over pointers into their elements (`v.data()`, `v.data() +
+/// v.size()`, `v.data() + k`), whose body the plugin differentiates; and
+/// `a.fill(x)` on a std::array as `std::fill(a.data(), a.data() +
+/// a.size(), x)`. Only calls whose result is `void` or a number (an
+/// iterator result would change type). Built once per call; null otherwise.
+const clang::CallExpr *pointerForm(const State &St, const clang::Expr *E);
+
 } // namespace grad
 
 #endif

@@ -95,11 +95,58 @@ VT TangentBuilder::pushforwardCall(const CallExpr *CE, const FunctionDecl *FD) {
     Drop[I] = Root && Dropped.count(Root) &&
               CE->getArg(I)->getType()->isPointerType();
   }
+  // A pointer result (`argmax(a, n)`, `std::max_element(a, a + n)`) points
+  // into one argument's memory: its tangent is at the same offset in that
+  // argument's tangent memory.
+  bool PtrResult = FD->getReturnType()->isPointerType();
+  const Expr *Ptd = nullptr;
+  if (PtrResult) {
+    // (The forward half of a split pullback returns what its primal does.)
+    const FunctionDecl *Src = FD;
+    for (const auto &E : State::get(Ctx).Entries)
+      if (E->Fwd == FD)
+        Src = E->Primal;
+    int I = pointedParam(Src);
+    Ptd = I >= 0 && unsigned(I) < CE->getNumArgs() ? CE->getArg(I) : nullptr;
+  }
+  if (PtrResult && !Ptd)
+    return {fail(CE, "pointer returned by '" + FD->getNameAsString() +
+                         "', whose target the plugin cannot track (it must "
+                         "point into one pointer argument)"),
+            nullptr};
+  Expr *PtdV = nullptr, *PtdT = nullptr;
   SmallVector<VT, 8> Args;
   for (unsigned I = 0; I < NP; ++I) {
     const Expr *A = I < CE->getNumArgs() ? CE->getArg(I) : nullptr;
     if (!A)
       return {fail(CE, "call with too few arguments"), nullptr};
+    if (A == Ptd) {
+      VT X = expr(A, true);
+      if (!X.V)
+        return {};
+      if (X.T) {
+        if (NoHoist)
+          return {fail(CE, "call to '" + FD->getNameAsString() +
+                               "', whose pointer result needs a tangent, in "
+                               "a loop condition or increment"),
+                  nullptr};
+        PtdV = dup(X, A);
+        auto *TD = dyn_cast<DeclRefExpr>(X.T->IgnoreParenImpCasts());
+        if (!TD) {
+          QualType TT = X.T->getType();
+          if (TT->isArrayType())
+            TT = Ctx.getArrayDecayedType(TT);
+          X.T = hoist(X.T, TT, nullptr);
+          TD = X.T ? dyn_cast<DeclRefExpr>(X.T->IgnoreParenImpCasts())
+                   : nullptr;
+        }
+        if (!TD)
+          return {};
+        PtdT = B.ref(TD->getDecl());
+      }
+      Args.push_back(X);
+      continue;
+    }
     bool Diff =
         classifyParam(Ctx, FD->getParamDecl(I)->getType()).Kind !=
         ParamKind::None;
@@ -202,6 +249,11 @@ VT TangentBuilder::pushforwardCall(const CallExpr *CE, const FunctionDecl *FD) {
   VarDecl *Res = B.var(Fn, fresh("r"), Callee->Pushforward->getReturnType(),
                        Call);
   emit(B.declStmt(Res));
+  if (PtrResult)
+    return {B.ref(Res),
+            PtdT ? B.binop(BO_Add, PtdT,
+                           B.paren(B.binop(BO_Sub, B.ref(Res), PtdV)))
+                 : nullptr};
   Expr *Der = Lanes ? B.callRuntime("lanes_of", {}, {B.ref(Res)})
                     : B.subscript(B.member(B.ref(Res), "der"),
                                   B.intLit(0, Ctx.getSizeType()));
@@ -355,6 +407,9 @@ VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
   // std::min(a, b, comp): the '?:' it evaluates.
   if (hasComparator(State::get(Ctx), CE))
     return conditional(selectorForm(State::get(Ctx), CE), NeedT);
+  // std::fill(v.begin(), v.end(), x), a.fill(x): the call over pointers.
+  if (const CallExpr *PF = pointerForm(State::get(Ctx), CE))
+    return call(PF, NeedT);
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
     return memberCall(MC, NeedT);
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE)) {
@@ -378,7 +433,8 @@ VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
         OC->getArg(0)->getType().getNonReferenceType()->getAsCXXRecordDecl();
     if (OK == OO_Call && !floatingOrPointer(CE->getType()) && FO &&
         FO->hasDefinition() && FO->isEmpty() &&
-        llvm::all_of(OC->getDirectCallee()
+        (writesNothing(OC->getDirectCallee()) ||
+         llvm::all_of(OC->getDirectCallee()
                          ? OC->getDirectCallee()->parameters()
                          : ArrayRef<ParmVarDecl *>(),
                      [](const ParmVarDecl *P) {
@@ -386,7 +442,7 @@ VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
                        return !T->isPointerType() &&
                               (!T->isReferenceType() ||
                                T.getNonReferenceType().isConstQualified());
-                     })) {
+                     }))) {
       VT Obj = expr(OC->getArg(0), false);
       SmallVector<Expr *, 2> Vals;
       for (unsigned I = 1; I < OC->getNumArgs() && Obj.V; ++I) {

@@ -237,6 +237,14 @@ void TangentBuilder::stmt(const Stmt *St) {
       emit(Ret.isInvalid() ? nullptr : Ret.get());
       return;
     }
+    if (RetT->isPointerType()) {
+      // A pointer into an argument: returned as it is (callers find its
+      // tangent from its offset).
+      VT X = expr(RV, false);
+      if (X.V)
+        emit(B.returnStmt(X.V));
+      return;
+    }
     VT X = expr(RV, true);
     if (!X.V)
       return;
