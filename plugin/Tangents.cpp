@@ -104,6 +104,36 @@ VT TangentBuilder::unary(const UnaryOperator *UO, bool NeedT) {
   }
 }
 
+/// True if the lvalue \p E may be evaluated again: a path of members,
+/// elements (also `v[i]` of a std::vector, std::array or std::span, whose
+/// operator[] only computes an address) and dereferences with indices free
+/// of side effects.
+static bool pureAccess(const Expr *E, const ASTContext &Ctx) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
+    const auto *RD = OC->getNumArgs() == 2 ? OC->getArg(0)
+                                                 ->getType()
+                                                 .getNonReferenceType()
+                                                 ->getAsCXXRecordDecl()
+                                           : nullptr;
+    return OC->getOperator() == OO_Subscript && RD &&
+           RD->isInStdNamespace() && RD->getIdentifier() &&
+           (RD->getName() == "vector" || RD->getName() == "array" ||
+            RD->getName() == "span") &&
+           pureAccess(OC->getArg(0), Ctx) &&
+           !OC->getArg(1)->HasSideEffects(Ctx);
+  }
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E))
+    return pureAccess(ASE->getBase(), Ctx) &&
+           !ASE->getIdx()->HasSideEffects(Ctx);
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return pureAccess(ME->getBase(), Ctx);
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      UO && UO->getOpcode() == UO_Deref)
+    return pureAccess(UO->getSubExpr(), Ctx);
+  return !E->HasSideEffects(Ctx);
+}
+
 VT TangentBuilder::assignment(const Expr *Whole, BinaryOperatorKind Op,
                               const Expr *L, const Expr *R) {
   bool Discarded = Whole == Discard;
@@ -189,7 +219,7 @@ VT TangentBuilder::assignment(const Expr *Whole, BinaryOperatorKind Op,
                         "', whose tangent is read-only (a 'T[]' parameter "
                         "gets a 'const T *' tangent: declare it 'T *')"),
             nullptr};
-  bool Pure = !L->HasSideEffects(Ctx);
+  bool Pure = pureAccess(L, Ctx);
   // The value of the left side before the write, when the tangent needs
   // it (x *= e, x /= e).
   Expr *Old = nullptr;
