@@ -260,7 +260,7 @@ static bool isModelledMutation(StringRef Name) {
   return Name == "push_back" || Name == "emplace_back" ||
          Name == "pop_back" || Name == "resize" || Name == "assign" ||
          Name == "clear" || Name == "reserve" || Name == "shrink_to_fit" ||
-         Name == "insert";
+         Name == "insert" || Name == "erase";
 }
 
 bool PullbackBuilder::isContainerMutation(const CallExpr *CE) const {
@@ -326,7 +326,7 @@ Expr *PullbackBuilder::containerMutation(const CallExpr *CE) {
   // computes them (recorded for their own backprop).
   auto Value = [&](const Expr *A) { return fwd(A, false); };
   const Expr *Elem = nullptr; // the inserted value, if it has an adjoint
-  VarDecl *Old = nullptr, *Pos = nullptr;
+  VarDecl *Old = nullptr, *Pos = nullptr, *Count = nullptr;
   SmallVector<Expr *, 2> FArgs;
   if (Name == "push_back" || Name == "emplace_back") {
     if (Args.size() > 1)
@@ -364,6 +364,30 @@ Expr *PullbackBuilder::containerMutation(const CallExpr *CE) {
     Elem = Args[1];
     FArgs.push_back(B.binop(BO_Add, B.memberCall(V, "begin", {}), B.ref(Pos)));
     FArgs.push_back(Value(Args[1]));
+  } else if (Name == "erase") {
+    if (Args.empty() || Args.size() > 2)
+      return unsupported(CE, "call to 'erase' with these arguments");
+    // The position (and the count) as indices: iterators do not survive
+    // the mutation.
+    QualType DiffT = Ctx.getPointerDiffType();
+    auto Index = [&](const Expr *It) {
+      return B.binop(BO_Sub, plain(It), B.memberCall(V, "begin", {}));
+    };
+    Pos = hoist("_k", DiffT);
+    Cur->push_back(B.assign(B.ref(Pos), Index(Args[0])));
+    if (Args.size() == 2) {
+      Count = hoist("_c", DiffT);
+      Cur->push_back(B.assign(
+          B.ref(Count), B.binop(BO_Sub, Index(Args[1]), B.ref(Pos))));
+    }
+    for (VarDecl *R : {Pos, Count})
+      if (R && !Loops.empty() && !Frames.empty())
+        Frames.back().Recorded.push_back(R);
+    FArgs.push_back(B.binop(BO_Add, B.memberCall(V, "begin", {}), B.ref(Pos)));
+    if (Count)
+      FArgs.push_back(B.binop(
+          BO_Add, B.memberCall(V, "begin", {}),
+          B.paren(B.binop(BO_Add, B.ref(Pos), B.ref(Count)))));
   } else {
     // pop_back, reserve, shrink_to_fit: no operands.
     for (const Expr *A : Args)
@@ -399,6 +423,17 @@ Expr *PullbackBuilder::containerMutation(const CallExpr *CE) {
     }
   } else if (Name == "pop_back") {
     R.push_back(B.memberCall(Sh, "emplace_back", {}));
+  } else if (Name == "erase") {
+    // Nothing after the call reads the erased elements: their adjoints are
+    // zero where they come back.
+    Expr *At = B.binop(BO_Add, B.memberCall(Sh, "begin", {}), B.ref(Pos));
+    QualType ElT = elementTypeOf(Ctx, Obj->getType().getNonReferenceType());
+    Expr *Zero = ElT->isRecordType() ? recordZero(B, ElT) : B.zero(ElT);
+    SmallVector<Expr *, 3> IArgs{At};
+    if (Count)
+      IArgs.push_back(B.staticCast(SizeT, B.ref(Count)));
+    IArgs.push_back(Zero);
+    R.push_back(B.memberCall(shadowLValue(*this, B, Obj), "insert", IArgs));
   } else if (Name == "insert") {
     Expr *At = B.subscript(Sh, B.ref(Pos));
     if (ElemActive) {

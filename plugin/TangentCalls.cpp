@@ -5,9 +5,10 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// Calls in a pushforward (rules, pushforwards of callees, accessors, the
-/// runtime's tape and helpers, member functions of containers) and the
-/// initialisers of arrays, containers and objects.
+/// Calls in a pushforward (rules, pushforwards of callees, accessors,
+/// helpers returning pointers, the runtime's helpers) and the initialisers
+/// of arrays, containers and objects; member calls are in
+/// TangentMembers.cpp.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -452,6 +453,17 @@ VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
       }
       return {Obj.V ? B.call(Obj.V, Vals) : nullptr, nullptr};
     }
+    // `it + k`, `it - k`, `it1 - it2` on iterators: positions, as written.
+    if ((OK == OO_Plus || OK == OO_Minus) && OC->getNumArgs() == 2 &&
+        holdsWritablePointer(
+            OC->getArg(0)->getType().getNonReferenceType()) &&
+        !isFloating(CE->getType()) && !CE->getType()->isPointerType()) {
+      VT L = expr(OC->getArg(0), false);
+      VT R = L.V ? expr(OC->getArg(1), false) : VT{};
+      if (!R.V)
+        return {};
+      return {B.binop(OK == OO_Plus ? BO_Add : BO_Sub, L.V, R.V), nullptr};
+    }
     // Anything else (stream output, comparisons of library types): run as
     // written when no object with floating data takes part (a `v += w` on
     // a struct would change values without their tangents).
@@ -606,109 +618,6 @@ VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
                          "user pushforward)"),
             nullptr};
   return {B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Vs), nullptr};
-}
-
-/// The methods of standard containers that change their size: mirrored on
-/// the tangent container with tangent arguments.
-static bool isResizing(StringRef N) {
-  return N == "push_back" || N == "emplace_back" || N == "resize" ||
-         N == "assign" || N == "clear" || N == "pop_back" || N == "reserve";
-}
-
-VT TangentBuilder::memberCall(const CXXMemberCallExpr *MC, bool NeedT) {
-  const CXXMethodDecl *MD = MC->getMethodDecl();
-  const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
-  if (!MD || !ME || !MD->getIdentifier())
-    return {fail(MC, constructName(MC)), nullptr};
-  StringRef Name = MD->getName();
-  const Expr *Obj = ME->getBase();
-  bool Std = MD->getParent()->isInStdNamespace();
-  bool Arrow = ME->isArrow();
-  // A pullback's tape (grad::detail::stack): a floating value is saved
-  // with its tangent after it, and popped back in the opposite order.
-  if (MD->getParent()->getQualifiedNameAsString() == "grad::detail::stack" &&
-      (Name == "push" || Name == "pop" || Name == "push_all" ||
-       Name == "pop_all")) {
-    bool Pop = Name.starts_with("pop");
-    VT O = expr(Obj, false);
-    SmallVector<Expr *, 8> Args;
-    for (const Expr *A : MC->arguments()) {
-      bool F = isFloating(A->getType());
-      VT X = expr(A, F);
-      if (!X.V || !O.V)
-        return {};
-      Args.push_back(X.V);
-      if (!F)
-        continue;
-      if (Pop && !X.T)
-        return {fail(A, "value restored into memory without a tangent"),
-                nullptr};
-      Args.push_back(orZero(X.T, A->getType()));
-    }
-    return {B.memberCall(O.V, Pop ? "pop_all" : "push_all", Args, Arrow),
-            nullptr};
-  }
-  if (Std && (elementMember(MC) || Name == "data")) {
-    VT O = expr(Obj, true);
-    SmallVector<Expr *, 1> Vs, Ts;
-    for (const Expr *A : MC->arguments()) {
-      VT X = expr(A, false);
-      Vs.push_back(X.V);
-      if (O.T)
-        Ts.push_back(dup(X, A));
-    }
-    return {B.memberCall(O.V, Name, Vs, Arrow),
-            O.T ? B.memberCall(O.T, Name, Ts, Arrow) : nullptr};
-  }
-  if (Std && isResizing(Name)) {
-    VT O = expr(Obj, true);
-    SmallVector<Expr *, 2> Vs, Ts;
-    bool Active = false;
-    for (const Expr *A : MC->arguments()) {
-      if (isa<CXXDefaultArgExpr>(A))
-        break;
-      bool F = isFloating(A->getType()) || hasFloatingData(A->getType());
-      VT X = expr(A, F);
-      if (!X.V)
-        return {};
-      Active |= F && X.T;
-      Ts.push_back(F ? orZero(X.T, A->getType()) : dup(X, A));
-      Vs.push_back(X.V);
-    }
-    if (O.T)
-      emit(B.memberCall(O.T, Name, Ts, Arrow));
-    else if (Active)
-      // A container without a tangent (constant data) may take constants
-      // only.
-      return {fail(MC, "'" + Name.str() + "' of a differentiated value into '" +
-                           spelled(Obj) + "', which has no tangent"),
-              nullptr};
-    return {B.memberCall(O.V, Name, Vs, Arrow), nullptr};
-  }
-  // Other member functions: only const ones whose result carries no
-  // derivative (v.size(), s.empty()) run as written.
-  if (!MD->isConst() && !MD->isStatic() &&
-      (floatingOrPointer(Obj->getType()) ||
-       (Obj->getType()->isPointerType() &&
-        floatingOrPointer(Obj->getType()->getPointeeType()))))
-    return {fail(MC, "call to member function '" + Name.str() +
-                         "' of a differentiated object"),
-            nullptr};
-  if (NeedT && floatingOrPointer(MC->getType()) &&
-      (isFloating(MC->getType()) || MC->getType()->isPointerType()))
-    return {fail(MC, "call to member function '" + Name.str() + "'"),
-            nullptr};
-  VT O = expr(Obj, false);
-  SmallVector<Expr *, 2> Vs;
-  for (const Expr *A : MC->arguments()) {
-    if (isa<CXXDefaultArgExpr>(A))
-      break;
-    VT X = expr(A, false);
-    if (!X.V)
-      return {};
-    Vs.push_back(X.V);
-  }
-  return {B.memberCall(O.V, Name, Vs, Arrow), nullptr};
 }
 
 /// The initialiser \p Init of an array, container or object of type \p T,

@@ -1,0 +1,158 @@
+//===- TangentMembers.cpp - Member calls in forward mode --------*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Member calls in a pushforward: the runtime's tape (values saved with
+/// their tangents), container mutations mirrored on the tangent container
+/// (push_back, resize, erase, ...), iterators computed as written, and
+/// const queries (v.size()) run as written.
+///
+//===----------------------------------------------------------------------===//
+
+#include "TangentBuilder.h"
+
+namespace grad {
+namespace tangent {
+
+/// The methods of standard containers that change their size: mirrored on
+/// the tangent container with tangent arguments.
+static bool isResizing(StringRef N) {
+  return N == "push_back" || N == "emplace_back" || N == "resize" ||
+         N == "assign" || N == "clear" || N == "pop_back" || N == "reserve";
+}
+
+VT TangentBuilder::memberCall(const CXXMemberCallExpr *MC, bool NeedT) {
+  const CXXMethodDecl *MD = MC->getMethodDecl();
+  const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
+  if (!MD || !ME || !MD->getIdentifier())
+    return {fail(MC, constructName(MC)), nullptr};
+  StringRef Name = MD->getName();
+  const Expr *Obj = ME->getBase();
+  bool Std = MD->getParent()->isInStdNamespace();
+  bool Arrow = ME->isArrow();
+  // A pullback's tape (grad::detail::stack): a floating value is saved
+  // with its tangent after it, and popped back in the opposite order.
+  if (MD->getParent()->getQualifiedNameAsString() == "grad::detail::stack" &&
+      (Name == "push" || Name == "pop" || Name == "push_all" ||
+       Name == "pop_all")) {
+    bool Pop = Name.starts_with("pop");
+    VT O = expr(Obj, false);
+    SmallVector<Expr *, 8> Args;
+    for (const Expr *A : MC->arguments()) {
+      bool F = isFloating(A->getType());
+      VT X = expr(A, F);
+      if (!X.V || !O.V)
+        return {};
+      Args.push_back(X.V);
+      if (!F)
+        continue;
+      if (Pop && !X.T)
+        return {fail(A, "value restored into memory without a tangent"),
+                nullptr};
+      Args.push_back(orZero(X.T, A->getType()));
+    }
+    return {B.memberCall(O.V, Pop ? "pop_all" : "push_all", Args, Arrow),
+            nullptr};
+  }
+  if (Std && (elementMember(MC) || Name == "data")) {
+    VT O = expr(Obj, true);
+    SmallVector<Expr *, 1> Vs, Ts;
+    for (const Expr *A : MC->arguments()) {
+      VT X = expr(A, false);
+      Vs.push_back(X.V);
+      if (O.T)
+        Ts.push_back(dup(X, A));
+    }
+    return {B.memberCall(O.V, Name, Vs, Arrow),
+            O.T ? B.memberCall(O.T, Name, Ts, Arrow) : nullptr};
+  }
+  if (Std && isResizing(Name)) {
+    VT O = expr(Obj, true);
+    SmallVector<Expr *, 2> Vs, Ts;
+    bool Active = false;
+    for (const Expr *A : MC->arguments()) {
+      if (isa<CXXDefaultArgExpr>(A))
+        break;
+      bool F = isFloating(A->getType()) || hasFloatingData(A->getType());
+      VT X = expr(A, F);
+      if (!X.V)
+        return {};
+      Active |= F && X.T;
+      Ts.push_back(F ? orZero(X.T, A->getType()) : dup(X, A));
+      Vs.push_back(X.V);
+    }
+    if (O.T)
+      emit(B.memberCall(O.T, Name, Ts, Arrow));
+    else if (Active)
+      // A container without a tangent (constant data) may take constants
+      // only.
+      return {fail(MC, "'" + Name.str() + "' of a differentiated value into '" +
+                           spelled(Obj) + "', which has no tangent"),
+              nullptr};
+    return {B.memberCall(O.V, Name, Vs, Arrow), nullptr};
+  }
+  // v.erase(it), v.erase(first, last): the tangent container loses the
+  // elements at the same indices (taken before either call).
+  if (Std && Name == "erase" && (MC->getNumArgs() == 1 || MC->getNumArgs() == 2)) {
+    VT O = expr(Obj, true);
+    if (!O.V)
+      return {};
+    SmallVector<Expr *, 2> Vs, Ts;
+    for (const Expr *A : MC->arguments()) {
+      // (The iterator itself, not its conversion to a const_iterator.)
+      A = A->IgnoreImplicit();
+      if (const auto *CC = dyn_cast<CXXConstructExpr>(A);
+          CC && CC->getNumArgs() == 1)
+        A = CC->getArg(0)->IgnoreImplicit();
+      VT X = expr(A, false);
+      if (!X.V)
+        return {};
+      if (O.T) {
+        Expr *It = dup(X, A);
+        Expr *Obj2 = dup(O, Obj);
+        if (!It || !Obj2)
+          return {};
+        Ts.push_back(B.binop(
+            BO_Add, B.memberCall(O.T, "begin", {}, Arrow),
+            B.paren(B.binop(BO_Sub, It,
+                            B.memberCall(Obj2, "begin", {}, Arrow)))));
+      }
+      Vs.push_back(X.V);
+    }
+    if (O.T)
+      emit(B.memberCall(O.T, Name, Ts, Arrow));
+    return {B.memberCall(O.V, Name, Vs, Arrow), nullptr};
+  }
+  // Other member functions: only const ones whose result carries no
+  // derivative (v.size(), s.empty()) run as written.
+  // (v.begin(), v.end(): an iterator, computed as written.)
+  bool Iterator = isStdAccessor(MD) && MC->getType()->isRecordType();
+  if (!MD->isConst() && !MD->isStatic() && !Iterator &&
+      (floatingOrPointer(Obj->getType()) ||
+       (Obj->getType()->isPointerType() &&
+        floatingOrPointer(Obj->getType()->getPointeeType()))))
+    return {fail(MC, "call to member function '" + Name.str() +
+                         "' of a differentiated object"),
+            nullptr};
+  if (NeedT && floatingOrPointer(MC->getType()) &&
+      (isFloating(MC->getType()) || MC->getType()->isPointerType()))
+    return {fail(MC, "call to member function '" + Name.str() + "'"),
+            nullptr};
+  VT O = expr(Obj, false);
+  SmallVector<Expr *, 2> Vs;
+  for (const Expr *A : MC->arguments()) {
+    if (isa<CXXDefaultArgExpr>(A))
+      break;
+    VT X = expr(A, false);
+    if (!X.V)
+      return {};
+    Vs.push_back(X.V);
+  }
+  return {B.memberCall(O.V, Name, Vs, Arrow), nullptr};
+}
+
+} // namespace tangent
+} // namespace grad
