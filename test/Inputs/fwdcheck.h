@@ -92,6 +92,19 @@ void lanes(const std::string &Name, F f, T Tan, const std::vector<double> &X,
   }
 }
 
+/// For f(x, y) with [[grad, grad::forward]]: the pullback's adjoints and
+/// the pushforward along each axis against differences of f, and the
+/// pushforward's value against f.
+template <class F, class PB, class PF>
+void both(const std::string &Name, F f, PB pb, PF pf, double x, double y) {
+  gradcheck::check_grad(Name, f, pb, x, y);
+  gradcheck::expect(Name + ".fwd.x", pf(x, y, 1.0, 0.0).der[0],
+                    gradcheck::fd(f, 0, x, y));
+  gradcheck::expect(Name + ".fwd.y", pf(x, y, 0.0, 1.0).der[0],
+                    gradcheck::fd(f, 1, x, y));
+  gradcheck::expect(Name + ".fwd.val", pf(x, y, 0.3, -0.7).val, f(x, y));
+}
+
 } // namespace fwdcheck
 
 #endif

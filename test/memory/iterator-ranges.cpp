@@ -13,6 +13,7 @@
 #include <vector>
 
 using namespace gradcheck;
+using fwdcheck::both;
 
 [[grad, grad::forward]] double fills(double x, double y) {
   std::vector<double> v(4);
@@ -37,15 +38,6 @@ using namespace gradcheck;
 [[grad, grad::forward]] double param(std::vector<double> v, double x) {
   std::fill(v.begin(), v.begin() + 2, x);
   return std::accumulate(v.begin(), v.end(), 0.0) * v[2];
-}
-
-template <class F, class PB, class PF>
-static void both(const char *Name, F f, PB pb, PF pf, double x, double y) {
-  check_grad(Name, f, pb, x, y);
-  expect(std::string(Name) + ".fwd.x", pf(x, y, 1.0, 0.0).der[0],
-         fd(f, 0, x, y));
-  expect(std::string(Name) + ".fwd.y", pf(x, y, 0.0, 1.0).der[0],
-         fd(f, 1, x, y));
 }
 
 int main() {

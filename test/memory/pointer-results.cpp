@@ -14,6 +14,7 @@
 #include <algorithm>
 
 using namespace gradcheck;
+using fwdcheck::both;
 
 static double *argmax(double *a, int n) {
   double *best = a;
@@ -78,16 +79,6 @@ static double *next(double *a) {
   *r = *r * y;
   const double *e = std::max_element(a, a + 4);
   return a[0] + a[1] + 3 * a[2] + *e * x;
-}
-
-template <class F, class PB, class PF>
-static void both(const char *Name, F f, PB pb, PF pf, double x, double y) {
-  check_grad(Name, f, pb, x, y);
-  expect(std::string(Name) + ".fwd.x", pf(x, y, 1.0, 0.0).der[0],
-         fd(f, 0, x, y));
-  expect(std::string(Name) + ".fwd.y", pf(x, y, 0.0, 1.0).der[0],
-         fd(f, 1, x, y));
-  expect(std::string(Name) + ".fwd.val", pf(x, y, 0.3, -0.7).val, f(x, y));
 }
 
 int main() {
