@@ -63,6 +63,9 @@ before the memory ones), `memory` and `-NAME` are accepted):
              reference, `cell(a, 1) += e` (needs outargs)
   seqorder   (not in memory) `(t op= a) op= b` where b reads t (C++17
              evaluates b first)
+  ptrresults (not in memory; with outargs) `double *m = pmax(a, n);` (a
+             helper whose search loop returns a pointer to the largest of n
+             elements) followed by a write through `*m`
   structs    (not in all or memory) struct locals: `V3 t{e, e, e}`, `V3
              t{}`, `C3 t(e, e, e)` (a constructor copying its parameters),
              copies `V3 t = u`, `C3 t = sscale(u, e)` (a helper returning a
@@ -145,7 +148,8 @@ ALL_FEATURES = LEGACY_FEATURES + MEMORY_FEATURES + ("retwrite", "seqorder",
                                                     "complex", "ctors",
                                                     "forward", "hessian",
                                                     "lanes", "switch",
-                                                    "selectors")
+                                                    "selectors",
+                                                    "ptrresults")
 # Names that stand for several features.
 GROUPS = {"memory": MEMORY_FEATURES, "all": LEGACY_FEATURES}
 DEFAULT_FEATURES = ("expr", "locals", "overwrite", "ternary", "math", "calls",
@@ -1613,6 +1617,8 @@ class Gen:
     def s_helpercall(self, depth):
         kinds = ["sq", "sq", "axpy", "axpy", "step", "step", "prod", "prod",
                  "swap", "at"]
+        if self.on("ptrresults"):
+            kinds += ["at", "at", "at"]
         for _ in range(6):
             if getattr(self, "c_" + self.rng.choice(kinds))():
                 return
@@ -1667,6 +1673,15 @@ class Gen:
             return False
         j = self.rng.randrange(rg.n)
         idx = rg.start + j if rg.root.array else None
+        if self.on("ptrresults") and rg.n >= 2 and self.chance(0.5):
+            # Which element it points to is decided at run time: only `*m`
+            # is written, and m is not used again.
+            name = self.new_name("m")
+            self.emit(f"double *{name} = pmax({rg.text}, {rg.n});")
+            text, b = self.update(Cell(f"*{name}", name, rg.root, None))
+            self.emit(text + ";")
+            self.wrote(rg.root, b)
+            return True
         if not (self.on("retwrite") and self.chance(0.5)):
             ref = self.chance(0.5)
             name = self.new_name("r" if ref else "w")
@@ -2449,6 +2464,13 @@ static void swap2(double &a, double &b) {
 }
 static double *at(double *a, int i) { return a + i; }
 static double &cell(double *a, int i) { return a[i]; }
+static double *pmax(double *a, int n) {
+  double *b = a;
+  for (int i = 1; i < n; ++i)
+    if (a[i] > *b)
+      b = a + i;
+  return b;
+}
 static double dot2(const double *a, const double *b) {
   return a[0] * b[0] + a[1] * b[1];
 }
