@@ -65,7 +65,8 @@ before the memory ones), `memory` and `-NAME` are accepted):
              evaluates b first)
   ptrresults (not in memory; with outargs) `double *m = pmax(a, n);` (a
              helper whose search loop returns a pointer to the largest of n
-             elements) followed by a write through `*m`
+             elements) followed by a write through `*m`; with pointers,
+             pointer locals are also re-seated as `q = q + 1`
   structs    (not in all or memory) struct locals: `V3 t{e, e, e}`, `V3
              t{}`, `C3 t(e, e, e)` (a constructor copying its parameters),
              copies `V3 t = u`, `C3 t = sscale(u, e)` (a helper returning a
@@ -1160,7 +1161,8 @@ class Gen:
     def s_elemwrite(self, depth):
         # Writes keep the array's bound, so they are safe inside loops.
         a = self.rng.choice([v for v in self.vars() if v.array and v.assignable])
-        e = self.squash(self.expr(2), a.bound)
+        # (An array still all zeros, `= {}`, keeps zeros: bound 0.)
+        e = self.squash(self.expr(2), a.bound) if a.bound > 0 else E("0.0", 0)
         self.emit(f"{a.name}[{self.index(a.length)}] = {e.text};")
 
     # --- memory: pointers, outargs, sidefx, outparams -----------------------
@@ -1498,6 +1500,9 @@ class Gen:
                 moves += [f"--{v.name};", f"{v.name}--;"]
             if v.off + 2 < L:
                 moves += [f"{v.name} += 2;"]
+            if v.off + 1 < L and self.on("ptrresults"):
+                # re-seated from itself (was refused as untracked)
+                moves += [f"{v.name} = {v.name} + 1;"]
         if not moves or self.chance(0.3):
             roots = [u for u in self.vars() if (u.array or u.scalar) and
                      not u.is_int and (u.assignable or v.pconst)]
@@ -1512,7 +1517,8 @@ class Gen:
             return
         m = r.choice(moves)
         self.emit(m)
-        v.off += 2 if "+=" in m else 1 if "++" in m else -1
+        v.off += (2 if "+=" in m else 1 if "++" in m or m.endswith("+ 1;")
+                  else -1)
 
     def s_ptrwalk(self, depth):
         """A pointer walking over n elements in a counted loop: reads (and
