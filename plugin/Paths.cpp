@@ -292,6 +292,7 @@ struct PointedParams {
   }
 
   static int pointedParamImpl(const FunctionDecl *FD, unsigned Depth);
+  static int walkReturns(const FunctionDecl *Def, unsigned Depth);
 };
 
 int PointedParams::pointedParamImpl(const FunctionDecl *FD, unsigned Depth) {
@@ -305,6 +306,20 @@ int PointedParams::pointedParamImpl(const FunctionDecl *FD, unsigned Depth) {
   const FunctionDecl *Def = nullptr;
   if (!FD->hasBody(Def) || !Def || !Def->getBody())
     return -1;
+  // Asked for every call the analyses reach: walk each helper once. The
+  // entry is -1 while the helper is walked (a recursive helper points
+  // nowhere known).
+  auto [It, New] = State::get(FD->getASTContext())
+                       .PointedParams.try_emplace(FD->getCanonicalDecl(), -1);
+  if (!New)
+    return It->second;
+  int Found = walkReturns(Def, Depth);
+  State::get(FD->getASTContext()).PointedParams[FD->getCanonicalDecl()] =
+      Found;
+  return Found;
+}
+
+int PointedParams::walkReturns(const FunctionDecl *Def, unsigned Depth) {
   PointedParams PP;
   PP.Def = Def;
   PP.Depth = Depth;

@@ -224,6 +224,8 @@ public:
   /// (Selectors.cpp pointerForm); null for calls that have none.
   mutable llvm::DenseMap<const clang::CallExpr *, const clang::CallExpr *>
       PointerForms;
+  /// Paths.cpp pointedParam, by canonical helper (-1: none).
+  mutable llvm::DenseMap<const clang::FunctionDecl *, int> PointedParams;
   /// `(c ? a : b) op= e` statements as `if (c) a op= e; else b op= e;`.
   mutable llvm::DenseMap<const clang::BinaryOperator *, const clang::IfStmt *>
       ConditionalAssigns;

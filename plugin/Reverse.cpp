@@ -301,8 +301,11 @@ void PullbackBuilder::stmt(const Stmt *St, Stmts &Fwd, Stmts &Rev) {
     }
   }
   bool FailedBefore = Failed;
+  bool SemaFailedBefore = B.Failed;
   Failed = false;
   stmtImpl(St, Fwd, Rev);
+  if (Failed && !SemaFailedBefore)
+    B.Failed = false;
   if (Failed && DV.Declared.empty())
     DV.TraverseStmt(const_cast<Stmt *>(St));
   if (Failed)

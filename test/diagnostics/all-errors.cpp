@@ -6,6 +6,7 @@
 
 void opaque(double *p);
 double (*table)(double) = nullptr;
+static double *either(double *p, double *q) { return *p > *q ? p : q; }
 
 [[grad]] double f(double x, double y) {
   double a = x * y;
@@ -14,6 +15,9 @@ double (*table)(double) = nullptr;
   // CHECK-DAG: all-errors.cpp:[[@LINE+1]]:14: error: grad: cannot differentiate call through a function pointer in 'f'
   double b = table(a);
   double c = b * 2; // follows from the error above: not reported
+  double *m = either(&a, &x);
+  // CHECK-DAG: all-errors.cpp:[[@LINE+1]]:4: error: grad: cannot differentiate pointer 'm' whose target the plugin cannot track in 'f'
+  *m *= 2;
   // CHECK-DAG: all-errors.cpp:[[@LINE+1]]:3: error: grad: cannot differentiate inline assembly in 'f'
   asm("nop");
   // CHECK-DAG: all-errors.cpp:[[@LINE+1]]:3: error: grad: cannot differentiate 'try' block in 'f'
@@ -23,4 +27,4 @@ double (*table)(double) = nullptr;
   }
   return a + c + y;
 }
-// CHECK: 4 errors generated
+// CHECK: 5 errors generated

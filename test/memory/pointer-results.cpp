@@ -170,24 +170,17 @@ static double *viaaddr(double *a, double *b) {
   *pp = b;
   return p;
 }
-[[grad]] double escapes1(double x, double y) {
+// All three are reported in one compile.
+[[grad]] double escapes(double x, double y) {
   double a[2] = {x, y}, b[2] = {y, x};
   double *p = other(a, b);
-// REFUSED: pointer-results.cpp:[[@LINE+1]]:4: error: grad: cannot differentiate pointer 'p' whose target the plugin cannot track in 'escapes1'
+// REFUSED: pointer-results.cpp:[[@LINE+1]]:4: error: grad: cannot differentiate pointer 'p' whose target the plugin cannot track in 'escapes'
   *p *= x;
-  return a[0] * b[1];
-}
-[[grad]] double escapes2(double x, double y) {
-  double a[2] = {x, y}, b[2] = {y, x};
   double *q = moved(a, b);
-// REFUSED: pointer-results.cpp:[[@LINE+1]]:4: error: grad: cannot differentiate pointer 'q' whose target the plugin cannot track in 'escapes2'
+// REFUSED: pointer-results.cpp:[[@LINE+1]]:4: error: grad: cannot differentiate pointer 'q' whose target the plugin cannot track in 'escapes'
   *q *= y;
-  return a[0] * b[1];
-}
-[[grad]] double escapes3(double x, double y) {
-  double a[2] = {x, y}, b[2] = {y, x};
   double *r = viaaddr(a, b);
-// REFUSED: pointer-results.cpp:[[@LINE+1]]:4: error: grad: cannot differentiate pointer 'r' whose target the plugin cannot track in 'escapes3'
+// REFUSED: pointer-results.cpp:[[@LINE+1]]:4: error: grad: cannot differentiate pointer 'r' whose target the plugin cannot track in 'escapes'
   *r *= y;
   return a[0] * b[1];
 }
