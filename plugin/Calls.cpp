@@ -198,7 +198,10 @@ Expr *PullbackBuilder::rebuildUserCall(const CallExpr *CE,
                                FD->getNameAsString() + "'");
   // `acc += v` with `V &operator+=(V &, const V &)`: the reference it
   // returns has no derivative of its own; only discarded uses are known.
-  if (returnsWritableReference(FD) && !discarded(CE))
+  // A reference into an argument, computed by the callee, binds a local
+  // reference that aliases that argument (pointedArg).
+  bool IntoArg = returnsWritableReference(FD) && pointedArg(CE);
+  if (returnsWritableReference(FD) && !IntoArg && !discarded(CE))
     return unsupported(CE, "use of the reference returned by '" +
                                FD->getNameAsString() +
                                "' (write the call as a statement of its "
@@ -237,7 +240,9 @@ Expr *PullbackBuilder::rebuildUserCall(const CallExpr *CE,
   }
   CallPlan P;
   P.PE = PE;
-  P.Hoisted = writtenStorage(CE) != nullptr;
+  // (The forward half returns the reference as a pointer: held in a
+  // temporary of its own.)
+  P.Hoisted = writtenStorage(CE) != nullptr || IntoArg;
   P.Split = P.Hoisted || D.useSplit(*PE, Loc) ||
             memoryUnstable(FD, {CE->getArgs(), CE->getNumArgs()});
   if (P.Split && PE->UserProvided)
@@ -301,9 +306,14 @@ Expr *PullbackBuilder::rebuildUserCall(const CallExpr *CE,
   // A side effect of the statement: the forward half now, its reverse
   // after the statement's own reverse.
   QualType RT = FD->getReturnType();
-  Expr *Value = hoistCall(CE, Call,
-                          returnsWritableReference(FD) ? Ctx.VoidTy : RT,
-                          Plans[strip(CE)].Seed);
+  Expr *Value = hoistCall(
+      CE, Call,
+      IntoArg ? Ctx.getPointerType(RT.getNonReferenceType())
+      : returnsWritableReference(FD) ? Ctx.VoidTy
+                                     : RT,
+      Plans[strip(CE)].Seed);
+  if (IntoArg && Value)
+    Value = B.deref(Value);
   // Containers the callee may have resized: their local shadows follow.
   for (unsigned I = 0; I < FD->getNumParams() && I < CE->getNumArgs(); ++I) {
     QualType PT = FD->getParamDecl(I)->getType();

@@ -24,6 +24,7 @@
 #include "Consumer.h"
 #include "PullbackBuilder.h"
 #include "Records.h"
+#include "Selectors.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclTemplate.h"
@@ -146,8 +147,13 @@ bool PullbackBuilder::storageInit(const VarDecl *VD, const Expr *Init,
       break;
     ++N;
   }
+  // v(w.begin(), w.end()): the same over pointers (w.data(), ...).
+  const Expr *Range[2] = {nullptr, nullptr};
+  if (N == 2 && !CE->getArg(0)->getType()->isPointerType())
+    if ((Range[0] = iteratorPointer(B, CE->getArg(0))))
+      Range[1] = iteratorPointer(B, CE->getArg(1));
   for (unsigned I = 0; I < N; ++I) {
-    const Expr *A = CE->getArg(I);
+    const Expr *A = Range[1] ? Range[I] : CE->getArg(I);
     QualType AT = A->getType();
     if (isFloating(AT) && Act.isActive(strip(A))) {
       // v(n, x): every element is x.
@@ -170,8 +176,10 @@ bool PullbackBuilder::storageInit(const VarDecl *VD, const Expr *Init,
     }
     if (!isFloating(AT) && memoryActive(A)) {
       // v(p, p + n): the elements come from memory that carries derivatives.
-      if (N == 2 && I == 0 && AT->isPointerType() &&
-          CE->getArg(1)->getType()->isPointerType()) {
+      const Expr *Second =
+          N != 2 ? nullptr : Range[1] ? Range[1] : CE->getArg(1);
+      if (Second && I == 0 && AT->isPointerType() &&
+          Second->getType()->isPointerType()) {
         SI.RangeFrom = A;
         Args.push_back(rebuildBase(strip(A), /*NeedIdx=*/true));
         continue;
@@ -260,7 +268,12 @@ static bool isModelledMutation(StringRef Name) {
   return Name == "push_back" || Name == "emplace_back" ||
          Name == "pop_back" || Name == "resize" || Name == "assign" ||
          Name == "clear" || Name == "reserve" || Name == "shrink_to_fit" ||
-         Name == "insert" || Name == "erase";
+         Name == "insert" || Name == "erase" || Name == "swap";
+}
+
+/// True if \p A and \p B are a pointer range `p, q` (`a, a + n`).
+static bool pointerRange(const Expr *A, const Expr *B) {
+  return A->getType()->isPointerType() && B->getType()->isPointerType();
 }
 
 bool PullbackBuilder::isContainerMutation(const CallExpr *CE) const {
@@ -327,6 +340,8 @@ Expr *PullbackBuilder::containerMutation(const CallExpr *CE) {
   auto Value = [&](const Expr *A) { return fwd(A, false); };
   const Expr *Elem = nullptr; // the inserted value, if it has an adjoint
   VarDecl *Old = nullptr, *Pos = nullptr, *Count = nullptr;
+  const Expr *From = nullptr;   // the first pointer of a source range
+  const VarDecl *Other = nullptr; // v.swap(w): w
   SmallVector<Expr *, 2> FArgs;
   if (Name == "push_back" || Name == "emplace_back") {
     if (Args.size() > 1)
@@ -336,12 +351,34 @@ Expr *PullbackBuilder::containerMutation(const CallExpr *CE) {
       Elem = Args[0];
       FArgs.push_back(Value(Args[0]));
     }
+  } else if (Name == "assign" && Args.size() == 2 &&
+             pointerRange(Args[0], Args[1])) {
+    // v.assign(p, q): the elements come from memory; the reverse sweep
+    // reads its shadow where the forward sweep read the elements.
+    Old = RecordSize();
+    From = Args[0];
+    FArgs.push_back(memoryActive(From) ? rebuildBase(strip(From), true)
+                                       : plain(From));
+    FArgs.push_back(plain(Args[1]));
+  } else if (Name == "swap") {
+    const auto *W = dyn_cast<DeclRefExpr>(
+        Args.size() == 1 ? strip(Args[0]) : nullptr);
+    Other = W ? dyn_cast<VarDecl>(W->getDecl()) : nullptr;
+    if (!Other || !mapVar(Other) || Act.isActive(Other) != Act.isActive(VD) ||
+        (Act.isAlias(Other) && !Act.isOwner(Other)) ||
+        (Act.isActive(VD) && (shadowFromCaller(VD) || shadowFromCaller(Other))))
+      return unsupported(CE, "call to 'swap' on " + spelled(Obj) +
+                                 " with " + (Args.empty() ? std::string("?")
+                                                          : spelled(Args[0])) +
+                                 " (swap two local std::vector variables "
+                                 "that both carry derivatives, or neither)");
+    FArgs.push_back(B.ref(mapVar(Other)));
   } else if (Name == "resize" || Name == "assign") {
     if (Args.empty() || Args.size() > 2 ||
         !Args[0]->getType()->isIntegralOrEnumerationType())
       return unsupported(CE, "call to '" + Name.str() +
                                  "' with these arguments (use a count and "
-                                 "a value)");
+                                 "a value, or two pointers)");
     Old = RecordSize();
     FArgs.push_back(plain(Args[0]));
     if (Args.size() == 2) {
@@ -351,19 +388,44 @@ Expr *PullbackBuilder::containerMutation(const CallExpr *CE) {
   } else if (Name == "clear") {
     Old = RecordSize();
   } else if (Name == "insert") {
-    if (Args.size() != 2 || !isFloating(strip(Args[1])->getType()))
+    bool One = Args.size() == 2 && isFloating(strip(Args[1])->getType());
+    bool Fill = Args.size() == 3 &&
+                Args[1]->getType()->isIntegralOrEnumerationType() &&
+                isFloating(strip(Args[2])->getType());
+    bool Range = Args.size() == 3 && pointerRange(Args[1], Args[2]);
+    if (!One && !Fill && !Range)
       return unsupported(CE, "call to 'insert' with these arguments (insert "
-                             "one value at a position)");
-    // The position as an index: iterators do not survive the mutation.
-    Pos = hoist("_k", Ctx.getPointerDiffType());
+                             "one value, a count of one value, or a pointer "
+                             "range at a position)");
+    // The position (and the count) as indices: iterators do not survive
+    // the mutation.
+    QualType DiffT = Ctx.getPointerDiffType();
+    Pos = hoist("_k", DiffT);
     Cur->push_back(B.assign(
         B.ref(Pos),
         B.binop(BO_Sub, plain(Args[0]), B.memberCall(V, "begin", {}))));
-    if (!Loops.empty() && !Frames.empty())
-      Frames.back().Recorded.push_back(Pos);
-    Elem = Args[1];
+    if (!One) {
+      Count = hoist("_c", DiffT);
+      Cur->push_back(B.assign(
+          B.ref(Count),
+          Fill ? B.staticCast(DiffT, plain(Args[1]))
+               : B.binop(BO_Sub, plain(Args[2]), plain(Args[1]))));
+    }
+    for (VarDecl *R : {Pos, Count})
+      if (R && !Loops.empty() && !Frames.empty())
+        Frames.back().Recorded.push_back(R);
     FArgs.push_back(B.binop(BO_Add, B.memberCall(V, "begin", {}), B.ref(Pos)));
-    FArgs.push_back(Value(Args[1]));
+    if (Range) {
+      From = Args[1];
+      FArgs.push_back(memoryActive(From) ? rebuildBase(strip(From), true)
+                                         : plain(From));
+      FArgs.push_back(plain(Args[2]));
+    } else {
+      Elem = Args.back();
+      if (Fill)
+        FArgs.push_back(B.ref(Count));
+      FArgs.push_back(Value(Args.back()));
+    }
   } else if (Name == "erase") {
     if (Args.empty() || Args.size() > 2)
       return unsupported(CE, "call to 'erase' with these arguments");
@@ -399,6 +461,8 @@ Expr *PullbackBuilder::containerMutation(const CallExpr *CE) {
   Cur->push_back(Call);
   if (Name != "reserve" && Name != "shrink_to_fit")
     resizeShadow(Obj, *Cur);
+  if (Other)
+    resizeShadow(strip(Args[0]), *Cur);
   SideEffectCalls.insert(strip(CE));
   if (!Act.isActive(VD) || Name == "reserve" || Name == "shrink_to_fit")
     return Call;
@@ -413,7 +477,59 @@ Expr *PullbackBuilder::containerMutation(const CallExpr *CE) {
   QualType ET = Elem ? strip(Elem)->getType().getNonReferenceType()
                            .getUnqualifiedType()
                      : Ctx.DoubleTy;
-  if (Name == "push_back" || Name == "emplace_back") {
+  // `shadow(p)[k] += shadow(v)[At + k]` for k < N: the adjoints of
+  // elements copied from memory go back to it.
+  auto BackToRange = [&](Expr *At, Expr *N) {
+    if (!memoryActive(From))
+      return;
+    VarDecl *K = B.var(PB, fresh("_i"), Ctx.getPointerDiffType(),
+                       B.intLit(0, Ctx.getPointerDiffType()));
+    Expr *Src = B.subscript(shadowPointer(*this, B, strip(From)), B.ref(K));
+    Expr *Dst = B.subscript(shadowLValue(*this, B, Obj),
+                            At ? B.binop(BO_Add, At, B.ref(K)) : B.ref(K));
+    R.push_back(B.forStmt(B.declStmt(K), B.binop(BO_LT, B.ref(K), N),
+                          B.unop(UO_PreInc, B.ref(K)),
+                          B.addAssign(Src, Dst)));
+  };
+  if (Name == "swap") {
+    R.push_back(B.memberCall(Sh, "swap",
+                             {shadowLValue(*this, B, strip(Args[0]))}));
+  } else if (From && Name == "assign") {
+    BackToRange(nullptr,
+                B.staticCast(Ctx.getPointerDiffType(),
+                             B.memberCall(shadowLValue(*this, B, Obj), "size",
+                                          {})));
+    R.push_back(B.memberCall(
+        shadowLValue(*this, B, Obj), "assign",
+        {B.ref(Old),
+         B.zero(elementTypeOf(Ctx, Obj->getType().getNonReferenceType()))}));
+  } else if (Name == "insert" && Count) {
+    // The inserted elements' adjoints: back to the range they came from,
+    // or summed into the value they copy.
+    if (From) {
+      BackToRange(B.ref(Pos), B.ref(Count));
+    } else if (ElemActive) {
+      VarDecl *Sum = B.var(PB, fresh("_s"), ET, B.zero(ET));
+      R.push_back(B.declStmt(Sum));
+      VarDecl *K = B.var(PB, fresh("_i"), Ctx.getPointerDiffType(),
+                         B.intLit(0, Ctx.getPointerDiffType()));
+      R.push_back(B.forStmt(
+          B.declStmt(K), B.binop(BO_LT, B.ref(K), B.ref(Count)),
+          B.unop(UO_PreInc, B.ref(K)),
+          B.addAssign(B.ref(Sum),
+                      B.subscript(shadowLValue(*this, B, Obj),
+                                  B.binop(BO_Add, B.ref(Pos), B.ref(K))))));
+      backprop(Elem, B.ref(Sum), R);
+    }
+    Expr *First = B.binop(BO_Add,
+                          B.memberCall(shadowLValue(*this, B, Obj), "begin", {}),
+                          B.ref(Pos));
+    Expr *Last = B.binop(
+        BO_Add, B.memberCall(shadowLValue(*this, B, Obj), "begin", {}),
+        B.paren(B.binop(BO_Add, B.ref(Pos), B.ref(Count))));
+    R.push_back(B.memberCall(shadowLValue(*this, B, Obj), "erase",
+                             {First, Last}));
+  } else if (Name == "push_back" || Name == "emplace_back") {
     if (ElemActive) {
       VarDecl *A = bind(B.memberCall(Sh, "back", {}), ET, R);
       R.push_back(B.memberCall(shadowLValue(*this, B, Obj), "pop_back", {}));

@@ -214,7 +214,7 @@ void PullbackBuilder::jump(const Stmt *J, Stmts &Fwd, Stmts &Rev) {
     bool Active = RV && Sig.SeedIndex >= 0 &&
                   Act.isActive(RV->IgnoreParenImpCasts());
     if (returnsWritableReference(Primal)) {
-      if (!referenceReturn(RV))
+      if (!referenceReturn(RV, Fwd))
         return;
     } else if (Half != SplitHalf::None && RV) {
       // The forward half returns the value at the end of its sweep.

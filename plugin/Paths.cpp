@@ -200,6 +200,18 @@ struct PointedParams {
     }
     if (const auto *CO = dyn_cast<ConditionalOperator>(E))
       return of(CO->getTrueExpr(), Out) && of(CO->getFalseExpr(), Out);
+    // `v[k]`, `v.data() + k` on a container parameter: into its storage.
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+      const CXXMethodDecl *MD = MC->getMethodDecl();
+      bool Element = MD && MD->getIdentifier() && isStdAccessor(MD) &&
+                     llvm::is_contained({"data", "front", "back", "at"},
+                                        MD->getName());
+      return Element && of(MC->getImplicitObjectArgument(), Out);
+    }
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E);
+        OC && OC->getOperator() == OO_Subscript &&
+        isStdAccessor(dyn_cast_or_null<CXXMethodDecl>(OC->getDirectCallee())))
+      return of(OC->getArg(0), Out);
     if (const auto *CE = dyn_cast<CallExpr>(E)) {
       const Expr *A = accessorArg(CE);
       if (!A && Depth < 8) {

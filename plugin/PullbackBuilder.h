@@ -546,7 +546,7 @@ private:
   clang::VarDecl *returnValueVar();
   /// Checks what a function returning a non-const reference returns (a
   /// reference parameter or `*this`); false after reporting it.
-  bool referenceReturn(const clang::Expr *RV);
+  bool referenceReturn(const clang::Expr *RV, Stmts &Fwd);
   clang::VarDecl *Stack = nullptr;
   /// The primal parameters a reverse half does not take (placeholders).
   llvm::SmallPtrSet<const clang::ParmVarDecl *, 4> Dropped;

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Pushforward.h"
+#include "Paths.h"
 #include "SemaBuilder.h"
 
 #include "clang/AST/ASTContext.h"
@@ -125,6 +126,12 @@ bool computePushforwardSignature(Sema &S, const FunctionDecl *Primal,
     // a caller finds its tangent at the same offset in that argument's
     // tangent memory.
     Ret = R.getUnqualifiedType();
+  } else if (R->isLValueReferenceType() &&
+             isFloating(R.getNonReferenceType()) &&
+             pointedParam(Primal) >= 0) {
+    // A reference into an argument's memory (`double &largest(double *a,
+    // int n)`, also const): returned as it is, likewise.
+    Ret = R;
   } else if (!R->isVoidType()) {
     if (!isFloating(R) || R->isReferenceType()) {
       Why = "the return type '" + R.getAsString(Ctx.getPrintingPolicy()) +

@@ -6,6 +6,7 @@
 
 #include "Registry.h"
 #include "Diagnostics.h"
+#include "Paths.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -557,7 +558,12 @@ void declareSplit(Sema &S, PullbackEntry &E) {
   // copy of it.)
   QualType FwdRet = Primal->getReturnType();
   if (returnsWritableReference(Primal))
-    FwdRet = Ctx.VoidTy; // (its callers discard the result)
+    // A reference into an argument (`double& largest(double* a, int n)`)
+    // comes back as a pointer for the caller's alias; other references
+    // are discarded by their callers.
+    FwdRet = pointedParam(Primal) >= 0
+                 ? Ctx.getPointerType(FwdRet.getNonReferenceType())
+                 : Ctx.VoidTy;
   else if (FwdRet->isReferenceType() &&
            isFloating(FwdRet.getNonReferenceType()))
     FwdRet = FwdRet.getNonReferenceType();

@@ -15,6 +15,7 @@
 #include "Consumer.h"
 #include "Diagnostics.h"
 #include "Jumps.h"
+#include "Paths.h"
 #include "PullbackBuilder.h"
 #include "Records.h"
 
@@ -41,7 +42,7 @@ void PullbackBuilder::returnStmt(const ReturnStmt *RS, Stmts &Fwd,
   }
   const Expr *RV = RS->getRetValue();
   if (returnsWritableReference(Primal)) {
-    referenceReturn(RV);
+    referenceReturn(RV, Fwd);
     return;
   }
   if (Half != SplitHalf::None && RV) {
@@ -59,7 +60,17 @@ void PullbackBuilder::returnStmt(const ReturnStmt *RS, Stmts &Fwd,
   Rev.insert(Rev.end(), R.begin(), R.end());
 }
 
-bool PullbackBuilder::referenceReturn(const Expr *RV) {
+bool PullbackBuilder::referenceReturn(const Expr *RV, Stmts &Fwd) {
+  // A reference into one pointer or reference argument (`return p;`, or
+  // computed: `return a[k];` after a search): the forward half returns its
+  // address, for the caller's alias of that argument (both halves build
+  // it: they record alike).
+  if (RV && pointedParam(Primal) >= 0) {
+    if (Half != SplitHalf::None)
+      if (Expr *L = fwd(RV, false))
+        Fwd.push_back(B.assign(B.ref(returnValueVar()), B.addrOf(L)));
+    return true;
+  }
   // `return p;`, `return *this;`: the caller's own memory, which its
   // derivative already follows (callers discard the result).
   const Expr *K = RV ? RV->IgnoreParenImpCasts() : nullptr;
@@ -73,7 +84,8 @@ bool PullbackBuilder::referenceReturn(const Expr *RV) {
       return true;
   unsupported(RV ? static_cast<const Stmt *>(RV) : Primal->getBody(),
               "returned reference (a function returning a non-const "
-              "reference may return only a reference parameter or '*this')");
+              "reference may return only a reference parameter, '*this', "
+              "or a reference into one pointer or reference parameter)");
   return false;
 }
 
@@ -81,6 +93,8 @@ VarDecl *PullbackBuilder::returnValueVar() {
   if (!RetVal) {
     QualType T =
         Primal->getReturnType().getNonReferenceType().getUnqualifiedType();
+    if (returnsWritableReference(Primal)) // (see referenceReturn)
+      T = Ctx.getPointerType(Primal->getReturnType().getNonReferenceType());
     RetVal = B.var(PB, fresh("_value"), T, B.zero(T));
   }
   return RetVal;
@@ -148,7 +162,7 @@ bool PullbackBuilder::finishSplit(Stmts &Fwd, Stmts &Rev, Stmts &Epilogue) {
         if (DS->isSingleDecl() && Keep.count(DS->getSingleDecl()))
           All.push_back(St);
     bool Void = Primal->getReturnType()->isVoidType() ||
-                returnsWritableReference(Primal);
+                (returnsWritableReference(Primal) && pointedParam(Primal) < 0);
     if (!RetVal && !Void)
       return unsupported(Primal, "function whose value the forward half "
                                  "does not compute (internal error)"),

@@ -475,8 +475,13 @@ void PullbackBuilder::exprStmt(const Expr *E, Stmts &Fwd, Stmts &Rev) {
     if (Act.isActive(CE) && isFloating(CE->getType()) && !writtenStorage(CE))
       return;
     Expr *R = plain(K);
-    // A call that writes memory put itself in the forward sweep.
-    if (R && !Plans.count(K) && !SideEffectCalls.count(K))
+    // A call that writes memory put itself in the forward sweep (also as
+    // its form over pointers: `v.insert(pos, w.begin(), w.end())`).
+    const Expr *F = K;
+    if (const CallExpr *PF = pointerForm(State::get(Ctx), CE))
+      F = PF;
+    if (R && !Plans.count(K) && !SideEffectCalls.count(K) &&
+        !Plans.count(F) && !SideEffectCalls.count(F))
       Fwd.push_back(R);
     return;
   }

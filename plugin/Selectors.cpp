@@ -212,9 +212,7 @@ static bool contiguous(QualType T) {
   return TS->getTemplateArgs()[0].getAsType()->isRealFloatingType();
 }
 
-/// The pointer for the iterator \p E (`v.begin()`, `v.end()`, `v.begin() +
-/// k`), or null if \p E is no such iterator.
-static Expr *iteratorPointer(SemaBuilder &B, const Expr *E) {
+Expr *iteratorPointer(SemaBuilder &B, const Expr *E) {
   const Expr *K = E->IgnoreImplicit();
   if (const auto *CC = dyn_cast<CXXConstructExpr>(K))
     if (CC->getNumArgs() == 1 &&
@@ -252,7 +250,24 @@ static const CallExpr *buildPointerForm(const State &St, const CallExpr *CE) {
   Sema::SFINAETrap Trap(*St.S);
   SemaBuilder B(*St.S, CE->getBeginLoc());
   Expr *R = nullptr;
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
+      MC && (FD->getName() == "assign" || FD->getName() == "insert") &&
+      MC->getNumArgs() >= 2 && contiguous(MC->getObjectType())) {
+    // v.assign(first, last), v.insert(pos, first, last) over iterators of
+    // contiguous containers: the same over pointers.
+    unsigned N = MC->getNumArgs();
+    Expr *First = iteratorPointer(B, MC->getArg(N - 2));
+    Expr *Last = First ? iteratorPointer(B, MC->getArg(N - 1)) : nullptr;
+    if (!Last)
+      return nullptr;
+    SmallVector<Expr *, 3> Args;
+    if (N == 3)
+      Args.push_back(const_cast<Expr *>(MC->getArg(0)));
+    Args.push_back(First);
+    Args.push_back(Last);
+    R = B.memberCall(const_cast<Expr *>(MC->getImplicitObjectArgument()),
+                     FD->getName(), Args);
+  } else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
     // std::array::fill(x)
     const Expr *Obj = MC->getImplicitObjectArgument();
     if (FD->getName() != "fill" || MC->getNumArgs() != 1 || !Obj ||

@@ -20,7 +20,14 @@
 
 namespace grad {
 
+class SemaBuilder;
 class State;
+
+/// The pointer for the iterator \p E of a std::vector or std::array of
+/// floating elements (`v.begin()` -> `v.data()`, `v.end()` -> `v.data() +
+/// v.size()`, `v.begin() + k`), built over \p E's operands; null if \p E
+/// is no such iterator.
+clang::Expr *iteratorPointer(SemaBuilder &B, const clang::Expr *E);
 
 /// The conditional form of \p E if it is a call of std::min, std::max
 /// (two operands) or std::clamp on floating scalars, with or without a

@@ -303,6 +303,9 @@ private:
                  FunctionDecl *User, const PullbackSignature &Sig,
                  SmallVectorImpl<VT> &Args);
   VT memberCall(const CXXMemberCallExpr *MC, bool NeedT);
+  /// v.assign(p, q), v.insert(pos, ...), v.swap(w) mirrored on the tangent
+  /// containers (\p Range: the last two arguments are a pointer range).
+  VT rangeMutation(const CXXMemberCallExpr *MC, bool Range);
   VT construct(const Expr *Init, QualType T, bool NeedT);
   bool initPair(const Expr *Init, QualType T, Expr *&VOut, Expr *&TOut);
   /// A temporary object with floating data (`Wishart{g, m}`, `Pt{x, y}`):

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Lift.h"
+#include "Records.h"
 #include "Selectors.h"
 #include "TangentBuilder.h"
 
@@ -99,7 +100,11 @@ VT TangentBuilder::pushforwardCall(const CallExpr *CE, const FunctionDecl *FD) {
   // A pointer result (`argmax(a, n)`, `std::max_element(a, a + n)`) points
   // into one argument's memory: its tangent is at the same offset in that
   // argument's tangent memory.
-  bool PtrResult = FD->getReturnType()->isPointerType();
+  // Likewise a reference computed into a pointer argument (`double
+  // &largest(double *a, int n)`).
+  bool RefResult = FD->getReturnType()->isLValueReferenceType() &&
+                   isFloating(FD->getReturnType().getNonReferenceType());
+  bool PtrResult = FD->getReturnType()->isPointerType() || RefResult;
   const Expr *Ptd = nullptr;
   if (PtrResult) {
     // (The forward half of a split pullback returns what its primal does.)
@@ -109,11 +114,17 @@ VT TangentBuilder::pushforwardCall(const CallExpr *CE, const FunctionDecl *FD) {
         Src = E->Primal;
     int I = pointedParam(Src);
     Ptd = I >= 0 && unsigned(I) < CE->getNumArgs() ? CE->getArg(I) : nullptr;
+    // (Into a pointer or a std::vector / std::array: offsets of elements.)
+    if (RefResult && Ptd && !Ptd->getType()->isPointerType() &&
+        !isa<ClassTemplateSpecializationDecl>(
+            Ptd->getType()->getAsCXXRecordDecl()))
+      Ptd = nullptr;
   }
   if (PtrResult && !Ptd)
-    return {fail(CE, "pointer returned by '" + FD->getNameAsString() +
+    return {fail(CE, std::string(RefResult ? "reference" : "pointer") +
+                         " returned by '" + FD->getNameAsString() +
                          "', whose target the plugin cannot track (it must "
-                         "point into one pointer argument)"),
+                         "point into one pointer or container argument)"),
             nullptr};
   Expr *PtdV = nullptr, *PtdT = nullptr;
   SmallVector<VT, 8> Args;
@@ -131,8 +142,25 @@ VT TangentBuilder::pushforwardCall(const CallExpr *CE, const FunctionDecl *FD) {
                                "', whose pointer result needs a tangent, in "
                                "a loop condition or increment"),
                   nullptr};
-        PtdV = dup(X, A);
         auto *TD = dyn_cast<DeclRefExpr>(X.T->IgnoreParenImpCasts());
+        if (!A->getType()->isPointerType()) {
+          // Element pointers of the container and of its tangent, both
+          // variables (a copy would be another container).
+          auto *VD = dyn_cast<DeclRefExpr>(X.V->IgnoreParenImpCasts());
+          if (!TD || !VD)
+            return {fail(A, "container '" + spelled(A) +
+                                "' that is not a variable, passed to '" +
+                                FD->getNameAsString() +
+                                "', which returns a reference into it"),
+                    nullptr};
+          PtdV = B.memberCall(B.ref(VD->getDecl()), "data", {});
+          PtdT = B.memberCall(B.ref(TD->getDecl()), "data", {});
+          if (!PtdV || !PtdT)
+            return {};
+          Args.push_back(X);
+          continue;
+        }
+        PtdV = dup(X, A);
         if (!TD) {
           QualType TT = X.T->getType();
           if (TT->isArrayType())
@@ -250,11 +278,12 @@ VT TangentBuilder::pushforwardCall(const CallExpr *CE, const FunctionDecl *FD) {
   VarDecl *Res = B.var(Fn, fresh("r"), Callee->Pushforward->getReturnType(),
                        Call);
   emit(B.declStmt(Res));
-  if (PtrResult)
-    return {B.ref(Res),
-            PtdT ? B.binop(BO_Add, PtdT,
-                           B.paren(B.binop(BO_Sub, B.ref(Res), PtdV)))
-                 : nullptr};
+  if (PtrResult) {
+    Expr *At = RefResult ? B.addrOf(B.ref(Res)) : B.ref(Res);
+    Expr *T = PtdT ? B.binop(BO_Add, PtdT, B.paren(B.binop(BO_Sub, At, PtdV)))
+                   : nullptr;
+    return {B.ref(Res), RefResult && T ? B.deref(B.paren(T)) : T};
+  }
   Expr *Der = Lanes ? B.callRuntime("lanes_of", {}, {B.ref(Res)})
                     : B.subscript(B.member(B.ref(Res), "der"),
                                   B.intLit(0, Ctx.getSizeType()));
@@ -642,8 +671,11 @@ bool TangentBuilder::initPair(const Expr *Init, QualType T, Expr *&VOut,
         Tn = zeroOf(AT);
       return V && Tn;
     }
-    if (AT->isPointerType() && floatingOrPointer(AT)) {
-      fail(A, "construction from a pointer range");
+    // (Pointers and iterators into memory would give the tangent the
+    // values.)
+    if ((AT->isPointerType() && floatingOrPointer(AT)) ||
+        holdsWritablePointer(AT) || holdsFloatingPointer(AT)) {
+      fail(A, "construction from '" + spelled(A) + "'");
       return false;
     }
     VT X = expr(A, false);
@@ -687,6 +719,45 @@ bool TangentBuilder::initPair(const Expr *Init, QualType T, Expr *&VOut,
       return false;
     }
     SmallVector<Expr *, 4> Vs, Ts;
+    QualType CT = CE->getType();
+    // std::vector<double> v(p, q), v(w.begin(), w.end()): the tangent is
+    // built from the tangent range (zeros for memory without tangents).
+    unsigned NA = 0;
+    while (NA < CE->getNumArgs() && !isa<CXXDefaultArgExpr>(CE->getArg(NA)))
+      ++NA;
+    if (Std && NA == 2 && !CE->isListInitialization()) {
+      const Expr *PA = CE->getArg(0), *QA = CE->getArg(1);
+      if (!PA->getType()->isPointerType()) {
+        PA = iteratorPointer(B, PA);
+        QA = PA ? iteratorPointer(B, QA) : nullptr;
+      }
+      if (PA && QA && PA->getType()->isPointerType() &&
+          QA->getType()->isPointerType() &&
+          floatingOrPointer(PA->getType())) {
+        VT P = expr(PA, true);
+        VT Q = P.V ? expr(QA, false) : VT{};
+        Expr *P2 = Q.V ? dup(P, PA) : nullptr;
+        Expr *Q2 = P2 ? dup(Q, QA) : nullptr;
+        if (!Q2)
+          return false;
+        Expr *N = B.paren(B.binop(BO_Sub, Q2, P2));
+        VOut = B.construct(CT, {P.V, Q.V}, false);
+        if (P.T) {
+          VT TP{P.T, nullptr};
+          Expr *T1 = dup(TP, nullptr);
+          Expr *T2 = T1 ? dup(TP, nullptr) : nullptr;
+          if (!T2)
+            return false;
+          TOut = B.construct(CT, {T1, B.binop(BO_Add, T2, N)}, false);
+        } else {
+          TOut = B.construct(
+              CT, {B.staticCast(Ctx.getSizeType(), N),
+                   B.zero(elementTypeOf(Ctx, CT))},
+              false);
+        }
+        return VOut && TOut;
+      }
+    }
     for (const Expr *A : CE->arguments()) {
       if (isa<CXXDefaultArgExpr>(A))
         break;
@@ -696,7 +767,6 @@ bool TangentBuilder::initPair(const Expr *Init, QualType T, Expr *&VOut,
       Vs.push_back(V);
       Ts.push_back(Tn);
     }
-    QualType CT = CE->getType();
     VOut = B.construct(CT, Vs, CE->isListInitialization());
     TOut = B.construct(CT, Ts, CE->isListInitialization());
     return VOut && TOut;

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TangentBuilder.h"
+#include "Records.h"
 
 namespace grad {
 namespace tangent {
@@ -69,6 +70,17 @@ VT TangentBuilder::memberCall(const CXXMemberCallExpr *MC, bool NeedT) {
     return {B.memberCall(O.V, Name, Vs, Arrow),
             O.T ? B.memberCall(O.T, Name, Ts, Arrow) : nullptr};
   }
+  // v.assign(p, q), v.insert(pos, p, q), v.insert(pos, [n,] x),
+  // v.swap(w): the same on the tangent containers, with the tangent range
+  // (zeros for memory without tangents).
+  unsigned NA = MC->getNumArgs();
+  bool Range = NA >= 2 && MC->getArg(NA - 1)->getType()->isPointerType() &&
+               MC->getArg(NA - 2)->getType()->isPointerType();
+  const auto *ORD = MD->getParent();
+  bool Vector = Std && ORD->getIdentifier() && ORD->getName() == "vector";
+  if (Vector && ((Name == "assign" && Range) || Name == "insert" ||
+                 Name == "swap"))
+    return rangeMutation(MC, Range);
   if (Std && isResizing(Name)) {
     VT O = expr(Obj, true);
     SmallVector<Expr *, 2> Vs, Ts;
@@ -76,6 +88,11 @@ VT TangentBuilder::memberCall(const CXXMemberCallExpr *MC, bool NeedT) {
     for (const Expr *A : MC->arguments()) {
       if (isa<CXXDefaultArgExpr>(A))
         break;
+      // (Pointers and iterators would give the tangent the values.)
+      if (A->getType()->isPointerType() || holdsWritablePointer(A->getType()))
+        return {fail(A, "call to '" + Name.str() + "' with the argument '" +
+                            spelled(A) + "'"),
+                nullptr};
       bool F = isFloating(A->getType()) || hasFloatingData(A->getType());
       VT X = expr(A, F);
       if (!X.V)
@@ -151,6 +168,118 @@ VT TangentBuilder::memberCall(const CXXMemberCallExpr *MC, bool NeedT) {
       return {};
     Vs.push_back(X.V);
   }
+  return {B.memberCall(O.V, Name, Vs, Arrow), nullptr};
+}
+
+VT TangentBuilder::rangeMutation(const CXXMemberCallExpr *MC, bool Range) {
+  const auto *ME = cast<MemberExpr>(MC->getCallee()->IgnoreParens());
+  StringRef Name = MC->getMethodDecl()->getName();
+  const Expr *Obj = ME->getBase();
+  bool Arrow = ME->isArrow();
+  unsigned NA = MC->getNumArgs();
+  VT O = expr(Obj, true);
+  if (!O.V)
+    return {};
+  auto Bad = [&]() -> VT {
+    return {fail(MC, "call to '" + Name.str() + "' with these arguments"),
+            nullptr};
+  };
+  if (Name == "swap") {
+    const Expr *W = NA == 1 ? MC->getArg(0) : nullptr;
+    VT X = W ? expr(W, true) : VT{};
+    if (!X.V)
+      return W ? VT{} : Bad();
+    if (!O.T != !X.T)
+      return {fail(MC, "call to 'swap' on " + spelled(Obj) + " with " +
+                           spelled(W) + ", only one of which has a tangent"),
+              nullptr};
+    if (O.T)
+      emit(B.memberCall(O.T, "swap", {X.T}, Arrow));
+    return {B.memberCall(O.V, "swap", {X.V}, Arrow), nullptr};
+  }
+  // insert(pos, ...): the position as an index, taken before either call.
+  SmallVector<Expr *, 3> Vs, Ts;
+  unsigned First = 0;
+  if (Name == "insert") {
+    if (NA < 2 || NA > 3)
+      return Bad();
+    // (The iterator itself, not its conversion to a const_iterator.)
+    const Expr *P = MC->getArg(0)->IgnoreImplicit();
+    if (const auto *CC = dyn_cast<CXXConstructExpr>(P);
+        CC && CC->getNumArgs() == 1)
+      P = CC->getArg(0)->IgnoreImplicit();
+    VT X = expr(P, false);
+    if (!X.V)
+      return {};
+    if (O.T) {
+      Expr *It = dup(X, P);
+      Expr *Obj2 = dup(O, Obj);
+      if (!It || !Obj2)
+        return {};
+      Ts.push_back(B.binop(
+          BO_Add, B.memberCall(O.T, "begin", {}, Arrow),
+          B.paren(B.binop(BO_Sub, It,
+                          B.memberCall(Obj2, "begin", {}, Arrow)))));
+    }
+    Vs.push_back(X.V);
+    First = 1;
+  }
+  if (Range) {
+    const Expr *PA = MC->getArg(NA - 2), *QA = MC->getArg(NA - 1);
+    VT P = expr(PA, true);
+    VT Q = P.V ? expr(QA, false) : VT{};
+    if (!Q.V)
+      return {};
+    if (O.T) {
+      Expr *P2 = dup(P, PA), *Q2 = dup(Q, QA);
+      if (!P2 || !Q2)
+        return {};
+      Expr *N = B.paren(B.binop(BO_Sub, Q2, P2));
+      if (P.T) {
+        // The tangent pointer, read twice.
+        VT TP{P.T, nullptr};
+        Expr *T1 = dup(TP, nullptr);
+        Expr *T2 = T1 ? dup(TP, nullptr) : nullptr;
+        if (!T2)
+          return {};
+        Ts.push_back(T1);
+        Ts.push_back(B.binop(BO_Add, T2, N));
+      } else {
+        // Memory without tangents: as many zeros.
+        QualType ET =
+            elementTypeOf(Ctx, Obj->getType().getNonReferenceType());
+        Ts.push_back(B.staticCast(Ctx.getSizeType(), N));
+        Ts.push_back(B.zero(ET));
+      }
+    } else if (P.T) {
+      return {fail(MC, "call to '" + Name.str() + "' of differentiated "
+                           "values into '" + spelled(Obj) +
+                           "', which has no tangent"),
+              nullptr};
+    }
+    Vs.push_back(P.V);
+    Vs.push_back(Q.V);
+  } else {
+    for (unsigned I = First; I < NA; ++I) {
+      const Expr *A = MC->getArg(I);
+      bool F = isFloating(A->getType());
+      if (!F && !A->getType()->isIntegralOrEnumerationType())
+        return Bad();
+      VT X = expr(A, F);
+      if (!X.V)
+        return {};
+      if (O.T)
+        Ts.push_back(F ? orZero(X.T, A->getType()) : dup(X, A));
+      else if (F && X.T)
+        return {fail(MC, "call to '" + Name.str() + "' of a differentiated "
+                             "value into '" + spelled(Obj) +
+                             "', which has no tangent"),
+                nullptr};
+      Vs.push_back(X.V);
+    }
+  }
+  if (O.T)
+    emit(B.memberCall(O.T, Name, Ts, Arrow));
   return {B.memberCall(O.V, Name, Vs, Arrow), nullptr};
 }
 

@@ -237,9 +237,9 @@ void TangentBuilder::stmt(const Stmt *St) {
       emit(Ret.isInvalid() ? nullptr : Ret.get());
       return;
     }
-    if (RetT->isPointerType()) {
-      // A pointer into an argument: returned as it is (callers find its
-      // tangent from its offset).
+    if (RetT->isPointerType() || RetT->isReferenceType()) {
+      // A pointer or reference into an argument: returned as it is
+      // (callers find its tangent from its offset).
       VT X = expr(RV, false);
       if (X.V)
         emit(B.returnStmt(X.V));

@@ -63,13 +63,15 @@ struct Grid {
   return g.v[0] * g.h + g.v[1];
 }
 // A function returning a non-const reference: its result must be discarded,
-// and it may return only a reference parameter or '*this'.
+// and it may return only a reference parameter, '*this', or a reference
+// into one parameter's memory.
 struct V2 {
   double a, b;
   V2 &operator-=(const V2 &o) { a -= o.a; b -= o.b; return *this; }
 };
 static V2 &operator+=(V2 &p, const V2 &q) { p.a += q.a; p.b += q.b; return p; }
-static V2 &operator*=(V2 &p, double s) { V2 &t = p; t.a *= s; t.b *= s; return t; }
+static V2 scratch;
+static V2 &operator*=(V2 &p, double s) { p.a *= s; p.b *= s; return scratch; }
 // CHECK: class-values.cpp:[[@LINE+5]]:14: error: grad: cannot differentiate use of the reference returned by 'operator+=' (write the call as a statement of its own) in 'refs'
 // CHECK: class-values.cpp:[[@LINE+2]]:3: note: while differentiating 'refs' requested here
 // CHECK: class-values.cpp:[[@LINE+5]]:14: error: grad: cannot differentiate use of the reference returned by 'operator-=' (write the call as a statement of its own) in 'refs'
@@ -80,7 +82,7 @@ static V2 &operator*=(V2 &p, double s) { V2 &t = p; t.a *= s; t.b *= s; return t
   double q = (acc -= V2{x, x}).b;
   return r + q;
 }
-// CHECK: class-values.cpp:[[@LINE-11]]:80: error: grad: cannot differentiate returned reference (a function returning a non-const reference may return only a reference parameter or '*this') in 'operator*='
+// CHECK: class-values.cpp:[[@LINE-11]]:69: error: grad: cannot differentiate returned reference (a function returning a non-const reference may return only a reference parameter, '*this', or a reference into one pointer or reference parameter) in 'operator*='
 // CHECK: class-values.cpp:[[@LINE-5]]:7: note: while differentiating 'operator*=', called here
 // A const member of floating type: the adjoint object cannot be written
 // member by member (it was a clang error inside the generated code).

@@ -196,7 +196,7 @@ static double *viaaddr(double *a, double *b) {
 [[grad::forward]] double ftwo(double x, double y) {
   double a = x, b = y;
   double *r = pickp(&a, &b);
-// REFUSED: pointer-results.cpp:[[@LINE-1]]:15: error: grad: cannot differentiate pointer returned by 'pickp', whose target the plugin cannot track (it must point into one pointer argument) in 'ftwo' in forward mode
+// REFUSED: pointer-results.cpp:[[@LINE-1]]:15: error: grad: cannot differentiate pointer returned by 'pickp', whose target the plugin cannot track (it must point into one pointer or container argument) in 'ftwo' in forward mode
   return *r * x;
 }
 #endif
