@@ -310,6 +310,22 @@ void PullbackBuilder::resizeShadow(const Expr *Obj, Stmts &Out) {
       Sh, "resize", {B.memberCall(B.ref(mapVar(VD)), "size", {})}));
 }
 
+/// True if \p VD is declared in the body (or header) of a loop within \p S.
+static bool declaredInLoop(const Stmt *S, const VarDecl *VD, bool InLoop) {
+  if (!S)
+    return false;
+  if (const auto *DS = dyn_cast<DeclStmt>(S))
+    for (const Decl *D : DS->decls())
+      if (D == VD)
+        return InLoop;
+  bool Loop = isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) ||
+              isa<CXXForRangeStmt>(S);
+  for (const Stmt *C : S->children())
+    if (declaredInLoop(C, VD, InLoop || Loop))
+      return true;
+  return false;
+}
+
 Expr *PullbackBuilder::containerMutation(const CallExpr *CE) {
   const auto *MC = cast<CXXMemberCallExpr>(CE);
   const CXXMethodDecl *MD = MC->getMethodDecl();
@@ -321,6 +337,16 @@ Expr *PullbackBuilder::containerMutation(const CallExpr *CE) {
     return unsupported(CE, "call to '" + Name.str() + "' on " +
                                spelled(Obj) +
                                " (a std::vector that is not a variable)");
+  // A vector declared in a loop body starts every iteration afresh: the
+  // reverse sweep of an earlier iteration would find its shadow at the
+  // size the later one left.
+  if (Name != "reserve" && Name != "shrink_to_fit" && Act.isActive(VD) &&
+      declaredInLoop(Primal->getBody(), VD, false))
+    return unsupported(CE, "call to '" + Name.str() + "' on '" +
+                               VD->getNameAsString() +
+                               "', a std::vector declared in a loop body "
+                               "(declare it before the loop and clear it "
+                               "in the body)");
   SmallVector<const Expr *, 2> Args;
   for (const Expr *A : MC->arguments())
     if (!isa<CXXDefaultArgExpr>(A))

@@ -67,6 +67,13 @@ before the memory ones), `memory` and `-NAME` are accepted):
              helper whose search loop returns a pointer to the largest of n
              elements) followed by a write through `*m`; with pointers,
              pointer locals are also re-seated as `q = q + 1`
+  vectors    (not in all or memory) a block with a std::vector built from
+             an array range (`v(a + k, a + 3)`) or braces, mutated by
+             `insert(pos, a + k, a + 3)`, `insert(pos, n, e)`, `assign(a + k,
+             a + 3)`, `push_back(e)`, `erase(pos)`, a second vector built
+             from iterators `w(v.begin() + j, v.end())` and `v.swap(w)`,
+             then folded into a scalar from elements at known indices (not
+             inside loops)
   structs    (not in all or memory) struct locals: `V3 t{e, e, e}`, `V3
              t{}`, `C3 t(e, e, e)` (a constructor copying its parameters),
              copies `V3 t = u`, `C3 t = sscale(u, e)` (a helper returning a
@@ -150,7 +157,7 @@ ALL_FEATURES = LEGACY_FEATURES + MEMORY_FEATURES + ("retwrite", "seqorder",
                                                     "forward", "hessian",
                                                     "lanes", "switch",
                                                     "selectors",
-                                                    "ptrresults")
+                                                    "ptrresults", "vectors")
 # Names that stand for several features.
 GROUPS = {"memory": MEMORY_FEATURES, "all": LEGACY_FEATURES}
 DEFAULT_FEATURES = ("expr", "locals", "overwrite", "ternary", "math", "calls",
@@ -614,6 +621,11 @@ class Gen:
                 v.array and v.assignable for v in self.vars()):
             kinds += ["elemwrite"]
         kinds += self.memory_kinds(depth)
+        # (Not in loops: the plugin refuses size changes of a vector
+        # declared in a loop body.)
+        if self.on("vectors") and self.on("locals") and not self.loops and any(
+                v.assignable and v.scalar for v in self.vars()):
+            kinds += ["vecops"] * 2
         if self.on("complex") and self.on("locals"):
             kinds += ["complex"] * 2
         if self.on("structs") and self.on("locals"):
@@ -625,6 +637,88 @@ class Gen:
         if not kinds:
             return
         getattr(self, "s_" + self.rng.choice(kinds))(depth)
+
+    # --- vectors -----------------------------------------------------------
+    def s_vecops(self, depth):
+        """A block: a std::vector from a range or braces, range and count
+        mutations with statically known sizes, folded into a scalar."""
+        r = self.rng
+        srcs = [v for v in self.vars() if v.array and v.length >= 2]
+        self.nlocals += 1
+        v, w = f"v{self.nlocals}", f"w{self.nlocals}"
+        self.emit("{")
+        self.indent += 1
+
+        def rng_of():
+            a = r.choice(srcs)
+            k = r.randrange(a.length - 1)
+            return f"{a.name} + {k}, {a.name} + {a.length}", a.length - k, \
+                a.bound
+
+        if srcs and self.chance(0.6):
+            text, size, bound = rng_of()
+            self.emit(f"std::vector<double> {v}({text});")
+        else:
+            es = [self.dbl(self.limit(self.expr(2))) for _ in range(2)]
+            self.emit(f"std::vector<double> {v}{{{es[0].text}, {es[1].text}}};")
+            size, bound = 2, max(e.bound for e in es)
+        other = None  # (size, bound) of w once declared
+        for _ in range(r.randint(1, 3)):
+            ops = ["count", "push"] + (["range", "range", "assign"]
+                                       if srcs else [])
+            if size > 1:
+                ops.append("erase")
+            if other is None and size > 1:
+                ops += ["swap", "swap"]
+            op = r.choice(ops)
+            if op == "range":
+                text, n, b = rng_of()
+                self.emit(f"{v}.insert({v}.begin() + {r.randint(0, size)}, "
+                          f"{text});")
+                size, bound = size + n, max(bound, b)
+            elif op == "assign":
+                text, size, bound = rng_of()
+                self.emit(f"{v}.assign({text});")
+            elif op == "count":
+                c = r.randint(1, 2)
+                e = self.dbl(self.limit(self.expr(2)))
+                self.emit(f"{v}.insert({v}.begin() + {r.randint(0, size)}, "
+                          f"{c}, {e.text});")
+                size, bound = size + c, max(bound, e.bound)
+            elif op == "push":
+                e = self.dbl(self.limit(self.expr(2)))
+                self.emit(f"{v}.push_back({e.text});")
+                size, bound = size + 1, max(bound, e.bound)
+            elif op == "erase":
+                self.emit(f"{v}.erase({v}.begin() + {r.randrange(size)});")
+                size -= 1
+            else:  # swap with a vector built from v's iterators
+                j = r.randrange(size)
+                self.emit(f"std::vector<double> {w}({v}.begin() + {j}, "
+                          f"{v}.end());")
+                self.emit(f"{v}.swap({w});")
+                other = (size, bound)
+                size = size - j
+        t = self.target()
+        terms, tb = [], 0.0
+        for _ in range(r.randint(2, 3)):
+            i = r.randrange(size)
+            c = r.choice([0.5, -1.25, 2.0, 0.75])
+            if self.chance(0.4):
+                j = r.randrange(size)
+                terms.append(f"{fmt(c)} * {v}[{i}] * {v}[{j}]")
+                tb += abs(c) * bound * bound
+            else:
+                terms.append(f"{fmt(c)} * {v}[{i}]")
+                tb += abs(c) * bound
+        if other is not None:
+            terms.append(f"{w}[{r.randrange(other[0])}]")
+            tb += other[1]
+        e = self.limit(E(" + ".join(terms), tb))
+        self.emit(f"{t.name} = {e.text};")
+        self.set_bound(t, e.bound)
+        self.indent -= 1
+        self.emit("}")
 
     # --- complex -----------------------------------------------------------
     def complex_in_scope(self, writable=False):
@@ -2689,6 +2783,8 @@ def generate(seed, n, features):
         out[-1:-1] = ["#include <grad/grad.h>"]
     if "complex" in features:
         out[-1:-1] = ["#include <complex>"]
+    if "vectors" in features:
+        out[-1:-1] = ["#include <vector>"]
     if "sidefx" in features:
         out.append(SIDEFX_HELPERS)
     if "outargs" in features:

@@ -94,7 +94,33 @@ static const double table[3] = {1.0, 2.0, 3.0};
   v.insert(v.begin(), {x, y});
   return v[0] * v[1];
 }
+// A vector declared in a loop body whose size changes: an error (its
+// shadow would not start each reverse iteration at the size the iteration
+// left it at).
+[[grad]] double inloop(double x, double y) {
+  double z = 0;
+  for (int i = 0; i < 3; ++i) {
+    std::vector<double> v{x};
+// REFUSED: vector-ranges.cpp:[[@LINE+1]]:5: error: grad: cannot differentiate call to 'push_back' on 'v', a std::vector declared in a loop body (declare it before the loop and clear it in the body) in 'inloop'
+    v.push_back(y * i);
+    z += v[1] * v[0];
+  }
+  return z;
+}
 #endif
+
+// The rewrite that error asks for.
+[[grad]] double cleared(double x, double y) {
+  double z = 0;
+  std::vector<double> v;
+  for (int i = 0; i < 3; ++i) {
+    v.clear();
+    v.push_back(x);
+    v.insert(v.end(), 2, y * i);
+    z += v[2] * v[0];
+  }
+  return z;
+}
 
 int main() {
   both("asg", asg, asg_pullback, asg_pushforward, 1.5, 0.7);
@@ -103,6 +129,7 @@ int main() {
   both("ins2", ins, ins_pullback, ins_pushforward, -0.5, 2.7);
   both("swp", swp, swp_pullback, swp_pushforward, 1.5, 0.7);
   both("swp2", swp, swp_pullback, swp_pushforward, -0.5, 2.7);
+  check_grad("cleared", cleared, cleared_pullback, 1.5, 0.7);
   both("built", built, built_pullback, built_pushforward, 1.5, 0.7);
   both("built2", built, built_pullback, built_pushforward, -0.5, 2.7);
   {
@@ -141,6 +168,8 @@ int main() {
 // CHECK: ok swp.d0
 // CHECK: ok swp.fwd.y
 // CHECK: ok swp2.fwd.val
+// CHECK: ok cleared.d0
+// CHECK: ok cleared.d1
 // CHECK: ok built.d0
 // CHECK: ok built.d1
 // CHECK: ok built.fwd.x
