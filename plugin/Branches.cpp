@@ -35,7 +35,9 @@ void PullbackBuilder::headerScope(const Stmt *Init, const Stmt *CondVar,
     Seq.push_back(CondVar);
   Seq.push_back(St);
   Stmts F, R;
+  recordExitSizes(Seq, F);
   sequence(Seq, F, R);
+  restoreExitSizes(F, R);
   Fwd.push_back(B.block(F));
   if (!R.empty())
     Rev.push_back(B.block(R));

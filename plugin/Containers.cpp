@@ -29,6 +29,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
 #include "clang/Sema/Sema.h"
 
 using namespace clang;
@@ -299,7 +300,7 @@ void PullbackBuilder::resizeShadow(const Expr *Obj, Stmts &Out) {
   const auto *DRE = dyn_cast<DeclRefExpr>(strip(Obj));
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   if (!VD || !isStdClass(VD->getType().getNonReferenceType(), "vector") ||
-      !Act.isActive(VD) || shadowFromCaller(VD))
+      !Act.isActive(VD) || shadowFromCaller(VD) || !loopLocalSized(VD, Obj))
     return;
   // Shadows are zero during the forward sweep: resizing at the end keeps
   // every element where it belongs.
@@ -308,6 +309,49 @@ void PullbackBuilder::resizeShadow(const Expr *Obj, Stmts &Out) {
     return;
   Out.push_back(B.memberCall(
       Sh, "resize", {B.memberCall(B.ref(mapVar(VD)), "size", {})}));
+}
+
+void PullbackBuilder::recordExitSizes(ArrayRef<const Stmt *> Body,
+                                      Stmts &Fwd) {
+  if (Loops.empty() || Frames.empty())
+    return;
+  QualType SizeT = Ctx.getSizeType();
+  for (const Stmt *C : Body)
+    if (const auto *DS = dyn_cast<DeclStmt>(C))
+      for (const Decl *D : DS->decls()) {
+        const auto *VD = dyn_cast<VarDecl>(D);
+        if (!VD || !isStdClass(VD->getType(), "vector") || !Act.isActive(VD))
+          continue;
+        // Zero until the declaration runs (a jump before it).
+        VarDecl *Z = hoist("_z", SizeT);
+        Fwd.push_back(B.assign(B.ref(Z), B.intLit(0, SizeT)));
+        Frames.back().Recorded.push_back(Z);
+        Frames.back().ExitSizes.push_back({Z, VD});
+      }
+}
+
+void PullbackBuilder::restoreExitSizes(Stmts &Fwd, Stmts &Rev) {
+  if (Frames.empty())
+    return;
+  Stmts Resize;
+  for (auto [Z, VD] : Frames.back().ExitSizes) {
+    VarDecl *V = mapVar(VD);
+    if (!V)
+      continue;
+    Fwd.push_back(B.assign(B.ref(Z), B.memberCall(B.ref(V), "size", {})));
+    // Nothing after the block reads the vector: its adjoint starts at zero.
+    Resize.push_back(zeroFill(B, B.ref(adjointOf(VD)), B.ref(Z),
+                              VD->getType().getCanonicalType()));
+  }
+  Rev.insert(Rev.begin(), Resize.begin(), Resize.end());
+}
+
+void PullbackBuilder::exitSizesAtJump(const Stmt *J, size_t F, Stmts &Fwd) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (auto [Z, VD] : Frames[F].ExitSizes)
+    if (VarDecl *V = mapVar(VD);
+        V && SM.isBeforeInTranslationUnit(VD->getLocation(), J->getBeginLoc()))
+      Fwd.push_back(B.assign(B.ref(Z), B.memberCall(B.ref(V), "size", {})));
 }
 
 /// True if \p VD is declared in the body (or header) of a loop within \p S.
@@ -320,9 +364,29 @@ static bool declaredInLoop(const Stmt *S, const VarDecl *VD, bool InLoop) {
         return InLoop;
   bool Loop = isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) ||
               isa<CXXForRangeStmt>(S);
+  // (The init statement of a for loop runs once per run of the loop.)
+  const auto *FS = dyn_cast<ForStmt>(S);
   for (const Stmt *C : S->children())
-    if (declaredInLoop(C, VD, InLoop || Loop))
+    if (declaredInLoop(C, VD, InLoop || (Loop && (!FS || C != FS->getInit()))))
       return true;
+  return false;
+}
+
+bool PullbackBuilder::loopLocalSized(const VarDecl *VD, const Expr *At) {
+  if (!Act.isActive(VD))
+    return true;
+  for (const Frame &F : Frames)
+    for (auto [Z, V] : F.ExitSizes)
+      if (V == VD)
+        return true;
+  // A vector declared in the header of a loop inside a loop starts every
+  // outer iteration afresh: the reverse sweep of an earlier iteration
+  // would find its shadow at the size the later one left.
+  if (!declaredInLoop(Primal->getBody(), VD, false))
+    return true;
+  unsupported(At, "size change of '" + VD->getNameAsString() +
+                      "', a std::vector declared in the header of a loop "
+                      "inside a loop (declare it before the inner loop)");
   return false;
 }
 
@@ -337,16 +401,9 @@ Expr *PullbackBuilder::containerMutation(const CallExpr *CE) {
     return unsupported(CE, "call to '" + Name.str() + "' on " +
                                spelled(Obj) +
                                " (a std::vector that is not a variable)");
-  // A vector declared in a loop body starts every iteration afresh: the
-  // reverse sweep of an earlier iteration would find its shadow at the
-  // size the later one left.
-  if (Name != "reserve" && Name != "shrink_to_fit" && Act.isActive(VD) &&
-      declaredInLoop(Primal->getBody(), VD, false))
-    return unsupported(CE, "call to '" + Name.str() + "' on '" +
-                               VD->getNameAsString() +
-                               "', a std::vector declared in a loop body "
-                               "(declare it before the loop and clear it "
-                               "in the body)");
+  if (Name != "reserve" && Name != "shrink_to_fit" &&
+      !loopLocalSized(VD, CE))
+    return nullptr;
   SmallVector<const Expr *, 2> Args;
   for (const Expr *A : MC->arguments())
     if (!isa<CXXDefaultArgExpr>(A))

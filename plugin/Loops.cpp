@@ -233,6 +233,7 @@ void PullbackBuilder::jump(const Stmt *J, Stmts &Fwd, Stmts &Rev) {
   size_t Target = RS ? 0 : Loops.back()->BodyFrame;
   size_t LoopIdx = Loops.size();
   for (size_t F = Frames.size(); F-- > Target;) {
+    exitSizesAtJump(J, F, Fwd);
     for (VarDecl *V : Frames[F].Recorded)
       Fwd.push_back(push(V));
     if (LoopIdx == 0 || F != Loops[LoopIdx - 1]->BodyFrame)

@@ -6,9 +6,11 @@
 
 #include "Paths.h"
 #include "Registry.h"
+#include "Selectors.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Sema/Sema.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -316,6 +318,14 @@ int PointedParams::pointedParamImpl(const FunctionDecl *FD, unsigned Depth) {
         hasFloatingData(RT->getPointeeType())))
     return -1;
   const FunctionDecl *Def = nullptr;
+  // A function template's specialization may not be instantiated yet.
+  if (auto *F = const_cast<FunctionDecl *>(FD);
+      !FD->hasBody() && F->isImplicitlyInstantiable())
+    if (Sema *S = State::get(FD->getASTContext()).S)
+      S->InstantiateFunctionDefinition(FD->getLocation(), F,
+                                       /*Recursive=*/false,
+                                       /*DefinitionRequired=*/false,
+                                       /*AtEndOfTU=*/false);
   if (!FD->hasBody(Def) || !Def || !Def->getBody())
     return -1;
   // Asked for every call the analyses reach: walk each helper once. The
@@ -371,6 +381,10 @@ const Expr *pointedArg(const Expr *E) {
   const auto *CE = dyn_cast_or_null<CallExpr>(E);
   if (!CE || accessorArg(CE))
     return nullptr;
+  // std::copy(first, last, out): the element loop that stands for it.
+  if (const FunctionDecl *FD = CE->getDirectCallee())
+    if (const CallExpr *PF = pointerForm(State::get(FD->getASTContext()), CE))
+      CE = PF;
   int I = pointedParam(CE->getDirectCallee());
   return I >= 0 && unsigned(I) < CE->getNumArgs() ? CE->getArg(I) : nullptr;
 }

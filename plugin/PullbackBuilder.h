@@ -253,6 +253,12 @@ private:
     /// inside expressions), in forward order: they run after the
     /// statement's own reverse, last first.
     std::vector<Stmts> SideRev;
+    /// std::vectors declared directly in this block inside a loop, each
+    /// with the variable (also in Recorded) that holds its size where the
+    /// block is left: at its end or at a jump out of it. The block's
+    /// reverse starts by giving the shadow that size.
+    llvm::SmallVector<std::pair<clang::VarDecl *, const clang::VarDecl *>, 1>
+        ExitSizes;
   };
   void loop(const clang::Stmt *L, Stmts &Fwd, Stmts &Rev);
   /// A loop whose condition or increment changes differentiated values.
@@ -309,6 +315,19 @@ private:
   /// After a call that may change the size of std::vector \p Obj: its
   /// local shadow follows (forward sweep).
   void resizeShadow(const clang::Expr *Obj, Stmts &Out);
+  /// Loop-local vectors declared in \p Body (a block, or an if or switch
+  /// header): registers their exit sizes in the current frame, before the
+  /// statements are built.
+  void recordExitSizes(llvm::ArrayRef<const clang::Stmt *> Body, Stmts &Fwd);
+  /// At the block's end: the sizes, and the shadows resized to them first
+  /// in the block's reverse.
+  void restoreExitSizes(Stmts &Fwd, Stmts &Rev);
+  /// At jump \p J leaving frame \p F: the sizes of the vectors declared
+  /// before it.
+  void exitSizesAtJump(const clang::Stmt *J, size_t F, Stmts &Fwd);
+  /// False, after an error at \p At, if \p VD is a vector declared in a
+  /// loop whose size is not restored per iteration.
+  bool loopLocalSized(const clang::VarDecl *VD, const clang::Expr *At);
   /// The local shadow of by-value container parameter \p P, shaped like
   /// its entry value.
   clang::Expr *localParamShadow(const clang::ParmVarDecl *P);

@@ -224,6 +224,10 @@ public:
   /// (Selectors.cpp pointerForm); null for calls that have none.
   mutable llvm::DenseMap<const clang::CallExpr *, const clang::CallExpr *>
       PointerForms;
+  /// Calls that are statements of their own (their value is not used), as
+  /// the builders reach them: a copy into an iterator, or a memcpy, has a
+  /// pointer form with another result type only there.
+  mutable llvm::DenseSet<const clang::Expr *> StatementCalls;
   /// Paths.cpp pointedParam, by canonical helper (-1: none).
   mutable llvm::DenseMap<const clang::FunctionDecl *, int> PointedParams;
   /// `(c ? a : b) op= e` statements as `if (c) a op= e; else b op= e;`.

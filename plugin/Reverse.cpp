@@ -372,7 +372,9 @@ void PullbackBuilder::compound(const CompoundStmt *CS, Stmts &Fwd,
                                Stmts &Rev) {
   Stmts InnerFwd, InnerRev;
   SmallVector<const Stmt *, 16> Body(CS->body_begin(), CS->body_end());
+  recordExitSizes(Body, InnerFwd);
   sequence(Body, InnerFwd, InnerRev);
+  restoreExitSizes(InnerFwd, InnerRev);
   Fwd.push_back(B.block(InnerFwd));
   if (!InnerRev.empty())
     Rev.push_back(B.block(InnerRev));
@@ -380,6 +382,8 @@ void PullbackBuilder::compound(const CompoundStmt *CS, Stmts &Fwd,
 
 void PullbackBuilder::exprStmt(const Expr *E, Stmts &Fwd, Stmts &Rev) {
   const Expr *K = strip(E);
+  if (isa<CallExpr>(K))
+    State::get(Ctx).StatementCalls.insert(K);
   if (const auto *BO = dyn_cast<BinaryOperator>(K)) {
     // (c ? a : b) op= e: if (c) a op= e; else b op= e;
     if (const IfStmt *IS = conditionalAssignment(State::get(Ctx), BO)) {

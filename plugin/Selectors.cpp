@@ -12,6 +12,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Basic/Builtins.h"
 #include "clang/Sema/Sema.h"
 #include "clang/Sema/SemaInternal.h"
 
@@ -243,6 +244,73 @@ Expr *iteratorPointer(SemaBuilder &B, const Expr *E) {
   return nullptr;
 }
 
+/// \p A without the implicit conversion to `void *` of a memcpy argument:
+/// the typed pointer it was (`a` decayed, `&x`, `v.data()`), or null.
+static Expr *typedPointer(const Expr *A) {
+  A = A->IgnoreParens();
+  while (const auto *IC = dyn_cast<ImplicitCastExpr>(A)) {
+    if (IC->getCastKind() != CK_BitCast && IC->getCastKind() != CK_NoOp)
+      break;
+    A = IC->getSubExpr()->IgnoreParens();
+  }
+  if (!A->getType()->isPointerType() ||
+      !A->getType()->getPointeeType()->isRealFloatingType())
+    return nullptr;
+  return const_cast<Expr *>(A);
+}
+
+/// \p A as a pointer to floating elements: itself, or the pointer for an
+/// iterator of a std::vector or std::array.
+static Expr *elementPointer(SemaBuilder &B, const Expr *A) {
+  if (A->getType()->isPointerType())
+    return A->getType()->getPointeeType()->isRealFloatingType()
+               ? const_cast<Expr *>(A)
+               : nullptr;
+  return iteratorPointer(B, A);
+}
+
+/// std::copy, std::copy_n over floating elements, and memcpy, memmove and
+/// memset to zero of floating arrays: the runtime's element loops.
+static Expr *elementCopyForm(SemaBuilder &B, const CallExpr *CE,
+                             const FunctionDecl *FD, ASTContext &Ctx) {
+  unsigned ID = FD->getBuiltinID();
+  StringRef Name = FD->getName();
+  bool Std = FD->isInStdNamespace() && FD->getPrimaryTemplate();
+  if (Std && (Name == "copy" || Name == "copy_n") && CE->getNumArgs() == 3) {
+    Expr *First = elementPointer(B, CE->getArg(0));
+    Expr *Out = elementPointer(B, CE->getArg(2));
+    if (!First || !Out)
+      return nullptr;
+    if (Name == "copy_n")
+      return B.callRuntime("copy_n_elements", {},
+                           {First, const_cast<Expr *>(CE->getArg(1)), Out});
+    Expr *Last = elementPointer(B, CE->getArg(1));
+    return Last ? B.callRuntime("copy_elements", {}, {First, Last, Out})
+                : nullptr;
+  }
+  bool Copy = ID == Builtin::BImemcpy || ID == Builtin::BI__builtin_memcpy ||
+              ID == Builtin::BImemmove || ID == Builtin::BI__builtin_memmove;
+  bool Set = ID == Builtin::BImemset || ID == Builtin::BI__builtin_memset;
+  if ((!Copy && !Set) || CE->getNumArgs() != 3)
+    return nullptr;
+  Expr *Dst = typedPointer(CE->getArg(0));
+  if (!Dst)
+    return nullptr;
+  Expr *Bytes = const_cast<Expr *>(CE->getArg(2));
+  if (Set) {
+    // Only zero bytes make a floating value (0.0) of each element.
+    Expr::EvalResult R;
+    if (!CE->getArg(1)->EvaluateAsInt(R, Ctx) || R.Val.getInt() != 0)
+      return nullptr;
+    return B.callRuntime("zero_elements", {}, {Dst, Bytes});
+  }
+  Expr *Src = typedPointer(CE->getArg(1));
+  if (!Src || !Ctx.hasSameUnqualifiedType(Src->getType()->getPointeeType(),
+                                          Dst->getType()->getPointeeType()))
+    return nullptr;
+  return B.callRuntime("move_elements", {}, {Dst, Src, Bytes});
+}
+
 static const CallExpr *buildPointerForm(const State &St, const CallExpr *CE) {
   const FunctionDecl *FD = CE->getDirectCallee();
   if (!FD || !FD->getIdentifier() || !St.S)
@@ -250,7 +318,9 @@ static const CallExpr *buildPointerForm(const State &St, const CallExpr *CE) {
   Sema::SFINAETrap Trap(*St.S);
   SemaBuilder B(*St.S, CE->getBeginLoc());
   Expr *R = nullptr;
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
+  if (Expr *Copy = elementCopyForm(B, CE, FD, St.S->Context)) {
+    R = Copy;
+  } else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
       MC && (FD->getName() == "assign" || FD->getName() == "insert") &&
       MC->getNumArgs() >= 2 && contiguous(MC->getObjectType())) {
     // v.assign(first, last), v.insert(pos, first, last) over iterators of
@@ -306,7 +376,14 @@ static const CallExpr *buildPointerForm(const State &St, const CallExpr *CE) {
   if (!R || B.Failed || Trap.hasErrorOccurred())
     return nullptr;
   const auto *Call = dyn_cast<CallExpr>(R->IgnoreImplicit());
-  if (!Call || !St.S->Context.hasSameType(Call->getType(), CE->getType()))
+  if (!Call)
+    return nullptr;
+  // (A copy into an iterator returns a pointer instead, memcpy nothing:
+  // only where their value is not used.)
+  if (!St.S->Context.hasSameType(Call->getType(), CE->getType()) &&
+      !((Call->getType()->isVoidType() ||
+         (Call->getType()->isPointerType() && CE->getType()->isRecordType())) &&
+        St.StatementCalls.count(CE)))
     return nullptr;
   return Call;
 }

@@ -70,7 +70,12 @@ const clang::IfStmt *conditionalAssignment(const State &St,
 /// v.size()`, `v.data() + k`), whose body the plugin differentiates; and
 /// `a.fill(x)` on a std::array as `std::fill(a.data(), a.data() +
 /// a.size(), x)`. Only calls whose result is `void` or a number (an
-/// iterator result would change type). Built once per call; null otherwise.
+/// iterator result would change type). Copies of floating elements
+/// (`std::copy`, `std::copy_n`, `memcpy`, `memmove`, `memset` to zero) are
+/// calls of the runtime's element loops (`grad::detail::copy_elements`,
+/// ...); a copy into an iterator and a memcpy have one only as statements
+/// of their own (State::StatementCalls). Built once per call; null
+/// otherwise.
 const clang::CallExpr *pointerForm(const State &St, const clang::Expr *E);
 
 } // namespace grad

@@ -368,6 +368,8 @@ void TangentBuilder::stmt(const Stmt *St) {
       return stmt(IS);
     const Expr *SavedDiscard = Discard;
     Discard = X->IgnoreParenImpCasts();
+    if (isa<CallExpr>(Discard))
+      State::get(Ctx).StatementCalls.insert(Discard);
     VT R = expr(X, false);
     Discard = SavedDiscard;
     if (R.V)

@@ -81,7 +81,7 @@ void op_pullback(double x, double d_ret, double *d_x); // defined elsewhere
 [[grad::forward("x")]] double writes(double x, std::vector<double> &data) {
   double a[3] = {x, 2 * x, 3 * x};
   // CHECK-DAG: errors.cpp:[[@LINE+1]]:15: error: grad: cannot differentiate call to 'memset', which may write the differentiated memory 'a' and has no visible body or user pushforward in 'writes' in forward mode
-  std::memset(a, 0, sizeof a);
+  std::memset(a, 1, sizeof a); // (to zero is a loop of its own)
   // CHECK-DAG: errors.cpp:[[@LINE+1]]:3: error: grad: cannot differentiate 'push_back' of a differentiated value into 'data', which has no tangent in 'writes' in forward mode
   data.push_back(x * x);
   data.push_back(1.0); // fine: a constant

@@ -72,8 +72,13 @@ before the memory ones), `memory` and `-NAME` are accepted):
              `insert(pos, a + k, a + 3)`, `insert(pos, n, e)`, `assign(a + k,
              a + 3)`, `push_back(e)`, `erase(pos)`, a second vector built
              from iterators `w(v.begin() + j, v.end())` and `v.swap(w)`,
-             then folded into a scalar from elements at known indices (not
-             inside loops)
+             then folded into a scalar from elements at known indices;
+             inside loops too, with `break` / `continue` between the size
+             changes
+  copies     (not in all or memory; with pointers or outargs) copies of
+             ranges of doubles: `std::copy(s, s + n, d)`, `std::copy_n`,
+             `std::memcpy(d, s, n * sizeof(double))`, `std::memmove` (also
+             overlapping, within one array), `std::memset(d, 0, ...)`
   structs    (not in all or memory) struct locals: `V3 t{e, e, e}`, `V3
              t{}`, `C3 t(e, e, e)` (a constructor copying its parameters),
              copies `V3 t = u`, `C3 t = sscale(u, e)` (a helper returning a
@@ -157,7 +162,8 @@ ALL_FEATURES = LEGACY_FEATURES + MEMORY_FEATURES + ("retwrite", "seqorder",
                                                     "forward", "hessian",
                                                     "lanes", "switch",
                                                     "selectors",
-                                                    "ptrresults", "vectors")
+                                                    "ptrresults", "vectors",
+                                                    "copies")
 # Names that stand for several features.
 GROUPS = {"memory": MEMORY_FEATURES, "all": LEGACY_FEATURES}
 DEFAULT_FEATURES = ("expr", "locals", "overwrite", "ternary", "math", "calls",
@@ -621,9 +627,7 @@ class Gen:
                 v.array and v.assignable for v in self.vars()):
             kinds += ["elemwrite"]
         kinds += self.memory_kinds(depth)
-        # (Not in loops: the plugin refuses size changes of a vector
-        # declared in a loop body.)
-        if self.on("vectors") and self.on("locals") and not self.loops and any(
+        if self.on("vectors") and self.on("locals") and any(
                 v.assignable and v.scalar for v in self.vars()):
             kinds += ["vecops"] * 2
         if self.on("complex") and self.on("locals"):
@@ -664,6 +668,12 @@ class Gen:
             size, bound = 2, max(e.bound for e in es)
         other = None  # (size, bound) of w once declared
         for _ in range(r.randint(1, 3)):
+            # In a loop, a jump out of the block between size changes (the
+            # reverse sweep must start the block at the size it left).
+            if self.on("loops") and self.loops and (
+                    not self.switches or
+                    len(self.loops) > self.switches[-1]) and self.chance(0.3):
+                self.s_jump(depth)
             ops = ["count", "push"] + (["range", "range", "assign"]
                                        if srcs else [])
             if size > 1:
@@ -1456,7 +1466,41 @@ class Gen:
         if self.on("sidefx") and any(v.assignable and v.scalar and not v.is_int
                                      for v in self.vars()):
             kinds += ["sidefx"] * 3
+        if self.on("copies") and self.pick_range(1, True, dry=True):
+            kinds += ["copy"] * 3
         return kinds
+
+    def s_copy(self, depth):
+        """std::copy, std::copy_n, memcpy, memmove (also overlapping, within
+        one array) and memset to zero over ranges of doubles."""
+        r = self.rng
+        n = r.randint(1, 3)
+        dst = self.pick_range(n, True)
+        if dst is None:
+            return
+        kind = r.choice(["copy", "copy_n", "memcpy", "memmove", "memset"])
+        count = f"{n} * sizeof(double)"
+        if kind == "memset":
+            self.emit(f"std::memset({dst.text}, 0, {count});")
+            return  # (zeros: no bound grows)
+        if kind == "memmove" and dst.root.array and dst.root.length > n:
+            # Within the destination's own array, overlapping when close.
+            a = dst.root
+            i = r.randint(0, a.length - n)
+            src = Range(f"{a.name} + {i}", a, i, n)
+        else:
+            src = self.pick_range(n, False, avoid=dst.root)
+            if src is None:
+                return
+        if src.root.bound > self.cap(dst.root):
+            return  # (the destination may not grow here)
+        if kind == "copy":
+            self.emit(f"std::copy({src.text}, {src.text} + {n}, {dst.text});")
+        elif kind == "copy_n":
+            self.emit(f"std::copy_n({src.text}, {n}, {dst.text});")
+        else:
+            self.emit(f"std::{kind}({dst.text}, {src.text}, {count});")
+        self.wrote(dst.root, src.root.bound)
 
     # A local array for pointers: element-wise, aggregate or empty-braced.
     def s_marray(self, depth):
@@ -2785,6 +2829,8 @@ def generate(seed, n, features):
         out[-1:-1] = ["#include <complex>"]
     if "vectors" in features:
         out[-1:-1] = ["#include <vector>"]
+    if "copies" in features:
+        out[-1:-1] = ["#include <algorithm>", "#include <cstring>"]
     if "sidefx" in features:
         out.append(SIDEFX_HELPERS)
     if "outargs" in features:

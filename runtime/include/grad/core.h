@@ -385,6 +385,54 @@ private:
   std::size_t __saved;
 };
 
+/// The element loops that copies of floating elements stand for:
+/// `std::copy(first, last, out)` and `std::copy_n(first, n, out)` over
+/// pointers (or iterators of a std::vector or std::array), and
+/// `std::memcpy` / `std::memmove` between, and `std::memset(p, 0, bytes)`
+/// of, floating arrays. The plugin differentiates a call of these in their
+/// place (their own bodies end in `__builtin_memmove`); they do what the
+/// standard calls do.
+template <class _Tp>
+_Tp *copy_elements(const _Tp *__first, const _Tp *__last, _Tp *__out) {
+  std::ptrdiff_t __n = __last - __first;
+  for (std::ptrdiff_t __i = 0; __i < __n; ++__i)
+    __out[__i] = __first[__i];
+  return __out + __n;
+}
+
+template <class _Tp, class _Size>
+_Tp *copy_n_elements(const _Tp *__first, _Size __count, _Tp *__out) {
+  std::ptrdiff_t __n = static_cast<std::ptrdiff_t>(__count);
+  if (__n < 0)
+    __n = 0;
+  for (std::ptrdiff_t __i = 0; __i < __n; ++__i)
+    __out[__i] = __first[__i];
+  return __out + __n;
+}
+
+/// memcpy and memmove (in statements of their own: their result is not
+/// returned): overlapping ranges copy from the end when the destination
+/// comes after the source.
+template <class _Tp>
+void move_elements(_Tp *__dst, const _Tp *__src, std::size_t __bytes) {
+  std::size_t __n = __bytes / sizeof(_Tp);
+  if (__dst <= __src || __dst >= __src + __n) {
+    for (std::size_t __i = 0; __i < __n; ++__i)
+      __dst[__i] = __src[__i];
+  } else {
+    for (std::size_t __k = 0; __k < __n; ++__k) {
+      std::size_t __i = __n - 1 - __k;
+      __dst[__i] = __src[__i];
+    }
+  }
+}
+
+template <class _Tp> void zero_elements(_Tp *__dst, std::size_t __bytes) {
+  std::size_t __n = __bytes / sizeof(_Tp);
+  for (std::size_t __i = 0; __i < __n; ++__i)
+    __dst[__i] = _Tp(0);
+}
+
 } // namespace grad::detail
 
 #endif // GRAD_CORE_H
