@@ -13,6 +13,7 @@
 #include "fwdcheck.h"
 #include "gradcheck.h"
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -70,6 +71,22 @@ using fwdcheck::both;
   return v[0] + w[1] * w[2];
 }
 
+// Scratch memory: malloc'd and new[]'d buffers get shadows, filled by
+// memcpy and std::copy, reversed in place by std::reverse.
+[[grad]] double scratch(const double *x, int n) {
+  double *buf = (double *)std::malloc(n * sizeof(double));
+  std::memcpy(buf, x, n * sizeof(double));
+  double *rev = new double[n];
+  std::copy(buf, buf + n, rev);
+  std::reverse(rev, rev + n);
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += buf[i] * rev[i] * (i + 1);
+  delete[] rev;
+  std::free(buf);
+  return s;
+}
+
 #ifdef REFUSED
 [[grad]] double ones(double x) {
   double a[2];
@@ -91,6 +108,18 @@ int main() {
   both("cpy2", cpy, cpy_pullback, cpy_pushforward, -0.3, 2.1);
   both("shift", shift, shift_pullback, shift_pushforward, 1.5, 0.7);
   both("iters", iters, iters_pullback, iters_pushforward, 1.5, 0.7);
+  {
+    double x[4] = {0.3, -1.2, 0.7, 1.9}, d[4] = {};
+    scratch_pullback(x, 4, 1.0, d);
+    for (int i = 0; i < 4; ++i) {
+      auto fi = [&](double t) {
+        double y[4] = {x[0], x[1], x[2], x[3]};
+        y[i] = t;
+        return scratch(y, 4);
+      };
+      expect("scratch.d" + std::to_string(i), d[i], fd(fi, 0, x[i]));
+    }
+  }
   {
     // rows: out[j] = sum_i (i + 1) A[i][j]^2; the pullback of a seed s
     // on out[j] is 2 (i + 1) A[i][j] s.
@@ -126,6 +155,8 @@ int main() {
 // CHECK: ok iters.d0
 // CHECK: ok iters.d1
 // CHECK: ok iters.fwd.x
+// CHECK: ok scratch.d0
+// CHECK: ok scratch.d3
 // CHECK: ok rows.out2
 // CHECK: ok rows.dA0
 // CHECK: ok rows.dA11
