@@ -135,59 +135,10 @@ bool PullbackBuilder::temporaryObject(QualType PT, const Expr *K) const {
          !K->isGLValue();
 }
 
-/// Collects the expressions of \p St evaluated only for their side
-/// effects: expression statements, for-loop increments, the left of a
-/// comma, operands of a void cast (through parentheses and cleanups).
-static void collectDiscarded(const Stmt *St,
-                             llvm::DenseSet<const Expr *> &Out) {
-  if (!St)
-    return;
-  auto Add = [&](const Stmt *C) {
-    const auto *E = dyn_cast_or_null<Expr>(C);
-    while (E) {
-      Out.insert(E);
-      if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
-        E = EWC->getSubExpr();
-      else if (const auto *PE = dyn_cast<ParenExpr>(E))
-        E = PE->getSubExpr();
-      else
-        E = nullptr;
-    }
-  };
-  if (isa<CompoundStmt>(St) || isa<CaseStmt>(St) || isa<DefaultStmt>(St) ||
-      isa<LabelStmt>(St))
-    for (const Stmt *C : St->children())
-      Add(C);
-  if (const auto *FS = dyn_cast<ForStmt>(St)) {
-    Add(FS->getInc());
-    Add(FS->getBody());
-  }
-  if (const auto *IS = dyn_cast<IfStmt>(St)) {
-    Add(IS->getThen());
-    Add(IS->getElse());
-  }
-  if (const auto *WS = dyn_cast<WhileStmt>(St))
-    Add(WS->getBody());
-  if (const auto *DS = dyn_cast<DoStmt>(St))
-    Add(DS->getBody());
-  if (const auto *BO = dyn_cast<BinaryOperator>(St);
-      BO && BO->getOpcode() == BO_Comma)
-    Add(BO->getLHS());
-  if (const auto *CE = dyn_cast<CastExpr>(St);
-      CE && CE->getType()->isVoidType())
-    Add(CE->getSubExpr());
-  for (const Stmt *C : St->children())
-    collectDiscarded(C, Out);
-}
-
 bool PullbackBuilder::discarded(const Expr *E) {
-  // (Built from the body: clang's parent map is computed once per
-  // translation unit and misses functions parsed after that.)
-  if (!DiscardedBuilt) {
-    collectDiscarded(Primal->getBody(), Discarded);
-    DiscardedBuilt = true;
-  }
-  return Discarded.count(E) != 0;
+  const State &St = State::get(Ctx);
+  St.noteStatementCalls(Primal->getBody());
+  return St.StatementCalls.count(E) != 0;
 }
 
 Expr *PullbackBuilder::rebuildUserCall(const CallExpr *CE,

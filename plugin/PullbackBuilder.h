@@ -98,8 +98,6 @@ private:
   /// True if \p E (a node of the primal's body) is evaluated only for its
   /// side effects.
   bool discarded(const clang::Expr *E);
-  llvm::DenseSet<const clang::Expr *> Discarded;
-  bool DiscardedBuilt = false;
   /// `T(args...)` or `T{args...}` as written, the arguments rebuilt.
   clang::Expr *rebuildConstruction(const clang::CXXConstructExpr *CC,
                                    bool Plain);

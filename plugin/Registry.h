@@ -224,10 +224,16 @@ public:
   /// (Selectors.cpp pointerForm); null for calls that have none.
   mutable llvm::DenseMap<const clang::CallExpr *, const clang::CallExpr *>
       PointerForms;
-  /// Calls that are statements of their own (their value is not used), as
-  /// the builders reach them: a copy into an iterator, or a memcpy, has a
-  /// pointer form with another result type only there.
+  /// Expressions evaluated only for their side effects (expression
+  /// statements, for-loop increments, the left of a comma, operands of a
+  /// void cast) of the bodies noted so far: a reference result may only be
+  /// dropped there, and a copy into an iterator or a memcpy has a pointer
+  /// form with another result type only there.
   mutable llvm::DenseSet<const clang::Expr *> StatementCalls;
+  mutable llvm::DenseSet<const clang::Stmt *> StatementBodies;
+  /// Notes the side-effect-only expressions of \p Body (once per body;
+  /// before any builder or analysis of it asks for pointer forms).
+  void noteStatementCalls(const clang::Stmt *Body) const;
   /// Paths.cpp pointedParam, by canonical helper (-1: none).
   mutable llvm::DenseMap<const clang::FunctionDecl *, int> PointedParams;
   /// `(c ? a : b) op= e` statements as `if (c) a op= e; else b op= e;`.

@@ -57,6 +57,7 @@ bool PullbackBuilder::build() {
   std::string Why;
   if (!computeSignature(Ctx, Primal, Entry.Wrt, PB->getName(), Sig, Why))
     return false;
+  State::get(Ctx).noteStatementCalls(Primal->getBody());
   Params.assign(PB->param_begin(), PB->param_end());
   auto Placeholder = [&](unsigned I) {
     return ParmVarDecl::Create(
@@ -382,8 +383,6 @@ void PullbackBuilder::compound(const CompoundStmt *CS, Stmts &Fwd,
 
 void PullbackBuilder::exprStmt(const Expr *E, Stmts &Fwd, Stmts &Rev) {
   const Expr *K = strip(E);
-  if (isa<CallExpr>(K))
-    State::get(Ctx).StatementCalls.insert(K);
   if (const auto *BO = dyn_cast<BinaryOperator>(K)) {
     // (c ? a : b) op= e: if (c) a op= e; else b op= e;
     if (const IfStmt *IS = conditionalAssignment(State::get(Ctx), BO)) {

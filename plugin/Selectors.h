@@ -73,9 +73,9 @@ const clang::IfStmt *conditionalAssignment(const State &St,
 /// iterator result would change type). Copies of floating elements
 /// (`std::copy`, `std::copy_n`, `memcpy`, `memmove`, `memset` to zero) are
 /// calls of the runtime's element loops (`grad::detail::copy_elements`,
-/// ...); a copy into an iterator and a memcpy have one only as statements
-/// of their own (State::StatementCalls). Built once per call; null
-/// otherwise.
+/// ...); a copy into an iterator and a memcpy have one only where their
+/// value is unused (State::StatementCalls, noted for the body first).
+/// Built once per call; null otherwise.
 const clang::CallExpr *pointerForm(const State &St, const clang::Expr *E);
 
 } // namespace grad

@@ -368,8 +368,6 @@ void TangentBuilder::stmt(const Stmt *St) {
       return stmt(IS);
     const Expr *SavedDiscard = Discard;
     Discard = X->IgnoreParenImpCasts();
-    if (isa<CallExpr>(Discard))
-      State::get(Ctx).StatementCalls.insert(Discard);
     VT R = expr(X, false);
     Discard = SavedDiscard;
     if (R.V)
@@ -661,6 +659,7 @@ bool TangentBuilder::build() {
     return false;
   }
   Sema::SynthesizedFunctionScope Scope(S, Fn);
+  State::get(Ctx).noteStatementCalls(Def->getBody());
   SmallVector<Stmt *, 32> Body;
   Cur = &Body;
   if (PE)

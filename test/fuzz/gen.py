@@ -73,8 +73,8 @@ before the memory ones), `memory` and `-NAME` are accepted):
              a + 3)`, `push_back(e)`, `erase(pos)`, a second vector built
              from iterators `w(v.begin() + j, v.end())` and `v.swap(w)`,
              then folded into a scalar from elements at known indices;
-             inside loops too, with `break` / `continue` between the size
-             changes
+             inside loops too, sized by the loop counter (`v(2 + i % 3, e)`),
+             with `break` / `continue` between the size changes
   copies     (not in all or memory; with pointers or outargs) copies of
              ranges of doubles: `std::copy(s, s + n, d)`, `std::copy_n`,
              `std::memcpy(d, s, n * sizeof(double))`, `std::memmove` (also
@@ -659,7 +659,15 @@ class Gen:
             return f"{a.name} + {k}, {a.name} + {a.length}", a.length - k, \
                 a.bound
 
-        if srcs and self.chance(0.6):
+        counters = [c for c in self.vars() if c.is_int]
+        if self.loops and counters and self.chance(0.4):
+            # A size that differs from one iteration to the next (at least
+            # 2: the counters are never negative).
+            c = r.choice(counters)
+            e = self.dbl(self.limit(self.expr(2)))
+            self.emit(f"std::vector<double> {v}(2 + {c.name} % 3, {e.text});")
+            size, bound = 2, e.bound
+        elif srcs and self.chance(0.6):
             text, size, bound = rng_of()
             self.emit(f"std::vector<double> {v}({text});")
         else:
