@@ -153,6 +153,21 @@ void PullbackBuilder::switchStmt(const SwitchStmt *SS, Stmts &Fwd,
       Groups.back().Closed = true;
       continue;
     }
+    // `case 1: { ...; break; }`: the block without its last statement
+    // closes the group.
+    if (const auto *CS = dyn_cast<CompoundStmt>(St);
+        CS && !CS->body_empty() && isa<BreakStmt>(CS->body_back())) {
+      SmallVector<Stmt *, 8> Rest(CS->body_begin(), CS->body_end() - 1);
+      if (llvm::none_of(Rest, [](const Stmt *C) { return hasBreak(C); })) {
+        Groups.back().Body.push_back(CompoundStmt::Create(
+            Ctx, Rest,
+            CS->hasStoredFPFeatures() ? CS->getStoredFPFeatures()
+                                      : FPOptionsOverride(),
+            CS->getLBracLoc(), CS->getRBracLoc()));
+        Groups.back().Closed = true;
+        continue;
+      }
+    }
     if (hasBreak(St)) {
       unsupported(St, "'break' out of a 'switch' from a nested statement");
       return;

@@ -1,12 +1,15 @@
 // switch on integers: case groups (also several labels on one group),
 // default, inside a loop (the value goes on the tape), `continue` inside a
 // switch in a loop, values against
-// finite differences; fallthrough between non-empty groups is an error.
+// finite differences; case blocks in braces ending with `break`;
+// fallthrough between non-empty groups and a `break` nested in a case's
+// statements are errors.
 // RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
 // RUN: not %gradxx -fsyntax-only -DFALLTHROUGH %s 2>&1 | FileCheck %s --check-prefix=ERR
 #include "gradcheck.h"
 #include <cmath>
 #include <grad/grad.h>
+#include <vector>
 
 [[grad]] double sw(double x, int k) {
   double y = x;
@@ -65,7 +68,49 @@
   return s;
 }
 
+// Case blocks in braces ending with `break` (the common style), one with
+// a vector declared in the block, one with a nested if.
+[[grad]] double swblock(double x, double y) {
+  double s = 0;
+  for (int i = 0; i < 5; ++i) {
+    switch (i % 3) {
+    case 0: {
+      std::vector<double> v{x};
+      v.push_back(y * i);
+      s += v[0] * v[1];
+      break;
+    }
+    case 1: {
+      double t = s * x;
+      if (t > 1)
+        t = std::sqrt(t);
+      s = t + y;
+      break;
+    }
+    default:
+      s += x;
+      break;
+    }
+  }
+  return s;
+}
 #ifdef FALLTHROUGH
+// ERR: switch.cpp:[[@LINE+7]]:11: error: grad: cannot differentiate 'break' out of a 'switch' from a nested statement in 'nested'
+[[grad]] double nested(double x, int k) {
+  double y = x;
+  switch (k) {
+  case 0:
+    y = x * x;
+    break;
+  case 1: {
+    if (y > 1)
+      break;
+    y = y * x;
+    break;
+  }
+  }
+  return y;
+}
 // ERR: switch.cpp:[[@LINE+6]]:3: error: grad: cannot differentiate fallthrough between 'case' labels in 'fall'
 [[grad]] double fall(double x, int k) {
   double y = x;
@@ -105,5 +150,8 @@ int main() {
                           },
                           x);
   // CHECK-COUNT-2: ok swcontinue.d0
+  gradcheck::check_grad("swblock", swblock, swblock_pullback, 0.8, 1.3);
+  // CHECK: ok swblock.d0
+  // CHECK: ok swblock.d1
   return gradcheck::failures();
 }
