@@ -103,7 +103,8 @@ before the memory ones), `memory` and `-NAME` are accepted):
              declared as pointers: a `double out[]` gets a read-only tangent)
   switch     (not in all or memory) `switch` on a selector in 0..3 built
              from two conditions: case groups of one or two values, maybe
-             `default`, each a braced block followed by `break;`
+             `default`, each a braced block followed by `break;` or
+             ending with it
   lanes      (implies forward) `[[grad::forward("lanes=3")]]`: the checker
              calls the vector pushforward with the directions (V, 0, -2 V)
              in its three lanes, compares lane 0 as forward does, and
@@ -1046,7 +1047,7 @@ class Gen:
     def s_switch(self, depth):
         """`switch` on a selector in 0..3 (two conditions): case groups of
         one or two values, maybe `default`, each a braced block followed by
-        `break;` (the forms reverse mode lowers); the bounds are the
+        `break;` or ending with it (the forms reverse mode lowers); the bounds are the
         maximum over the groups (and over no group taken)."""
         r = self.rng
         sel = (f"(({self.cond(1)}) ? 1 : 0) + (({self.cond(1)}) ? 2 : 0)")
@@ -1068,10 +1069,15 @@ class Gen:
                 self.emit(f"case {v}:")
             if g == default:
                 self.emit("default:")
+            # The break after the block or as its last statement.
+            inner = self.chance(0.5)
             self.emit("{")
             _, after = self.block(depth, r.randint(1, 3))
+            if inner:
+                self.emit("  break;")
             self.emit("}")
-            self.emit("break;")
+            if not inner:
+                self.emit("break;")
             ends.append(after)
         self.switches.pop()
         self.emit("}")
