@@ -95,6 +95,12 @@ void PullbackBuilder::declStmt(const DeclStmt *DS, Stmts &Fwd, Stmts &Rev) {
       unsupported(DS, "volatile variable '" + VD->getNameAsString() + "'");
       return;
     }
+    if (isFloatingIterator(T) &&
+        (Act.isActive(VD) ||
+         (VD->hasInit() && pointsIntoActive(VD->getInit())))) {
+      unsupported(VD, iteratorLocalWhy(VD));
+      return;
+    }
     if (isa_and_nonnull<LambdaExpr>(VD->hasInit() ? strip(VD->getInit())
                                                   : nullptr))
       continue; // A callable for map/broadcast: lifted where it is used.

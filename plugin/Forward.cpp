@@ -187,7 +187,11 @@ std::string constructName(const Stmt *S) {
   }
   // Named by what the user wrote, never by the AST class.
   auto TypeName = [](const Expr *E) {
-    return "'" + E->getType().getAsString() + "'";
+    LangOptions LO;
+    LO.CPlusPlus = LO.Bool = true;
+    PrintingPolicy Policy(LO);
+    Policy.SuppressTagKeyword = true;
+    return "'" + E->getType().getAsString(Policy) + "'";
   };
   if (const auto *CE = dyn_cast<CallExpr>(S)) {
     if (const auto *FD =

@@ -92,6 +92,19 @@ bool holdsFloatingPointer(QualType T) {
          holdsFloatingPointerImpl(T, 0);
 }
 
+bool isFloatingIterator(QualType T) {
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  return RD && RD->getIdentifier() &&
+         RD->getName().contains_insensitive("iterator") &&
+         holdsFloatingPointerImpl(T.getNonReferenceType(), 0);
+}
+
+std::string iteratorLocalWhy(const VarDecl *VD) {
+  return "iterator '" + VD->getNameAsString() +
+         "' (index the container, use a range-based for loop, or walk a "
+         "pointer such as 'v.data()')";
+}
+
 const Expr *accessorArg(const Expr *E) {
   const auto *CE = dyn_cast_or_null<CallExpr>(E);
   const FunctionDecl *FD = CE ? CE->getDirectCallee() : nullptr;

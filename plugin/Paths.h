@@ -20,6 +20,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
+#include <string>
 
 namespace grad {
 
@@ -41,6 +42,12 @@ bool holdsWritablePointer(clang::QualType T, unsigned Depth = 0);
 /// or reference to floating data, const or not (`struct View { const double
 /// *p; int n; }`).
 bool holdsFloatingPointer(clang::QualType T);
+
+/// True if \p T is an iterator class over floating data (a std::vector's
+/// iterator, a reverse_iterator over one), and the error text for a local
+/// \p VD of such a type.
+bool isFloatingIterator(clang::QualType T);
+std::string iteratorLocalWhy(const clang::VarDecl *VD);
 
 /// For a call to a helper whose whole body returns a pointer or reference
 /// into one of its pointer or reference parameters (`double* row(double* A,

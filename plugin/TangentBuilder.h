@@ -131,13 +131,31 @@ private:
   /// The expression statement being built: its value is discarded.
   const Expr *Discard = nullptr;
   bool Errors = false, StmtFailed = false;
+  /// An error of this function has been reported.
+  bool Reported = false;
   unsigned Temps = 0;
   QualType RetT;
 
+  /// True if \p St reads a local whose declaration failed: its errors
+  /// follow from that one.
+  bool readsFailedVar(const Stmt *St) const {
+    if (!St || FailedVars.empty())
+      return false;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(St))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        return FailedVars.count(VD) != 0;
+    for (const Stmt *C : St->children())
+      if (readsFailedVar(C))
+        return true;
+    return false;
+  }
+
   std::nullptr_t fail(const Stmt *St, const Twine &What) {
     Errors = true;
-    if (!StmtFailed) {
+    if (!StmtFailed && Reported && readsFailedVar(St))
       StmtFailed = true;
+    if (!StmtFailed) {
+      StmtFailed = Reported = true;
       SourceLocation Loc = St ? St->getBeginLoc() : SourceLocation();
       if (H)
         report(S.Diags, Diag::UnsupportedHvp,

@@ -156,6 +156,8 @@ void TangentBuilder::declStmt(const DeclStmt *DS) {
                                      NR->getAsCXXRecordDecl()) ||
             !Init)
           TInit = B.emptyInitList();
+        else if (isFloatingIterator(NR))
+          fail(Init, iteratorLocalWhy(VD));
         else
           fail(Init, "initialiser of '" + VD->getNameAsString() +
                          "' without a tangent");

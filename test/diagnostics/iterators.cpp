@@ -1,25 +1,43 @@
-// Iterators into differentiated memory passed to a function other than a
-// standard algorithm with a pointer form (a user helper taking iterators)
-// are an error at the iterator: the writes through them have no shadow
-// (they were replayed and gave a zero gradient). The pointer form works,
-// and std::fill(v.begin(), v.end(), x) is std::fill over v.data()
-// (test/memory/iterator-ranges.cpp).
+// Iterator locals over differentiated vectors are not modelled: one error
+// at the declaration that says what to write instead, in reverse and in
+// forward mode, and no follow-on errors about the iterator's operators.
+// Iterators over constant data, and iterators passed straight to standard
+// algorithms, are fine.
 // RUN: not %gradxx -fsyntax-only %s 2>&1 | %FileCheck-strict %s
+// RUN: not %gradxx -fsyntax-only -DFORWARD %s 2>&1 | %FileCheck-strict %s --check-prefix=FWD
 #include <algorithm>
+#include <numeric>
 #include <vector>
 
-template <class It> void fill_range(It b, It e, double x) {
-  for (; b != e; ++b)
-    *b = x;
+#ifndef FORWARD
+// CHECK: iterators.cpp:[[@LINE+3]]:13: error: grad: cannot differentiate iterator 'it' (index the container, use a range-based for loop, or walk a pointer such as 'v.data()') in 'walk'
+[[grad]] double walk(const std::vector<double> &v) {
+  double s = 0;
+  for (auto it = v.begin(); it != v.end(); ++it)
+    s += *it * *it;
+  return s;
 }
 
-[[grad]] double f(double x) {
-  std::vector<double> v(3);
-  // CHECK: iterators.cpp:[[@LINE+1]]:14: error: grad: cannot differentiate iterator 'v.begin()' passed to 'fill_range' (write the loop, or pass a pointer such as v.data()) in 'f'
-  fill_range(v.begin(), v.end(), x);
-  std::fill(v.begin(), v.end(), x);
-  double buf[4];
-  std::fill(buf, buf + 4, x * x);
-  return v[1] * buf[2];
+// CHECK: iterators.cpp:[[@LINE+3]]:8: error: grad: cannot differentiate iterator 'm' (index the container, use a range-based for loop, or walk a pointer such as 'v.data()') in 'largest'
+[[grad]] double largest(std::vector<double> v, double x) {
+  v[0] *= x;
+  auto m = std::max_element(v.begin(), v.end());
+  return *m * x;
 }
-// CHECK: 1 error generated
+
+static const std::vector<double> table{1.0, 2.0, 3.0};
+[[grad]] double constant(double x) {
+  double s = 0;
+  for (auto it = table.begin(); it != table.end(); ++it)
+    s += *it * x;
+  return s + std::accumulate(table.begin(), table.end(), 0.0);
+}
+#else
+// FWD: iterators.cpp:[[@LINE+3]]:18: error: grad: cannot differentiate iterator 'it' (index the container, use a range-based for loop, or walk a pointer such as 'v.data()') in 'walkf' in forward mode
+[[grad::forward]] double walkf(const std::vector<double> &v) {
+  double s = 0;
+  for (auto it = v.begin(); it != v.end(); ++it)
+    s += *it * *it;
+  return s;
+}
+#endif
