@@ -460,11 +460,7 @@ void Differentiator::finish() {
       if (!NeedsHalves &&
           (E->UserProvided || E->Defined || E->Failed || !E->Wanted))
         continue;
-      if (!E->Primal->isDefined() && E->Primal->isImplicitlyInstantiable())
-        S.InstantiateFunctionDefinition(E->RequestLoc, E->Primal,
-                                        /*Recursive=*/false,
-                                        /*DefinitionRequired=*/false,
-                                        /*AtEndOfTU=*/true);
+      instantiatedDefinition(S, E->Primal, E->RequestLoc, /*AtEndOfTU=*/true);
       if (NeedsHalves && E->Primal->getDefinition())
         SplitWork.push_back(E);
       if (!E->UserProvided && !E->Defined && E->Wanted)

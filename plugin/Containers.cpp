@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Consumer.h"
+#include "Jumps.h"
 #include "PullbackBuilder.h"
 #include "Records.h"
 #include "Selectors.h"
@@ -316,18 +317,22 @@ void PullbackBuilder::recordExitSizes(ArrayRef<const Stmt *> Body,
   if (Loops.empty() || Frames.empty())
     return;
   QualType SizeT = Ctx.getSizeType();
-  for (const Stmt *C : Body)
+  bool JumpBefore = false; // a jump out of the block before the statement
+  for (const Stmt *C : Body) {
     if (const auto *DS = dyn_cast<DeclStmt>(C))
       for (const Decl *D : DS->decls()) {
         const auto *VD = dyn_cast<VarDecl>(D);
         if (!VD || !isStdClass(VD->getType(), "vector") || !Act.isActive(VD))
           continue;
-        // Zero until the declaration runs (a jump before it).
         VarDecl *Z = hoist("_z", SizeT);
-        Fwd.push_back(B.assign(B.ref(Z), B.intLit(0, SizeT)));
+        // Zero where a jump leaves the block before the declaration.
+        if (JumpBefore)
+          Fwd.push_back(B.assign(B.ref(Z), B.intLit(0, SizeT)));
         Frames.back().Recorded.push_back(Z);
         Frames.back().ExitSizes.push_back({Z, VD});
       }
+    JumpBefore = JumpBefore || hasJumps(C);
+  }
 }
 
 void PullbackBuilder::restoreExitSizes(Stmts &Fwd, Stmts &Rev) {
@@ -373,7 +378,8 @@ static bool declaredInLoop(const Stmt *S, const VarDecl *VD, bool InLoop) {
 }
 
 bool PullbackBuilder::loopLocalSized(const VarDecl *VD, const Expr *At) {
-  if (!Act.isActive(VD))
+  // (Outside loops, no vector in scope is declared in one.)
+  if (Loops.empty() || !Act.isActive(VD))
     return true;
   for (const Frame &F : Frames)
     for (auto [Z, V] : F.ExitSizes)
@@ -425,8 +431,44 @@ Expr *PullbackBuilder::containerMutation(const CallExpr *CE) {
   VarDecl *Old = nullptr, *Pos = nullptr, *Count = nullptr;
   const Expr *From = nullptr;   // the first pointer of a source range
   const VarDecl *Other = nullptr; // v.swap(w): w
+  // v.assign({x, y}), v.insert(pos, {x, y}): the braced elements.
+  const InitListExpr *List =
+      Args.size() == (Name == "insert" ? 2u : 1u) &&
+              (Name == "insert" || Name == "assign") &&
+              isFloating(elementTypeOf(Ctx, Obj->getType().getNonReferenceType()))
+          ? bracedElements(Args.back())
+          : nullptr;
   SmallVector<Expr *, 2> FArgs;
-  if (Name == "push_back" || Name == "emplace_back") {
+  // insert(pos, ...): the position as an index (iterators do not survive
+  // the mutation), recorded for the reverse sweep with the count.
+  QualType DiffT = Ctx.getPointerDiffType();
+  auto InsertAt = [&](Expr *CountExpr) {
+    Pos = hoist("_k", DiffT);
+    Cur->push_back(B.assign(
+        B.ref(Pos),
+        B.binop(BO_Sub, plain(Args[0]), B.memberCall(V, "begin", {}))));
+    if (CountExpr) {
+      Count = hoist("_c", DiffT);
+      Cur->push_back(B.assign(B.ref(Count), CountExpr));
+    }
+    for (VarDecl *R : {Pos, Count})
+      if (R && !Loops.empty() && !Frames.empty())
+        Frames.back().Recorded.push_back(R);
+    FArgs.push_back(B.binop(BO_Add, B.memberCall(V, "begin", {}), B.ref(Pos)));
+  };
+  if (List) {
+    if (Name == "assign")
+      Old = RecordSize();
+    else
+      InsertAt(nullptr);
+    SmallVector<Expr *, 4> Vals;
+    for (const Expr *E : List->inits())
+      Vals.push_back(Value(E));
+    ExprResult IL = S.ActOnInitList(B.Loc, Vals, B.Loc);
+    if (IL.isInvalid())
+      return unsupported(Args.back(), "the braces " + spelled(Args.back()));
+    FArgs.push_back(IL.get());
+  } else if (Name == "push_back" || Name == "emplace_back") {
     if (Args.size() > 1)
       return unsupported(CE, "call to '" + Name.str() +
                                  "' with more than one argument");
@@ -447,14 +489,16 @@ Expr *PullbackBuilder::containerMutation(const CallExpr *CE) {
     const auto *W = dyn_cast<DeclRefExpr>(
         Args.size() == 1 ? strip(Args[0]) : nullptr);
     Other = W ? dyn_cast<VarDecl>(W->getDecl()) : nullptr;
+    // (A shadow from the caller holds the adjoints of the vector on exit,
+    // sized like it; the swap in the reverse sweep exchanges it with the
+    // other shadow like any.)
     if (!Other || !mapVar(Other) || Act.isActive(Other) != Act.isActive(VD) ||
-        (Act.isAlias(Other) && !Act.isOwner(Other)) ||
-        (Act.isActive(VD) && (shadowFromCaller(VD) || shadowFromCaller(Other))))
+        (Act.isAlias(Other) && !Act.isOwner(Other)))
       return unsupported(CE, "call to 'swap' on " + spelled(Obj) +
                                  " with " + (Args.empty() ? std::string("?")
                                                           : spelled(Args[0])) +
-                                 " (swap two local std::vector variables "
-                                 "that both carry derivatives, or neither)");
+                                 " (swap two std::vector variables that both "
+                                 "carry derivatives, or neither)");
     FArgs.push_back(B.ref(mapVar(Other)));
   } else if (Name == "resize" || Name == "assign") {
     if (Args.empty() || Args.size() > 2 ||
@@ -480,24 +524,9 @@ Expr *PullbackBuilder::containerMutation(const CallExpr *CE) {
       return unsupported(CE, "call to 'insert' with these arguments (insert "
                              "one value, a count of one value, or a pointer "
                              "range at a position)");
-    // The position (and the count) as indices: iterators do not survive
-    // the mutation.
-    QualType DiffT = Ctx.getPointerDiffType();
-    Pos = hoist("_k", DiffT);
-    Cur->push_back(B.assign(
-        B.ref(Pos),
-        B.binop(BO_Sub, plain(Args[0]), B.memberCall(V, "begin", {}))));
-    if (!One) {
-      Count = hoist("_c", DiffT);
-      Cur->push_back(B.assign(
-          B.ref(Count),
-          Fill ? B.staticCast(DiffT, plain(Args[1]))
-               : B.binop(BO_Sub, plain(Args[2]), plain(Args[1]))));
-    }
-    for (VarDecl *R : {Pos, Count})
-      if (R && !Loops.empty() && !Frames.empty())
-        Frames.back().Recorded.push_back(R);
-    FArgs.push_back(B.binop(BO_Add, B.memberCall(V, "begin", {}), B.ref(Pos)));
+    InsertAt(One ? nullptr
+                 : Fill ? B.staticCast(DiffT, plain(Args[1]))
+                        : B.binop(BO_Sub, plain(Args[2]), plain(Args[1])));
     if (Range) {
       From = Args[1];
       FArgs.push_back(memoryActive(From) ? rebuildBase(strip(From), true)
@@ -514,7 +543,6 @@ Expr *PullbackBuilder::containerMutation(const CallExpr *CE) {
       return unsupported(CE, "call to 'erase' with these arguments");
     // The position (and the count) as indices: iterators do not survive
     // the mutation.
-    QualType DiffT = Ctx.getPointerDiffType();
     auto Index = [&](const Expr *It) {
       return B.binop(BO_Sub, plain(It), B.memberCall(V, "begin", {}));
     };
@@ -553,6 +581,10 @@ Expr *PullbackBuilder::containerMutation(const CallExpr *CE) {
   // The reverse sweep undoes the mutation on the shadow; the values that
   // went in receive the adjoints of the elements they became.
   Stmts R;
+  // The adjoints of the values that went in, read before the shadow is
+  // restored and passed on after it (a value may read the vector itself:
+  // `v.insert(v.begin(), v[0] * y)`).
+  SmallVector<std::pair<const Expr *, VarDecl *>, 4> Flows;
   Expr *Sh = shadowLValue(*this, B, Obj);
   if (!Sh)
     return nullptr;
@@ -574,7 +606,34 @@ Expr *PullbackBuilder::containerMutation(const CallExpr *CE) {
                           B.unop(UO_PreInc, B.ref(K)),
                           B.addAssign(Src, Dst)));
   };
-  if (Name == "swap") {
+  if (List) {
+    // Each element's adjoint back to its value; the shadow loses them
+    // again (insert) or gets its old size back (assign).
+    QualType ElT = elementTypeOf(Ctx, Obj->getType().getNonReferenceType());
+    for (unsigned I = 0; I < List->getNumInits(); ++I) {
+      const Expr *E = List->getInit(I);
+      if (!Act.isActive(strip(E)))
+        continue;
+      Expr *K = B.intLit(I, DiffT);
+      if (Pos)
+        K = I ? B.binop(BO_Add, B.ref(Pos), K) : B.ref(Pos);
+      VarDecl *A = bind(B.subscript(shadowLValue(*this, B, Obj), K), ElT, R);
+      Flows.push_back({E, A});
+    }
+    Expr *N = B.intLit(List->getNumInits(), DiffT);
+    if (Pos)
+      R.push_back(B.memberCall(
+          shadowLValue(*this, B, Obj), "erase",
+          {B.binop(BO_Add,
+                   B.memberCall(shadowLValue(*this, B, Obj), "begin", {}),
+                   B.ref(Pos)),
+           B.binop(BO_Add,
+                   B.memberCall(shadowLValue(*this, B, Obj), "begin", {}),
+                   B.paren(B.binop(BO_Add, B.ref(Pos), N)))}));
+    else
+      R.push_back(B.memberCall(shadowLValue(*this, B, Obj), "assign",
+                               {B.ref(Old), B.zero(ElT)}));
+  } else if (Name == "swap") {
     R.push_back(B.memberCall(Sh, "swap",
                              {shadowLValue(*this, B, strip(Args[0]))}));
   } else if (From && Name == "assign") {
@@ -602,7 +661,7 @@ Expr *PullbackBuilder::containerMutation(const CallExpr *CE) {
           B.addAssign(B.ref(Sum),
                       B.subscript(shadowLValue(*this, B, Obj),
                                   B.binop(BO_Add, B.ref(Pos), B.ref(K))))));
-      backprop(Elem, B.ref(Sum), R);
+      Flows.push_back({Elem, Sum});
     }
     Expr *First = B.binop(BO_Add,
                           B.memberCall(shadowLValue(*this, B, Obj), "begin", {}),
@@ -616,7 +675,7 @@ Expr *PullbackBuilder::containerMutation(const CallExpr *CE) {
     if (ElemActive) {
       VarDecl *A = bind(B.memberCall(Sh, "back", {}), ET, R);
       R.push_back(B.memberCall(shadowLValue(*this, B, Obj), "pop_back", {}));
-      backprop(Elem, B.ref(A), R);
+      Flows.push_back({Elem, A});
     } else {
       R.push_back(B.memberCall(Sh, "pop_back", {}));
     }
@@ -637,7 +696,7 @@ Expr *PullbackBuilder::containerMutation(const CallExpr *CE) {
     Expr *At = B.subscript(Sh, B.ref(Pos));
     if (ElemActive) {
       VarDecl *A = bind(At, ET, R);
-      backprop(Elem, B.ref(A), R);
+      Flows.push_back({Elem, A});
     }
     Expr *S2 = shadowLValue(*this, B, Obj);
     R.push_back(B.memberCall(
@@ -661,7 +720,7 @@ Expr *PullbackBuilder::containerMutation(const CallExpr *CE) {
           B.unop(UO_PreInc, B.ref(K)),
           B.addAssign(B.ref(Sum),
                       B.subscript(shadowLValue(*this, B, Obj), B.ref(K)))));
-      backprop(Elem, B.ref(Sum), R);
+      Flows.push_back({Elem, Sum});
     }
     if (Name == "resize")
       R.push_back(B.memberCall(shadowLValue(*this, B, Obj), "resize",
@@ -670,6 +729,8 @@ Expr *PullbackBuilder::containerMutation(const CallExpr *CE) {
       R.push_back(B.memberCall(shadowLValue(*this, B, Obj), "assign",
                                {B.ref(Old), B.zero(ET)}));
   }
+  for (auto [E, A] : Flows)
+    backprop(E, B.ref(A), R);
   if (!Frames.empty())
     Frames.back().SideRev.push_back(std::move(R));
   return Call;

@@ -114,12 +114,20 @@ void PullbackBuilder::declStmt(const DeclStmt *DS, Stmts &Fwd, Stmts &Rev) {
       // `View v{a, n}` (a struct holding `const double *p`) pointing into
       // differentiated memory: reads through it would carry derivatives
       // nobody tracks.
-      if (VD->hasInit() && holdsFloatingPointer(NR) &&
-          pointsIntoActive(VD->getInit())) {
-        unsupported(VD, "local variable of type '" +
-                            NR.getAsString(Ctx.getPrintingPolicy()) +
-                            "' holding a pointer into differentiated memory "
-                            "(pass the pointer itself)");
+      // Likewise an array or container of pointers (`double *rows[2] =
+      // {r0, r1}`), however the pointer gets in.
+      if (const Expr *At = storesFloatingPointers(NR)
+                               ? activePointerStore(VD)
+                               : nullptr) {
+        std::string What = "local variable of type '" +
+                           NR.getAsString(Ctx.getPrintingPolicy()) + "'";
+        if (At == VD->getInit())
+          unsupported(VD, What + " holding a pointer into differentiated "
+                                 "memory (pass the pointer itself)");
+        else
+          unsupported(At, "pointer into differentiated memory stored in '" +
+                              VD->getNameAsString() + "', a " + What +
+                              " (pass the pointer itself)");
         return;
       }
       VarDecl *NV = replayDecl(VD);
@@ -216,6 +224,15 @@ void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,
     VarMap[VD] = NV;
     Fwd.push_back(B.declStmt(NV));
     return;
+  }
+  // A container of containers (`std::vector<std::vector<double>>`): its
+  // shadow would need the inner sizes too.
+  QualType VE = IsVector || IsStdArray ? elementTypeOf(Ctx, T) : QualType();
+  if (!VE.isNull() && VE->isRecordType() && !isComplex(VE) &&
+      !VE.isTriviallyCopyableType(Ctx)) {
+    IsVector = IsStdArray = false;
+    Why = "a container of '" + VE.getAsString(Ctx.getPrintingPolicy()) +
+          "': keep the elements in one std::vector, indexed i * n + j";
   }
   if (!IsArray && !IsVector && !IsStdArray && !IsTensor && !IsStruct) {
     if (!Failed) {

@@ -17,6 +17,7 @@
 #include "Diagnostics.h"
 #include "PullbackBuilder.h"
 #include "Lift.h"
+#include "Paths.h"
 #include "Replay.h"
 
 #include "clang/AST/ASTContext.h"
@@ -25,6 +26,8 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Sema/Sema.h"
+
+#include <functional>
 
 using namespace clang;
 
@@ -222,6 +225,46 @@ bool PullbackBuilder::pointsIntoActive(const Expr *E) {
       if (pointsIntoActive(CE))
         return true;
   return false;
+}
+
+const Expr *PullbackBuilder::activePointerStore(const VarDecl *VD) {
+  if (VD->hasInit() && pointsIntoActive(VD->getInit()))
+    return VD->getInit();
+  auto Into = [&](const Expr *E) {
+    bool IsThis;
+    return E && pathRoot(E, IsThis) == VD;
+  };
+  std::function<const Expr *(const Stmt *)> Walk =
+      [&](const Stmt *S) -> const Expr * {
+    if (!S)
+      return nullptr;
+    const Expr *Target = nullptr; // what the expression writes into
+    SmallVector<const Expr *, 4> Sources;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S);
+        BO && BO->getOpcode() == BO_Assign) {
+      Target = BO->getLHS();
+      Sources.push_back(BO->getRHS());
+    } else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S)) {
+      Target = MC->getImplicitObjectArgument();
+      Sources.append(MC->arg_begin(), MC->arg_end());
+    } else if (const auto *CE = dyn_cast<CallExpr>(S)) {
+      // (An operator= of a class, or a helper given the local.)
+      for (const Expr *A : CE->arguments())
+        if (!Target && Into(A))
+          Target = A;
+        else
+          Sources.push_back(A);
+    }
+    if (Target && Into(Target))
+      for (const Expr *Src : Sources)
+        if (Src && !Into(Src) && pointsIntoActive(Src))
+          return cast<Expr>(S);
+    for (const Stmt *C : S->children())
+      if (const Expr *Found = Walk(C))
+        return Found;
+    return nullptr;
+  };
+  return Walk(Primal->getBody());
 }
 
 const Expr *PullbackBuilder::writtenStorage(const CallExpr *CE) {

@@ -92,6 +92,34 @@ bool holdsFloatingPointer(QualType T) {
          holdsFloatingPointerImpl(T, 0);
 }
 
+/// `double *`, `Vec3 *`, `double **`.
+static bool pointerToFloating(QualType T, unsigned Depth = 0) {
+  if (!T->isPointerType() || Depth > 4)
+    return false;
+  QualType P = T->getPointeeType();
+  return P->isRealFloatingType() || hasFloatingData(P) ||
+         pointerToFloating(P, Depth + 1);
+}
+
+bool storesFloatingPointers(QualType T) {
+  T = T.getNonReferenceType();
+  if (const ArrayType *AT = T->getAsArrayTypeUnsafe())
+    return pointerToFloating(AT->getElementType()) ||
+           storesFloatingPointers(AT->getElementType());
+  if (holdsFloatingPointer(T))
+    return true;
+  const auto *TS =
+      dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
+  if (!TS || !TS->isInStdNamespace() || hasFloatingData(T))
+    return false;
+  for (const TemplateArgument &A : TS->getTemplateArgs().asArray())
+    if (A.getKind() == TemplateArgument::Type &&
+        (pointerToFloating(A.getAsType()) ||
+         storesFloatingPointers(A.getAsType())))
+      return true;
+  return false;
+}
+
 bool isFloatingIterator(QualType T) {
   const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
   return RD && RD->getIdentifier() &&
@@ -332,13 +360,8 @@ int PointedParams::pointedParamImpl(const FunctionDecl *FD, unsigned Depth) {
     return -1;
   const FunctionDecl *Def = nullptr;
   // A function template's specialization may not be instantiated yet.
-  if (auto *F = const_cast<FunctionDecl *>(FD);
-      !FD->hasBody() && F->isImplicitlyInstantiable())
-    if (Sema *S = State::get(FD->getASTContext()).S)
-      S->InstantiateFunctionDefinition(FD->getLocation(), F,
-                                       /*Recursive=*/false,
-                                       /*DefinitionRequired=*/false,
-                                       /*AtEndOfTU=*/false);
+  if (Sema *S = State::get(FD->getASTContext()).S; S && !FD->hasBody())
+    instantiatedDefinition(*S, FD, FD->getLocation());
   if (!FD->hasBody(Def) || !Def || !Def->getBody())
     return -1;
   // Asked for every call the analyses reach: walk each helper once. The

@@ -43,6 +43,12 @@ bool holdsWritablePointer(clang::QualType T, unsigned Depth = 0);
 /// *p; int n; }`).
 bool holdsFloatingPointer(clang::QualType T);
 
+/// True if a local of type \p T keeps pointers to floating data where the
+/// plugin does not track them: an array or standard container of such
+/// pointers (`double *rows[2]`, `std::vector<double *>`), or a class as in
+/// holdsFloatingPointer.
+bool storesFloatingPointers(clang::QualType T);
+
 /// True if \p T is an iterator class over floating data (a std::vector's
 /// iterator, a reverse_iterator over one), and the error text for a local
 /// \p VD of such a type.

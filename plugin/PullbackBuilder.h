@@ -491,6 +491,10 @@ private:
   /// True if \p E (an initializer or argument) mentions a pointer, array or
   /// object that reaches differentiated storage.
   bool pointsIntoActive(const clang::Expr *E);
+  /// The first place that stores a pointer into differentiated memory in
+  /// the local \p VD (its initializer, an assignment to it or to a part of
+  /// it, a call on it or given it with such a pointer), or null.
+  const clang::Expr *activePointerStore(const clang::VarDecl *VD);
   /// \p E as a statement whose value is discarded.
   clang::Stmt *replayStmt(const clang::Expr *E);
   /// A local without derivatives, declared and initialised as written.

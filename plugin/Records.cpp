@@ -357,6 +357,16 @@ static bool isStdTuple(QualType T, bool AlsoPair) {
 
 bool isTuple(QualType T) { return isStdTuple(T, false); }
 
+const InitListExpr *bracedElements(const Expr *E) {
+  const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(E->IgnoreImplicit());
+  if (!SIL)
+    return nullptr;
+  const auto *IL = dyn_cast<InitListExpr>(SIL->getSubExpr()->IgnoreImplicit());
+  if (IL && IL->isSyntacticForm() && IL->getSemanticForm())
+    IL = IL->getSemanticForm();
+  return IL;
+}
+
 SmallVector<const Expr *, 4> tupleElements(const Expr *E) {
   E = E->IgnoreImplicit();
   auto Size = [](QualType T) -> unsigned {

@@ -73,6 +73,10 @@ void accumulateRecord(SemaBuilder &B, clang::QualType T,
 /// `std::tuple<double, int>{x, 2}`, `std::make_tuple(x, y, z)`), or empty.
 llvm::SmallVector<const clang::Expr *, 4> tupleElements(const clang::Expr *E);
 
+/// The braces of a std::initializer_list argument (`v.assign({x, y})`,
+/// `v.insert(pos, {x, y})`), or null.
+const clang::InitListExpr *bracedElements(const clang::Expr *E);
+
 /// True for std::tuple (whose elements are reached with std::get).
 bool isTuple(clang::QualType T);
 

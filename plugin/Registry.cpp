@@ -616,11 +616,21 @@ FunctionDecl *primalSpecialization(Sema &S, const PullbackTemplate &T,
   FunctionDecl *PS = T.Primal->findSpecialization(Args->asArray(), Pos);
   if (!PS)
     PS = S.InstantiateFunctionDeclaration(T.Primal, Args, Loc);
-  if (PS && !PS->isDefined() && PS->isImplicitlyInstantiable())
-    S.InstantiateFunctionDefinition(Loc, PS, /*Recursive=*/false,
-                                    /*DefinitionRequired=*/false,
-                                    /*AtEndOfTU=*/true);
+  if (PS)
+    instantiatedDefinition(S, PS, Loc, /*AtEndOfTU=*/true);
   return PS;
+}
+
+const FunctionDecl *instantiatedDefinition(Sema &S, const FunctionDecl *FD,
+                                           SourceLocation Loc,
+                                           bool AtEndOfTU) {
+  if (const FunctionDecl *Def = FD->getDefinition())
+    return Def;
+  auto *F = const_cast<FunctionDecl *>(FD);
+  if (F->isImplicitlyInstantiable())
+    S.InstantiateFunctionDefinition(Loc, F, /*Recursive=*/false,
+                                    /*DefinitionRequired=*/false, AtEndOfTU);
+  return FD->getDefinition();
 }
 
 PullbackEntry *declarePullback(Sema &S, FunctionDecl *Primal,

@@ -310,6 +310,14 @@ clang::FunctionDecl *primalSpecialization(clang::Sema &S,
                                           clang::FunctionDecl *Spec,
                                           clang::SourceLocation Loc);
 
+/// The definition of \p FD, instantiated now (at \p Loc, or as at the end
+/// of the translation unit) if it is a template instantiation not
+/// instantiated yet; null if there is none.
+const clang::FunctionDecl *instantiatedDefinition(clang::Sema &S,
+                                                  const clang::FunctionDecl *FD,
+                                                  clang::SourceLocation Loc,
+                                                  bool AtEndOfTU = false);
+
 } // namespace grad
 
 #endif

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Selectors.h"
+#include "Records.h"
 #include "Registry.h"
 #include "Rules.h"
 #include "SemaBuilder.h"
@@ -213,6 +214,12 @@ static bool contiguous(QualType T) {
   return TS->getTemplateArgs()[0].getAsType()->isRealFloatingType();
 }
 
+/// A std::vector of floating elements.
+static bool isStdVector(QualType T) {
+  return contiguous(T) &&
+         T.getNonReferenceType()->getAsCXXRecordDecl()->getName() == "vector";
+}
+
 Expr *iteratorPointer(SemaBuilder &B, const Expr *E) {
   const Expr *K = E->IgnoreImplicit();
   if (const auto *CC = dyn_cast<CXXConstructExpr>(K))
@@ -313,12 +320,27 @@ static Expr *elementCopyForm(SemaBuilder &B, const CallExpr *CE,
 
 static const CallExpr *buildPointerForm(const State &St, const CallExpr *CE) {
   const FunctionDecl *FD = CE->getDirectCallee();
-  if (!FD || !FD->getIdentifier() || !St.S)
+  const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
+  // v = {x, y} on a std::vector: v.assign({x, y}).
+  bool BracedAssign = OC && OC->getOperator() == OO_Equal &&
+                      OC->getNumArgs() == 2 && contiguous(OC->getArg(0)->getType()) &&
+                      bracedElements(OC->getArg(1));
+  if (!FD || (!FD->getIdentifier() && !BracedAssign) || !St.S)
     return nullptr;
   Sema::SFINAETrap Trap(*St.S);
   SemaBuilder B(*St.S, CE->getBeginLoc());
   Expr *R = nullptr;
-  if (Expr *Copy = elementCopyForm(B, CE, FD, St.S->Context)) {
+  if (BracedAssign) {
+    R = B.memberCall(const_cast<Expr *>(OC->getArg(0)), "assign",
+                     {const_cast<Expr *>(OC->getArg(1))});
+  } else if (FD->isInStdNamespace() && FD->getName() == "swap" &&
+             !isa<CXXMethodDecl>(FD) && CE->getNumArgs() == 2 &&
+             isStdVector(CE->getArg(0)->getType()) &&
+             isStdVector(CE->getArg(1)->getType())) {
+    // std::swap(v, w) of two vectors: v.swap(w).
+    R = B.memberCall(const_cast<Expr *>(CE->getArg(0)), "swap",
+                     {const_cast<Expr *>(CE->getArg(1))});
+  } else if (Expr *Copy = elementCopyForm(B, CE, FD, St.S->Context)) {
     R = Copy;
   } else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
       MC && (FD->getName() == "assign" || FD->getName() == "insert") &&

@@ -121,19 +121,6 @@ struct Shape : RecursiveASTVisitor<Shape> {
 
 } // namespace
 
-/// The definition of \p FD, instantiated now if it is a template
-/// instantiation not instantiated yet; null if there is none.
-static const FunctionDecl *definitionOf(Sema &S, const FunctionDecl *FD,
-                                        SourceLocation Loc) {
-  if (const FunctionDecl *Def = FD->getDefinition())
-    return Def;
-  auto *F = const_cast<FunctionDecl *>(FD);
-  if (F->isImplicitlyInstantiable())
-    S.InstantiateFunctionDefinition(Loc, F, /*Recursive=*/false,
-                                    /*DefinitionRequired=*/false,
-                                    /*AtEndOfTU=*/false);
-  return FD->getDefinition();
-}
 
 bool Differentiator::callsFunctions(const FunctionDecl *FD,
                                     SourceLocation Loc) {
@@ -141,7 +128,7 @@ bool Differentiator::callsFunctions(const FunctionDecl *FD,
   if (It != CallsFunctions.end())
     return It->second;
   CallsFunctions[FD] = false;
-  const FunctionDecl *Def = definitionOf(S, FD, Loc);
+  const FunctionDecl *Def = instantiatedDefinition(S, FD, Loc);
   bool Calls = false;
   if (Def && Def->getBody()) {
     struct Finder : RecursiveASTVisitor<Finder> {
@@ -190,9 +177,9 @@ bool Differentiator::useSplit(PullbackEntry &E, SourceLocation Loc) {
                    !P->getType().getNonReferenceType().isConstQualified()) &&
                  P->getType().getNonReferenceType()->isArithmeticType();
     }
-    const FunctionDecl *Def =
-        Scalars && !E.UserProvided && hasFrames() ? definitionOf(S, FD, Loc)
-                                                  : nullptr;
+    const FunctionDecl *Def = Scalars && !E.UserProvided && hasFrames()
+                                  ? instantiatedDefinition(S, FD, Loc)
+                                  : nullptr;
     if (Def && Def->getBody()) {
       Shape Sh(State::get(S.Context));
       collectTailReturns(Def->getBody(), S.Context, Sh.Tail);

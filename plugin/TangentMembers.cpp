@@ -78,8 +78,9 @@ VT TangentBuilder::memberCall(const CXXMemberCallExpr *MC, bool NeedT) {
                MC->getArg(NA - 2)->getType()->isPointerType();
   const auto *ORD = MD->getParent();
   bool Vector = Std && ORD->getIdentifier() && ORD->getName() == "vector";
-  if (Vector && ((Name == "assign" && Range) || Name == "insert" ||
-                 Name == "swap"))
+  bool Braces = NA && bracedElements(MC->getArg(NA - 1));
+  if (Vector && ((Name == "assign" && (Range || Braces)) ||
+                 Name == "insert" || Name == "swap"))
     return rangeMutation(MC, Range);
   if (Std && isResizing(Name)) {
     VT O = expr(Obj, true);
@@ -259,6 +260,35 @@ VT TangentBuilder::rangeMutation(const CXXMemberCallExpr *MC, bool Range) {
     }
     Vs.push_back(P.V);
     Vs.push_back(Q.V);
+  } else if (const InitListExpr *IL =
+                 NA == First + 1 ? bracedElements(MC->getArg(First))
+                                 : nullptr) {
+    // v.assign({x, y}), v.insert(pos, {x, y}): the braces of values and
+    // those of tangents.
+    if (O.T) {
+      Expr *V, *Tn;
+      if (!initPair(MC->getArg(First), MC->getArg(First)->getType(), V, Tn))
+        return {};
+      Vs.push_back(V);
+      Ts.push_back(Tn);
+    } else {
+      SmallVector<Expr *, 4> Elems;
+      for (const Expr *A : IL->inits()) {
+        VT X = expr(A, isFloating(A->getType()));
+        if (!X.V)
+          return {};
+        if (X.T)
+          return {fail(MC, "call to '" + Name.str() + "' of a differentiated "
+                               "value into '" + spelled(Obj) +
+                               "', which has no tangent"),
+                  nullptr};
+        Elems.push_back(X.V);
+      }
+      ExprResult R = S.ActOnInitList(B.Loc, Elems, B.Loc);
+      if (R.isInvalid())
+        return Bad();
+      Vs.push_back(R.get());
+    }
   } else {
     for (unsigned I = First; I < NA; ++I) {
       const Expr *A = MC->getArg(I);

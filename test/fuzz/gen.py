@@ -70,7 +70,9 @@ before the memory ones), `memory` and `-NAME` are accepted):
   vectors    (not in all or memory) a block with a std::vector built from
              an array range (`v(a + k, a + 3)`) or braces, mutated by
              `insert(pos, a + k, a + 3)`, `insert(pos, n, e)`, `assign(a + k,
-             a + 3)`, `push_back(e)`, `erase(pos)`, a second vector built
+             a + 3)`, `push_back(e)`, `erase(pos)`, `insert(pos, {e, f})`,
+             `assign({e, f})`, `v = {e, f}`, `assign(n, e)`, `resize(m, e)`
+             (the values may read v itself: `v[j] * (e)`), a second vector built
              from iterators `w(v.begin() + j, v.end())` and `v.swap(w)`,
              then folded into a scalar from elements at known indices;
              inside loops too, sized by the loop counter (`v(2 + i % 3, e)`),
@@ -676,6 +678,16 @@ class Gen:
             self.emit(f"std::vector<double> {v}{{{es[0].text}, {es[1].text}}};")
             size, bound = 2, max(e.bound for e in es)
         other = None  # (size, bound) of w once declared
+
+        def value():
+            # A value that may read the vector itself (its adjoint goes
+            # back to the element it read, before the size change).
+            e = self.dbl(self.limit(self.expr(2)))
+            if self.chance(0.4):
+                e = self.limit(E(f"{v}[{r.randrange(size)}] * ({e.text})",
+                                 bound * e.bound))
+            return e
+
         for _ in range(r.randint(1, 3)):
             # In a loop, a jump out of the block between size changes (the
             # reverse sweep must start the block at the size it left).
@@ -683,8 +695,8 @@ class Gen:
                     not self.switches or
                     len(self.loops) > self.switches[-1]) and self.chance(0.3):
                 self.s_jump(depth)
-            ops = ["count", "push"] + (["range", "range", "assign"]
-                                       if srcs else [])
+            ops = ["count", "push", "braces", "fill"] + (
+                ["range", "range", "assign"] if srcs else [])
             if size > 1:
                 ops.append("erase")
             if other is None and size > 1:
@@ -700,12 +712,35 @@ class Gen:
                 self.emit(f"{v}.assign({text});")
             elif op == "count":
                 c = r.randint(1, 2)
-                e = self.dbl(self.limit(self.expr(2)))
+                e = value()
                 self.emit(f"{v}.insert({v}.begin() + {r.randint(0, size)}, "
                           f"{c}, {e.text});")
                 size, bound = size + c, max(bound, e.bound)
+            elif op == "braces":
+                es = [value() for _ in range(r.randint(1, 3))]
+                text = ", ".join(e.text for e in es)
+                form = r.choice(["insert", "assign", "="])
+                if form == "insert":
+                    self.emit(f"{v}.insert({v}.begin() + "
+                              f"{r.randint(0, size)}, {{{text}}});")
+                    size += len(es)
+                else:
+                    self.emit(f"{v}.assign({{{text}}});" if form == "assign"
+                              else f"{v} = {{{text}}};")
+                    size = len(es)
+                bound = max([bound] + [e.bound for e in es])
+            elif op == "fill":
+                c = r.randint(1, 3)
+                e = value()
+                if self.chance(0.5):
+                    self.emit(f"{v}.assign({c}, {e.text});")
+                    size = c
+                else:
+                    self.emit(f"{v}.resize({size + c}, {e.text});")
+                    size += c
+                bound = max(bound, e.bound)
             elif op == "push":
-                e = self.dbl(self.limit(self.expr(2)))
+                e = value()
                 self.emit(f"{v}.push_back({e.text});")
                 size, bound = size + 1, max(bound, e.bound)
             elif op == "erase":

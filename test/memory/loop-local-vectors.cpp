@@ -11,6 +11,7 @@
 // RUN: %gradxx -fsanitize=address %s -o %t.asan && %t.asan | %FileCheck-strict %s --implicit-check-not=FAIL
 // RUN: not %gradxx -fsyntax-only -DREFUSED %s 2>&1 | FileCheck %s --check-prefix=REFUSED
 // RUN: %dump %s --function=jumps %dflags | FileCheck %s --check-prefix=DUMP
+// RUN: %dump %s --function=shrink %dflags | FileCheck %s --check-prefix=NOJUMP
 #include "fwdcheck.h"
 #include "gradcheck.h"
 #include <vector>
@@ -180,3 +181,11 @@ int main() {
 // CHECK: ok ifinit.d1
 // CHECK: ok forinit.d0
 // CHECK: ok forinit.d1
+
+// No jump before the declaration: the recorded size is only ever the
+// vector's (no zero first).
+// NOJUMP: void shrink_pullback(
+// NOJUMP-NOT: _z{{[0-9]+}} = 0UL;
+// NOJUMP: _z[[Z:[0-9]+]] = v.size();
+// NOJUMP-NEXT: }
+// NOJUMP-NEXT: _stack.push(_z[[Z]]);

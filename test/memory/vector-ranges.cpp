@@ -82,17 +82,14 @@ static const double table[3] = {1.0, 2.0, 3.0};
 }
 
 #ifdef REFUSED
-[[grad]] double swapref(std::vector<double> &p, double x) {
+// A container of containers: an error at the declaration (before, the
+// swap made it differentiated, and the generated code failed to compile).
+[[grad]] double swapNested(double x) {
   std::vector<double> v{x};
-// REFUSED: vector-ranges.cpp:[[@LINE+1]]:3: error: grad: cannot differentiate call to 'swap' on v with p (swap two local std::vector variables that both carry derivatives, or neither) in 'swapref'
-  v.swap(p);
-  return v[0];
-}
-[[grad]] double braces(double x, double y) {
-  std::vector<double> v{x};
-// REFUSED: vector-ranges.cpp:[[@LINE+1]]:3: error: grad: cannot differentiate call to 'insert' with these arguments (insert one value, a count of one value, or a pointer range at a position) in 'braces'
-  v.insert(v.begin(), {x, y});
-  return v[0] * v[1];
+// REFUSED: vector-ranges.cpp:[[@LINE+1]]:36: error: grad: cannot differentiate local variable of type 'std::vector<std::vector<double>>' (a container of 'std::vector<double>': keep the elements in one std::vector, indexed i * n + j) in 'swapNested'
+  std::vector<std::vector<double>> m(1, std::vector<double>(1, 2.0));
+  v.swap(m[0]);
+  return v[0] * m[0][0];
 }
 #endif
 
