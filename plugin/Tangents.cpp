@@ -556,6 +556,26 @@ VT TangentBuilder::expr(const Expr *X, bool NeedT) {
     return {valueZero(X->getType()), nullptr};
   if (isa<InitListExpr>(X) && hasFloatingData(X->getType()))
     return objectTemporary(X, X->getType());
+  // Braces of values without tangents (`const double *rows[2] = {t0, t1}`
+  // over constant tables): as written; a pointer into differentiated
+  // memory in them would be untracked.
+  if (const auto *IL = dyn_cast<InitListExpr>(X)) {
+    SmallVector<Expr *, 4> Elems;
+    for (const Expr *E : IL->inits()) {
+      VT Ei = expr(E, false);
+      if (!Ei.V)
+        return {};
+      if (Ei.T)
+        return {fail(E, "pointer '" + spelled(E) +
+                            "' into differentiated memory in the " +
+                            constructName(X) + " (pass the pointer itself)"),
+                nullptr};
+      Elems.push_back(Ei.V);
+    }
+    ExprResult R = S.ActOnInitList(B.Loc, Elems, B.Loc);
+    if (!R.isInvalid())
+      return {R.get(), nullptr};
+  }
   return {fail(X, constructName(X)), nullptr};
 }
 

@@ -3,11 +3,14 @@
 // argument has the same shape (`double **d_A`, the caller's row pointers
 // into its adjoint rows), `A[i][j]` has the shadow `d_A[i][j]`, and
 // helpers that read or write through `double **` are differentiated on
-// demand. (Local arrays of pointers into differentiated memory are an
-// error: test/diagnostics/pointer-holders.cpp.)
+// demand. Local arrays of pointers to constant tables are read as written
+// in both modes (forward mode refused their braces before); local arrays of
+// pointers into differentiated memory are an error
+// (test/diagnostics/pointer-holders.cpp, and below in forward mode).
 // RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
 // RUN: %dump %s --function=frob %dflags | FileCheck %s --check-prefix=DUMP
-#include "gradcheck.h"
+// RUN: not %gradxx -fsyntax-only -DREFUSED %s 2>&1 | FileCheck %s --check-prefix=REFUSED
+#include "fwdcheck.h"
 #include <cmath>
 
 using namespace gradcheck;
@@ -32,7 +35,28 @@ static void scaleFirst(double **A, int n, double c) {
   return sumsq(A, n, m);
 }
 
+static const double T0[2] = {1.5, -2.0}, T1[2] = {0.25, 3.0};
+
+[[grad, grad::forward]] double coef(double x, double y) {
+  const double *T[2] = {T0, T1};
+  double *Z[1] = {nullptr};
+  double s = 0;
+  for (int i = 0; i < 2; ++i)
+    s += T[i][0] * x * x + T[i][1] * y;
+  return s + (Z[0] ? 1.0 : 0.0) * y;
+}
+
+#ifdef REFUSED
+[[grad::forward]] double rowsForward(double x, double y) {
+  double r0[2] = {x, y}, r1[2] = {y * x, 1.0};
+// REFUSED: pointer-to-pointer.cpp:[[@LINE+1]]:19: error: grad: cannot differentiate pointer 'r0' into differentiated memory in the brace initialisation of 'double *[2]' (pass the pointer itself) in 'rowsForward' in forward mode
+  double *A[2] = {r0, r1};
+  return sumsq(A, 2, 2);
+}
+#endif
+
 int main() {
+  fwdcheck::both("coef", coef, coef_pullback, coef_pushforward, 1.3, -0.7);
   const int N = 2, M = 3;
   double r0[M] = {0.5, -1.25, 2.0}, r1[M] = {0.75, 1.5, -0.5};
   double *A[N] = {r0, r1};
@@ -75,6 +99,7 @@ int main() {
   return failures();
 }
 
+// CHECK: ok coef.fwd.x
 // CHECK: ok frob.dA00
 // CHECK: ok frob.dA01
 // CHECK: ok frob.dA10
