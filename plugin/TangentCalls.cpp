@@ -589,7 +589,10 @@ VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
   }
   if (const Rule *R = findRule(FD))
     return ruleCall(CE, FD, *R, NeedT);
-  bool HasBody = FD->isDefined() || FD->hasBody();
+  // (A library template's specialization may not be instantiated yet:
+  // `std::accumulate(a, a + n, 0.0)`.)
+  bool HasBody = instantiatedDefinition(S, FD, CE->getBeginLoc()) ||
+                 FD->hasBody();
   // Does anything differentiated flow into or out of the call? A generated
   // function (the forward half of a split pullback) also saves values on
   // the tape, which its reverse half reads with their tangents: always

@@ -35,6 +35,16 @@ using fwdcheck::both;
 }
 
 // A vector parameter filled and summed.
+// The same algorithms over pointers, called nowhere else in the file:
+// forward mode instantiates their bodies itself (before, "no visible
+// body", since the primal's instantiation comes at the end of the file).
+[[grad, grad::forward]] double pointers(double x, double y) {
+  double a[3] = {x, y, x * y};
+  const double b[3] = {0.5, -1.0, 2.0};
+  return std::accumulate(a, a + 3, 0.0) * x +
+         std::inner_product(a, a + 3, b, 0.0) * y;
+}
+
 [[grad, grad::forward]] double param(std::vector<double> v, double x) {
   std::fill(v.begin(), v.begin() + 2, x);
   return std::accumulate(v.begin(), v.end(), 0.0) * v[2];
@@ -44,6 +54,8 @@ int main() {
   both("fills", fills, fills_pullback, fills_pushforward, 0.7, 1.3);
   both("sums", sums, sums_pullback, sums_pushforward, 0.7, 1.3);
   both("sums2", sums, sums_pullback, sums_pushforward, -1.1, 0.4);
+  both("pointers", pointers, pointers_pullback, pointers_pushforward, 0.7,
+       1.3);
   {
     std::vector<double> v{0.5, 1.5, 2.5, -1.0}, dv(4, 0.0);
     double dx = 0;
@@ -73,6 +85,8 @@ int main() {
 // CHECK: ok sums.fwd.x
 // CHECK: ok sums.fwd.y
 // CHECK: ok sums2.fwd.y
+// CHECK: ok pointers.fwd.x
+// CHECK: ok pointers.fwd.y
 // CHECK: ok param.dv0
 // CHECK: ok param.dv2
 // CHECK: ok param.dv3
