@@ -182,6 +182,15 @@ Expr *PullbackBuilder::rebuildUserCall(const CallExpr *CE,
                                     Ctx.getPrintingPolicy()) +
                                 "' holding a pointer into differentiated "
                                 "memory (pass the pointer itself)");
+  // A lambda handed to a function (`std::transform(a, a + n, b, [](double
+  // v) { ... })`): refused here, before the callee is differentiated.
+  for (const Expr *A : CE->arguments())
+    if (findLambda(A))
+      return unsupported(A, std::string(isa<LambdaExpr>(strip(A))
+                                            ? "lambda"
+                                            : "lambda '" + spelled(A) + "'") +
+                                " passed to '" + FD->getNameAsString() +
+                                "' (call it in this function instead)");
   WrtMask Mask = callMask(FD, {CE->getArgs(), CE->getNumArgs()});
   PullbackEntry *PE =
       D.calleePullback(FD, Loc, Entry, /*Queue=*/false, &Mask);

@@ -107,7 +107,8 @@ void PullbackBuilder::declStmt(const DeclStmt *DS, Stmts &Fwd, Stmts &Rev) {
     // Locals without derivatives are declared as written (strings, streams,
     // integer tables, ...); pointers and references are tracked.
     QualType NR = T.getNonReferenceType();
-    bool Alias = T->isReferenceType() || NR->isPointerType();
+    bool Alias = (T->isReferenceType() || NR->isPointerType()) &&
+                 !plainPointer(VD);
     if (!Act.isActive(VD) && !Alias &&
         !(NR->isArithmeticType() && VD->hasInit()) &&
         !containsLambda(VD->getInit())) {
@@ -194,6 +195,21 @@ void PullbackBuilder::declStmt(const DeclStmt *DS, Stmts &Fwd, Stmts &Rev) {
     Blocks.insert(Blocks.begin(), R.begin(), R.end());
   }
   Rev.insert(Rev.end(), Blocks.begin(), Blocks.end());
+}
+
+bool plainPointer(const VarDecl *VD) {
+  QualType T = VD->getType();
+  QualType P = T->isReferenceType() ? T.getNonReferenceType()
+               : T->isPointerType() ? T->getPointeeType()
+                                    : QualType();
+  // (void * and pointers to pointers may reach floating data; a function
+  // pointer would be called.)
+  return !P.isNull() && !P->isDependentType() && !P->isVoidType() &&
+         !P->isFunctionType() &&
+         !P->isPointerType() && !P->isReferenceType() &&
+         !P->isArrayType() && !hasFloatingData(P) &&
+         !storesFloatingPointers(P) && !holdsWritablePointer(P) &&
+         !isFloatingIterator(P);
 }
 
 void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,

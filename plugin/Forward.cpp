@@ -353,6 +353,9 @@ VarDecl *PullbackBuilder::mapVar(const VarDecl *VD) const {
 bool PullbackBuilder::stable(const VarDecl *VD) const {
   if (RevIndex.count(VD))
     return true; // recomputed by the reverse loop
+  // (What a reference to an integer refers to may change under it.)
+  if (plainPointer(VD) && VD->getType()->isReferenceType())
+    return false;
   if (Act.isWritten(VD))
     return false;
   // A struct or complex number read whole (`z * z`, `g(s)`) after parts
@@ -414,6 +417,10 @@ Expr *PullbackBuilder::rebuildDeclRef(const DeclRefExpr *DRE, bool Need,
   const ValueDecl *VD = DRE->getDecl();
   if (isa<EnumConstantDecl>(VD))
     return B.ref(const_cast<ValueDecl *>(VD));
+  // A function named as a value (a comparator `std::sort(a, a + n, byAbs)`):
+  // calls through the pointer are refused where they happen.
+  if (const auto *FD = dyn_cast<FunctionDecl>(VD); FD && !isa<CXXMethodDecl>(FD))
+    return B.funcRef(const_cast<FunctionDecl *>(FD));
   const auto *V = dyn_cast<VarDecl>(VD);
   if (!V)
     return unsupported(DRE, "reference to '" + VD->getNameAsString() + "'");

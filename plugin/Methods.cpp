@@ -97,7 +97,10 @@ Expr *PullbackBuilder::rebuildMethodCall(const CallExpr *CE, bool Need) {
   // value at the call is kept, and the pullback is called on the copy.
   const Expr *OK = strip(Obj);
   QualType OT = OK->getType().getNonReferenceType().getUnqualifiedType();
-  bool Copyable = isPlainStruct(OT) && OT.isTriviallyCopyableType(Ctx);
+  // (A closure cannot be assigned: it is re-read as it is.)
+  const CXXRecordDecl *ORD = OT->getAsCXXRecordDecl();
+  bool Copyable = isPlainStruct(OT) && OT.isTriviallyCopyableType(Ctx) &&
+                  !(ORD && ORD->isLambda());
   bool Temp = !IsThis && !Root && Copyable && !OK->isGLValue();
   bool Keep = Temp || (Root && !IsThis && Copyable &&
                        (Act.isWritten(Root) || Act.isDataWritten(Root) ||

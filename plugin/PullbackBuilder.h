@@ -588,6 +588,11 @@ private:
   llvm::DenseMap<const clang::VarDecl *, clang::VarDecl *> RevIndex;
 };
 
+/// True if \p VD is a pointer or reference to memory that holds no
+/// floating data (`int *idx = new int[n]`, `const char *msg`, `int &k`):
+/// declared as written, without a shadow.
+bool plainPointer(const clang::VarDecl *VD);
+
 /// Strips the nodes Sema re-creates when an expression is rebuilt
 /// (implicit casts, parentheses, default arguments, substituted template
 /// arguments): the key of recorded values.

@@ -295,6 +295,19 @@ static Expr *elementCopyForm(SemaBuilder &B, const CallExpr *CE,
     return Last ? B.callRuntime("copy_elements", {}, {First, Last, Out})
                 : nullptr;
   }
+  // std::sort(first, last[, comp]), std::stable_sort: the runtime's sort,
+  // which moves the elements by copies in the order found on the values.
+  if (Std && (Name == "sort" || Name == "stable_sort") &&
+      (CE->getNumArgs() == 2 || CE->getNumArgs() == 3)) {
+    Expr *First = elementPointer(B, CE->getArg(0));
+    Expr *Last = First ? elementPointer(B, CE->getArg(1)) : nullptr;
+    if (!Last)
+      return nullptr;
+    SmallVector<Expr *, 3> Args{First, Last};
+    if (CE->getNumArgs() == 3)
+      Args.push_back(const_cast<Expr *>(CE->getArg(2)));
+    return B.callRuntime("sort_elements", {}, Args);
+  }
   bool Copy = ID == Builtin::BImemcpy || ID == Builtin::BI__builtin_memcpy ||
               ID == Builtin::BImemmove || ID == Builtin::BI__builtin_memmove;
   bool Set = ID == Builtin::BImemset || ID == Builtin::BI__builtin_memset;

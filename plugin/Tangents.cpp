@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TangentBuilder.h"
+#include "Replay.h"
 
 namespace grad {
 namespace tangent {
@@ -556,6 +557,25 @@ VT TangentBuilder::expr(const Expr *X, bool NeedT) {
     return {valueZero(X->getType()), nullptr};
   if (isa<InitListExpr>(X) && hasFloatingData(X->getType()))
     return objectTemporary(X, X->getType());
+  // Scratch memory without floating data (`new int[n]`, `delete[] idx`):
+  // replayed as written. (Floating scratch needs a tangent array.)
+  const Expr *Freed = nullptr;
+  if (const auto *DE = dyn_cast<CXXDeleteExpr>(X))
+    Freed = DE->getArgument()->IgnoreImpCasts();
+  const auto *NE = dyn_cast<CXXNewExpr>(X);
+  if ((NE && !hasFloatingData(NE->getAllocatedType()) &&
+       !NE->getAllocatedType()->isPointerType()) ||
+      (Freed && Freed->getType()->isPointerType() &&
+       !hasFloatingData(Freed->getType()->getPointeeType()) &&
+       !Freed->getType()->getPointeeType()->isPointerType())) {
+    Replayer R(S, [this](const ValueDecl *D) -> ValueDecl * {
+      const auto *VD = dyn_cast<VarDecl>(D);
+      auto It = VD ? Vals.find(VD) : Vals.end();
+      return It == Vals.end() ? nullptr : It->second;
+    });
+    if (Expr *Out = R.expr(X))
+      return {Out, nullptr};
+  }
   // Braces of values without tangents (`const double *rows[2] = {t0, t1}`
   // over constant tables): as written; a pointer into differentiated
   // memory in them would be untracked.

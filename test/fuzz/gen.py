@@ -80,7 +80,8 @@ before the memory ones), `memory` and `-NAME` are accepted):
   copies     (not in all or memory; with pointers or outargs) copies of
              ranges of doubles: `std::copy(s, s + n, d)`, `std::copy_n`,
              `std::memcpy(d, s, n * sizeof(double))`, `std::memmove` (also
-             overlapping, within one array), `std::memset(d, 0, ...)`
+             overlapping, within one array), `std::memset(d, 0, ...)`,
+             `std::sort(d, d + n[, std::greater<double>()])`
   structs    (not in all or memory) struct locals: `V3 t{e, e, e}`, `V3
              t{}`, `C3 t(e, e, e)` (a constructor copying its parameters),
              copies `V3 t = u`, `C3 t = sscale(u, e)` (a helper returning a
@@ -1521,14 +1522,21 @@ class Gen:
 
     def s_copy(self, depth):
         """std::copy, std::copy_n, memcpy, memmove (also overlapping, within
-        one array) and memset to zero over ranges of doubles."""
+        one array), memset to zero and std::sort over ranges of doubles."""
         r = self.rng
         n = r.randint(1, 3)
         dst = self.pick_range(n, True)
         if dst is None:
             return
-        kind = r.choice(["copy", "copy_n", "memcpy", "memmove", "memset"])
+        kind = r.choice(["copy", "copy_n", "memcpy", "memmove", "memset",
+                         "sort"])
         count = f"{n} * sizeof(double)"
+        if kind == "sort":
+            # A permutation: no bound grows.
+            self.emit(f"std::sort({dst.text}, {dst.text} + {n}" +
+                      (", std::greater<double>()" if r.random() < 0.4
+                       else "") + ");")
+            return
         if kind == "memset":
             self.emit(f"std::memset({dst.text}, 0, {count});")
             return  # (zeros: no bound grows)
@@ -2879,7 +2887,8 @@ def generate(seed, n, features):
     if "vectors" in features:
         out[-1:-1] = ["#include <vector>"]
     if "copies" in features:
-        out[-1:-1] = ["#include <algorithm>", "#include <cstring>"]
+        out[-1:-1] = ["#include <algorithm>", "#include <cstring>",
+                      "#include <functional>"]
     if "sidefx" in features:
         out.append(SIDEFX_HELPERS)
     if "outargs" in features:

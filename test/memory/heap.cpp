@@ -1,10 +1,16 @@
 // Scratch memory from new[] and malloc gets a zeroed shadow of the same size,
 // allocated with it and freed when the reverse sweep reaches the allocation;
 // aliases into it (q = w + 1) share its shadow, also when it is allocated
-// in a loop. delete[] and free are replayed as written.
+// in a loop. delete[] and free are replayed as written. Scratch memory
+// without floating data (`int *idx = new int[n]`, `long *k = (long
+// *)malloc(...)`, and other pointers and references to integers) is
+// declared and used as written in both modes (before, an error: "'new'
+// expression", "local variable of type 'long *'"); the indices read from it
+// are recorded for the reverse sweep.
 // RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
 // RUN: %gradxx -fsanitize=address %s -o %t.asan && %t.asan | %FileCheck-strict %s --implicit-check-not=FAIL
 // RUN: %dump %s %dflags | FileCheck %s --check-prefix=DUMP
+#include "fwdcheck.h"
 #include "vecgrad.h"
 #include <cmath>
 #include <cstdlib>
@@ -43,7 +49,42 @@
   return s;
 }
 
+[[grad, grad::forward]] double indexed(double x, double y) {
+  int n = 3;
+  int *idx = new int[n];
+  for (int i = 0; i < n; ++i)
+    idx[i] = n - 1 - i;
+  double buf[3];
+  for (int i = 0; i < n; ++i)
+    buf[i] = x * i + y;
+  int &first = idx[0];
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += buf[idx[i]] * (i + 1) * buf[first];
+  delete[] idx;
+  return s;
+}
+
+[[grad, grad::forward]] double mallocIndices(double x, double y) {
+  long *idx = (long *)std::malloc(3 * sizeof(long));
+  for (int i = 0; i < 3; ++i)
+    idx[i] = 2 - i;
+  double a[3] = {x, y, x * y};
+  const char *why = "permuted";
+  double s = a[idx[0]] * a[idx[2]] + (why[0] == 'p' ? y : x);
+  std::free(idx);
+  return s;
+}
+
 int main() {
+  fwdcheck::both("indexed", indexed, indexed_pullback, indexed_pushforward,
+                 1.3, -0.7);
+  fwdcheck::both("mallocIndices", mallocIndices, mallocIndices_pullback,
+                 mallocIndices_pushforward, 1.3, -0.7);
+  // CHECK: ok indexed.d0
+  // CHECK: ok indexed.fwd.y
+  // CHECK: ok mallocIndices.d1
+  // CHECK: ok mallocIndices.fwd.x
   auto X = vecgrad::sample(5, 11);
   std::vector<double> D(5);
   scratch_pullback(X.data(), 5, 1.0, D.data());

@@ -433,6 +433,82 @@ template <class _Tp> void zero_elements(_Tp *__dst, std::size_t __bytes) {
     __dst[__i] = _Tp(0);
 }
 
+/// `a < b`, the order std::sort uses without a comparator.
+struct less_than {
+  template <class _Tp> bool operator()(const _Tp &__a, const _Tp &__b) const {
+    return __a < __b;
+  }
+};
+
+/// How to sort the \p __n elements of \p __a under \p __less, as swaps:
+/// for i = 0, 1, ..., swap the elements at i and `__swaps[i]` (>= i). A
+/// stable merge sort of indices; it writes only integers, so no derivative
+/// flows through the comparisons.
+template <class _Tp, class _Less>
+void sort_swaps(const _Tp *__a, std::ptrdiff_t __n, std::ptrdiff_t *__swaps,
+                _Less __less) {
+  std::ptrdiff_t *__perm = new std::ptrdiff_t[3 * __n];
+  std::ptrdiff_t *__scratch = __perm + __n, *__pos = __perm + 2 * __n;
+  for (std::ptrdiff_t __i = 0; __i < __n; ++__i)
+    __perm[__i] = __i;
+  for (std::ptrdiff_t __w = 1; __w < __n; __w *= 2) {
+    for (std::ptrdiff_t __lo = 0; __lo < __n; __lo += 2 * __w) {
+      std::ptrdiff_t __mid = __lo + __w < __n ? __lo + __w : __n;
+      std::ptrdiff_t __hi = __lo + 2 * __w < __n ? __lo + 2 * __w : __n;
+      std::ptrdiff_t __i = __lo, __j = __mid, __k = __lo;
+      while (__i < __mid && __j < __hi)
+        __scratch[__k++] = __less(__a[__perm[__j]], __a[__perm[__i]])
+                               ? __perm[__j++]
+                               : __perm[__i++];
+      while (__i < __mid)
+        __scratch[__k++] = __perm[__i++];
+      while (__j < __hi)
+        __scratch[__k++] = __perm[__j++];
+    }
+    for (std::ptrdiff_t __i = 0; __i < __n; ++__i)
+      __perm[__i] = __scratch[__i];
+  }
+  // Place i gets element __perm[i]: __pos tracks where each element is,
+  // __scratch which element each place holds.
+  for (std::ptrdiff_t __i = 0; __i < __n; ++__i)
+    __pos[__i] = __scratch[__i] = __i;
+  for (std::ptrdiff_t __i = 0; __i < __n; ++__i) {
+    std::ptrdiff_t __j = __pos[__perm[__i]];
+    __swaps[__i] = __j;
+    std::ptrdiff_t __e = __scratch[__i];
+    __scratch[__j] = __e;
+    __pos[__e] = __j;
+    __scratch[__i] = __perm[__i];
+    __pos[__perm[__i]] = __i;
+  }
+  delete[] __perm;
+}
+
+/// `std::sort` and `std::stable_sort` of floating elements: the order is
+/// found on the values, then the elements are swapped into place (the
+/// swaps' adjoints go back in the reverse sweep). The plugin
+/// differentiates a call of this in their place; it sorts as they do
+/// (stably).
+template <class _Tp, class _Less>
+void sort_elements(_Tp *__first, _Tp *__last, _Less __less) {
+  std::ptrdiff_t __n = __last - __first;
+  if (__n < 2)
+    return;
+  std::ptrdiff_t *__swaps = new std::ptrdiff_t[__n];
+  sort_swaps(__first, __n, __swaps, __less);
+  for (std::ptrdiff_t __i = 0; __i < __n; ++__i) {
+    std::ptrdiff_t __j = __swaps[__i];
+    _Tp __t = __first[__i];
+    __first[__i] = __first[__j];
+    __first[__j] = __t;
+  }
+  delete[] __swaps;
+}
+
+template <class _Tp> void sort_elements(_Tp *__first, _Tp *__last) {
+  sort_elements(__first, __last, less_than{});
+}
+
 } // namespace grad::detail
 
 #endif // GRAD_CORE_H
