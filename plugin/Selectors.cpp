@@ -296,7 +296,7 @@ static Expr *elementCopyForm(SemaBuilder &B, const CallExpr *CE,
                 : nullptr;
   }
   // std::sort(first, last[, comp]), std::stable_sort: the runtime's sort,
-  // which moves the elements by copies in the order found on the values.
+  // which swaps the elements into the order found on the values.
   if (Std && (Name == "sort" || Name == "stable_sort") &&
       (CE->getNumArgs() == 2 || CE->getNumArgs() == 3)) {
     Expr *First = elementPointer(B, CE->getArg(0));

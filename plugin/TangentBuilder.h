@@ -114,6 +114,14 @@ private:
   /// Tangents held as a pointer to the tangent object (`double *t_x` for
   /// `double &x`).
   llvm::DenseSet<const VarDecl *> TanByPointer;
+  /// Pointers that own floating heap memory (`double *w = new double[n]`,
+  /// malloc): their tangent memory is the runtime's zeroed shadow memory,
+  /// freed where they are freed.
+  llvm::DenseSet<const VarDecl *> HeapTans;
+  bool heapTangent(const VarDecl *VD, Expr *&VInit, Expr *&TInit);
+  /// The tangent memory freed with what \p Arg points to, if it owns heap
+  /// memory (null otherwise).
+  Expr *freedTangent(const Expr *Arg);
   /// Variables whose declaration failed (not reported again).
   llvm::DenseSet<const VarDecl *> FailedVars;
   /// Pointer parameters whose pointees' values are discarded (a pullback's

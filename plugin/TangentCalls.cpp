@@ -440,6 +440,14 @@ VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
   // std::fill(v.begin(), v.end(), x), a.fill(x): the call over pointers.
   if (const CallExpr *PF = pointerForm(State::get(Ctx), CE))
     return call(PF, NeedT);
+  // free(w) of heap memory with a tangent: the tangent memory too.
+  if (isDeallocation(CE->getDirectCallee()) && CE->getNumArgs() == 1)
+    if (Expr *FreeT = freedTangent(CE->getArg(0))) {
+      emit(FreeT);
+      VT P = expr(CE->getArg(0), false);
+      auto *Free = const_cast<FunctionDecl *>(CE->getDirectCallee());
+      return {P.V ? B.call(B.funcRef(Free), {P.V}) : nullptr, nullptr};
+    }
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
     return memberCall(MC, NeedT);
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE)) {

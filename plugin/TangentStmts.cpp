@@ -13,6 +13,7 @@
 #include "Paths.h"
 #include "Selectors.h"
 #include "TangentBuilder.h"
+#include "Replay.h"
 
 namespace grad {
 namespace tangent {
@@ -20,6 +21,100 @@ namespace tangent {
 //===----------------------------------------------------------------------===//
 // Statements
 //===----------------------------------------------------------------------===//
+
+/// True if \p VD is assigned, incremented, has its address taken or is
+/// bound to a non-const reference anywhere in \p S.
+static bool rebound(const Stmt *S, const VarDecl *VD) {
+  if (!S)
+    return false;
+  auto Is = [&](const Expr *E) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DRE && DRE->getDecl() == VD;
+  };
+  if (const auto *BO = dyn_cast<BinaryOperator>(S);
+      BO && BO->isAssignmentOp() && Is(BO->getLHS()))
+    return true;
+  if (const auto *UO = dyn_cast<UnaryOperator>(S);
+      UO && (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
+      Is(UO->getSubExpr()))
+    return true;
+  if (const auto *CE = dyn_cast<CallExpr>(S))
+    if (const FunctionDecl *FD = CE->getDirectCallee())
+      for (unsigned I = 0; I < CE->getNumArgs() && I < FD->getNumParams(); ++I)
+        if (Is(CE->getArg(I)) &&
+            FD->getParamDecl(I)->getType()->isReferenceType() &&
+            !FD->getParamDecl(I)
+                 ->getType()
+                 .getNonReferenceType()
+                 .isConstQualified())
+          return true;
+  for (const Stmt *C : S->children())
+    if (rebound(C, VD))
+      return true;
+  return false;
+}
+
+bool TangentBuilder::heapTangent(const VarDecl *VD, Expr *&VInit,
+                                 Expr *&TInit) {
+  const Expr *Init = VD->getInit();
+  Allocation A = allocation(Init);
+  QualType PT = VD->getType();
+  QualType Elem = PT->getPointeeType();
+  if (rebound(Def ? Def->getBody() : Primal->getBody(), VD)) {
+    fail(Init, "pointer '" + VD->getNameAsString() +
+                   "' that owns memory and is assigned again");
+    return false;
+  }
+  // The value: the allocation as written.
+  if (isa<CXXNewExpr>(Init->IgnoreParenCasts())) {
+    Replayer R(S, [this](const ValueDecl *D) -> ValueDecl * {
+      const auto *V = dyn_cast<VarDecl>(D);
+      auto It = V ? Vals.find(V) : Vals.end();
+      return It == Vals.end() ? nullptr : It->second;
+    });
+    VInit = R.expr(Init);
+    if (!VInit) {
+      fail(Init, constructName(Init));
+      return false;
+    }
+  } else {
+    VInit = expr(Init, false).V;
+  }
+  // The tangent: as many zeroed bytes.
+  QualType SizeT = Ctx.getSizeType();
+  Expr *ElemSize =
+      B.intLit(Ctx.getTypeSizeInChars(Elem).getQuantity(), SizeT);
+  auto Val = [&](const Expr *E) { return B.staticCast(SizeT, expr(E, false).V); };
+  Expr *Bytes = nullptr;
+  switch (A.K) {
+  case Allocation::NewArray:
+    Bytes = B.binop(BO_Mul, Val(A.Size), ElemSize);
+    break;
+  case Allocation::NewObject:
+    Bytes = ElemSize;
+    break;
+  case Allocation::Malloc:
+    Bytes = Val(A.Size);
+    break;
+  case Allocation::Calloc:
+    Bytes = B.binop(BO_Mul, Val(A.Size), Val(A.Size2));
+    break;
+  case Allocation::None:
+    return false;
+  }
+  QualType TP = Ctx.getPointerType(tanType(Elem).getUnqualifiedType());
+  TInit = B.staticCast(TP, B.callRuntime("shadow_alloc", {}, {Bytes}));
+  HeapTans.insert(VD);
+  return VInit && TInit;
+}
+
+Expr *TangentBuilder::freedTangent(const Expr *Arg) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(Arg->IgnoreParenImpCasts());
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || !HeapTans.count(VD))
+    return nullptr;
+  return B.callRuntime("shadow_free", {}, {B.ref(Tans.find(VD)->second)});
+}
 
 void TangentBuilder::declStmt(const DeclStmt *DS) {
   for (const Decl *Dl : DS->decls()) {
@@ -129,6 +224,10 @@ void TangentBuilder::declStmt(const DeclStmt *DS) {
                        NR.getUnqualifiedType().getAsString(
                            Ctx.getPrintingPolicy()) +
                        " " + VD->getNameAsString() + " = ...')");
+    } else if (NR->isPointerType() && !Given && Init &&
+               allocation(Init).K != Allocation::None &&
+               isFloating(NR->getPointeeType())) {
+      heapTangent(VD, VInit, TInit);
     } else if (NR->isPointerType()) {
       VT X = InitVT(true);
       VInit = X.V;

@@ -562,9 +562,14 @@ VT TangentBuilder::expr(const Expr *X, bool NeedT) {
   const Expr *Freed = nullptr;
   if (const auto *DE = dyn_cast<CXXDeleteExpr>(X))
     Freed = DE->getArgument()->IgnoreImpCasts();
+  // (Heap memory with a tangent: the tangent memory goes with it.)
+  Expr *FreeT = Freed ? freedTangent(Freed) : nullptr;
+  if (FreeT)
+    emit(FreeT);
   const auto *NE = dyn_cast<CXXNewExpr>(X);
   if ((NE && !hasFloatingData(NE->getAllocatedType()) &&
        !NE->getAllocatedType()->isPointerType()) ||
+      FreeT ||
       (Freed && Freed->getType()->isPointerType() &&
        !hasFloatingData(Freed->getType()->getPointeeType()) &&
        !Freed->getType()->getPointeeType()->isPointerType())) {

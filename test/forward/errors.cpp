@@ -87,3 +87,18 @@ void op_pullback(double x, double d_ret, double *d_x); // defined elsewhere
   data.push_back(1.0); // fine: a constant
   return a[0] + data.back();
 }
+
+// Heap memory whose owner is re-seated: its tangent memory could not be
+// freed with it.
+#include <cstdlib>
+[[grad::forward]] double reseated(double x) {
+  // CHECK-DAG: errors.cpp:[[@LINE+1]]:15: error: grad: cannot differentiate pointer 'w' that owns memory and is assigned again in 'reseated' in forward mode
+  double *w = new double[2];
+  w[0] = x;
+  double *keep = w;
+  w = keep + 1;
+  *w = x * x;
+  double s = keep[0] * keep[1];
+  delete[] keep;
+  return s;
+}

@@ -6,7 +6,9 @@
 // *)malloc(...)`, and other pointers and references to integers) is
 // declared and used as written in both modes (before, an error: "'new'
 // expression", "local variable of type 'long *'"); the indices read from it
-// are recorded for the reverse sweep.
+// are recorded for the reverse sweep. In forward mode, floating scratch
+// gets zeroed tangent memory of the same size (the runtime's shadow_alloc),
+// freed where the scratch is freed (before, an error).
 // RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
 // RUN: %gradxx -fsanitize=address %s -o %t.asan && %t.asan | %FileCheck-strict %s --implicit-check-not=FAIL
 // RUN: %dump %s %dflags | FileCheck %s --check-prefix=DUMP
@@ -76,7 +78,27 @@
   return s;
 }
 
+[[grad, grad::forward]] double heapForward(double x, double y) {
+  int n = 3;
+  double *buf = new double[n];
+  for (int i = 0; i < n; ++i)
+    buf[i] = x * i + y;
+  double *w = (double *)std::malloc(2 * sizeof(double));
+  w[0] = buf[2] * y;
+  w[1] = std::sin(x);
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += buf[i] * buf[n - 1 - i] + w[i % 2];
+  std::free(w);
+  delete[] buf;
+  return s;
+}
+
 int main() {
+  fwdcheck::both("heapForward", heapForward, heapForward_pullback,
+                 heapForward_pushforward, 1.3, -0.7);
+  // CHECK: ok heapForward.fwd.x
+  // CHECK: ok heapForward.fwd.y
   fwdcheck::both("indexed", indexed, indexed_pullback, indexed_pushforward,
                  1.3, -0.7);
   fwdcheck::both("mallocIndices", mallocIndices, mallocIndices_pullback,
