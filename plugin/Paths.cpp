@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Paths.h"
+#include "PullbackBuilder.h"
+#include "Records.h"
 #include "Registry.h"
 #include "Selectors.h"
 
@@ -677,6 +679,51 @@ bool isStdAccessor(const CXXMethodDecl *MD) {
   StringRef N = MD->getName();
   return N == "data" || N == "begin" || N == "end" || N == "rbegin" ||
          N == "rend" || N == "front" || N == "back" || N == "at";
+}
+
+/// Strips the nodes Sema re-creates when an expression is rebuilt.
+const Expr *stripExpr(const Expr *E) {
+  while (E) {
+    const Expr *Next = E->IgnoreImplicit()->IgnoreParens();
+    if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(Next))
+      Next = DA->getExpr();
+    if (const auto *NT = dyn_cast<SubstNonTypeTemplateParmExpr>(Next))
+      Next = NT->getReplacement();
+    // std::move(x), std::forward<T>(x): x itself (the derivative of a
+    // move is that of a copy).
+    if (const Expr *A = movedArg(Next))
+      Next = A;
+    // A copy of a struct of floating members (`return r;`, `Vec3 q = p;`):
+    // the object copied.
+    if (const auto *CC = dyn_cast<CXXConstructExpr>(Next))
+      if (CC->getNumArgs() == 1 &&
+          CC->getConstructor()->isCopyOrMoveConstructor() &&
+          isPlainStruct(CC->getType()))
+        Next = CC->getArg(0);
+    // Meter(5 * x): the construction.
+    if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(Next))
+      if (FC->getCastKind() == CK_ConstructorConversion)
+        Next = FC->getSubExpr();
+    // A structured binding (of values without derivatives): the part of
+    // the decomposed object it names.
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Next))
+      if (const auto *BD = dyn_cast<BindingDecl>(DRE->getDecl())) {
+        // (For a tuple-like object, a variable holding std::get's result.)
+        const Expr *Bound = bindingPart(BD);
+        if (Bound)
+          Next = Bound;
+      }
+    // Vec3{x, y, z}: the braces (rebuilt with their type).
+    if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(Next))
+      if (const auto *IL =
+              dyn_cast<InitListExpr>(FC->getSubExpr()->IgnoreImplicit()))
+        if (IL->getType()->isRecordType())
+          Next = IL;
+    if (Next == E)
+      return E;
+    E = Next;
+  }
+  return E;
 }
 
 } // namespace grad
