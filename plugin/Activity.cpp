@@ -151,6 +151,8 @@ bool Activity::compute(const Expr *E) const {
   if (!E)
     return false;
   E = E->IgnoreParens();
+  if (const Expr *F = derefFormOf(E))
+    return compute(F);
   QualType T = E->getType().getNonReferenceType();
   // Floating values, and arrays and objects that hold them.
   if (!isFloating(T) && !hasFloatingData(T))
@@ -266,6 +268,8 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
   /// A write to the memory \p LHS denotes, with value \p RHS (or null).
   void writeTo(const Expr *LHS, const Expr *RHS) {
     const Expr *K = LHS->IgnoreParenImpCasts();
+    if (const Expr *F = derefFormOf(K))
+      K = F->IgnoreParenImpCasts();
     // (t = e) -= f, ++(t *= x), (a, t) = e: the lvalue the expression
     // denotes (its own write is visited on its own).
     for (;;) {

@@ -127,7 +127,74 @@ Expr *PullbackBuilder::rebuildBase(const Expr *Base, bool NeedIdx) {
   if (const Expr *Obj = pointerBase(K))
     if (isa<CXXMemberCallExpr>(K))
       return B.memberCall(rebuildBase(Obj, NeedIdx), "data", {});
+  if (const Expr *A = resultArg(K))
+    return pointerResult(cast<CallExpr>(K), A, NeedIdx);
   return rebuild(K, false, true);
+}
+
+/// True if the pointer expression \p E may be evaluated once more: no side
+/// effects, and no calls but a standard container's accessors (`v.data()`,
+/// `v.size()`, `v[k]`).
+static bool evaluableAgain(const Expr *E, const ASTContext &Ctx) {
+  if (E->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false))
+    return false;
+  std::function<bool(const Stmt *)> Plain = [&](const Stmt *S) {
+    if (!S)
+      return true;
+    if (const auto *CE = dyn_cast<CallExpr>(S)) {
+      const auto *MD = dyn_cast_or_null<CXXMethodDecl>(CE->getDirectCallee());
+      if (!MD || !isStdAccessor(MD))
+        return false;
+    }
+    return llvm::all_of(S->children(), Plain);
+  };
+  return Plain(E);
+}
+
+Expr *PullbackBuilder::pointerResult(const CallExpr *CE, const Expr *Arg,
+                                     bool NeedIdx) {
+  const Expr *K = stripAll(CE);
+  // Called once: the forward sweep may read the result again (the value of
+  // `*argmax(a, n) *= 2`).
+  if (auto It = ResultPointers.find(K); It != ResultPointers.end())
+    return B.ref(It->second);
+  if (!NeedIdx && NoHoist)
+    return rebuild(CE, false, true);
+  // The reverse sweep finds the result's shadow at the same offset into
+  // the argument's shadow: the argument is evaluated once more for it.
+  if (NeedIdx && !evaluableAgain(Arg, Ctx))
+    return unsupported(Arg, "argument '" + spelled(Arg) +
+                                "' of a pointer result that is dereferenced: "
+                                "it cannot be evaluated again (it has side "
+                                "effects or calls a function; bind the "
+                                "result to a local pointer first)");
+  if (NoHoist)
+    return unsupported(CE, std::string("dereference of the pointer '") +
+                               spelled(CE) + "' " + NoHoistWhy +
+                               " (bind it to a local pointer first)");
+  Expr *P = rebuild(CE, false, true);
+  if (!P)
+    return nullptr;
+  VarDecl *T;
+  if (auto *DRE = dyn_cast<DeclRefExpr>(P->IgnoreParenImpCasts());
+      DRE && isa<VarDecl>(DRE->getDecl()))
+    T = cast<VarDecl>(DRE->getDecl()); // the temporary the call is bound to
+  else {
+    T = hoist("_p", CE->getType().getUnqualifiedType());
+    Cur->push_back(B.assign(B.ref(T), P));
+  }
+  ResultPointers[K] = T;
+  if (!NeedIdx)
+    return B.ref(T);
+  Expr *Base = rebuildBase(Arg, true);
+  if (!Base)
+    return nullptr;
+  VarDecl *O = hoist("_o", Ctx.getPointerDiffType());
+  Cur->push_back(B.assign(B.ref(O), B.binop(BO_Sub, B.ref(T), Base)));
+  ResultOffsets[K] = O;
+  if (!Loops.empty() && !Frames.empty())
+    Frames.back().Recorded.push_back(O);
+  return B.ref(T);
 }
 
 Expr *PullbackBuilder::rebuildPathImpl(const Expr *E, bool Need, bool Plain,
@@ -543,6 +610,11 @@ Expr *PullbackBuilder::valBase(const Expr *BaseE) {
   if (const Expr *Obj = pointerBase(K))
     if (isa<CXXMemberCallExpr>(K))
       return B.memberCall(valBase(Obj), "data", {});
+  // A helper's pointer result: never called again in the reverse sweep.
+  if (const Expr *A = resultArg(K)) {
+    Expr *Off = resultOffset(K);
+    return Off ? B.binop(BO_Add, valBase(A), Off) : nullptr;
+  }
   return plain(K);
 }
 
@@ -647,6 +719,13 @@ Expr *PullbackBuilder::thisShadow(const Expr *Use) {
   if (Sig.ThisIndex < 0)
     return unsupported(Use, "member access without an adjoint for 'this'");
   return B.ref(param(Sig.ThisIndex)); // a pointer, like this
+}
+
+Expr *PullbackBuilder::resultOffset(const Expr *Call) {
+  auto It = ResultOffsets.find(stripAll(Call));
+  if (It == ResultOffsets.end())
+    return noShadow(Call, "pointer");
+  return B.ref(It->second);
 }
 
 std::nullptr_t PullbackBuilder::noShadow(const Stmt *St, StringRef What) {

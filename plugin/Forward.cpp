@@ -127,7 +127,8 @@ std::string constructName(const Stmt *S) {
               cast<UnaryOperator>(S)->getSubExpr()->IgnoreParenImpCasts()))
         if (const FunctionDecl *FD = CE->getDirectCallee())
           return "dereference of the pointer '" + FD->getNameAsString() +
-                 "' returns (bind it to a local pointer first)";
+                 "' returns, whose target the plugin cannot track (it must "
+                 "point into one pointer or container argument)";
       return "pointer dereference";
     case UO_AddrOf:
       return "address-of";

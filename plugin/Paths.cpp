@@ -427,6 +427,40 @@ const Expr *pointedArg(const Expr *E) {
   return I >= 0 && unsigned(I) < CE->getNumArgs() ? CE->getArg(I) : nullptr;
 }
 
+static thread_local const llvm::DenseMap<const Expr *, const Expr *>
+    *CurrentDerefForms = nullptr;
+
+void setDerefForms(const llvm::DenseMap<const Expr *, const Expr *> *Forms) {
+  CurrentDerefForms = Forms;
+}
+
+void clearDerefForms(
+    const llvm::DenseMap<const Expr *, const Expr *> *Forms) {
+  if (CurrentDerefForms == Forms)
+    CurrentDerefForms = nullptr;
+}
+
+const Expr *derefFormOf(const Expr *E) {
+  if (!E || !CurrentDerefForms || CurrentDerefForms->empty())
+    return nullptr;
+  auto It = CurrentDerefForms->find(E->IgnoreParenImpCasts());
+  return It == CurrentDerefForms->end() ? nullptr : It->second;
+}
+
+const Expr *resultArg(const Expr *E) {
+  const auto *CE =
+      dyn_cast_or_null<CallExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
+  if (!CE || !CE->getType()->isPointerType())
+    return nullptr;
+  const Expr *A = pointedArg(CE);
+  if (!A || !A->getType()->isPointerType())
+    return nullptr;
+  auto Elem = [](const Expr *P) {
+    return P->getType()->getPointeeType().getCanonicalType().getUnqualifiedType();
+  };
+  return Elem(A) == Elem(CE) ? A : nullptr;
+}
+
 bool writesNothing(const FunctionDecl *FD) {
   const FunctionDecl *Def = nullptr;
   if (!FD || !FD->hasBody(Def) || !Def)
@@ -556,7 +590,11 @@ const Expr *pointerBase(const Expr *P) {
   }
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(P))
     if (const auto *MD = MC->getMethodDecl())
-      if (MD->getIdentifier() && MD->getName() == "data" &&
+      if (MD->getIdentifier() &&
+          (MD->getName() == "data" ||
+           // std::array's begin() is a pointer: its data().
+           (isStdAccessor(MD) &&
+            (MD->getName() == "begin" || MD->getName() == "cbegin"))) &&
           MC->getNumArgs() == 0 && P->getType()->isPointerType())
         return MC->getImplicitObjectArgument();
   return nullptr;
@@ -586,9 +624,13 @@ const VarDecl *pathRoot(const Expr *E, bool &IsThis, bool Strict) {
     return Strict ? nullptr : dyn_cast<VarDecl>(DRE->getDecl());
   if (const Expr *Base = pathBase(E))
     return pathRoot(Base, IsThis, false);
-  if (!Strict)
+  if (!Strict) {
     if (const Expr *Base = pointerBase(E))
       return pathRoot(Base, IsThis, false);
+    // `*argmax(a, n)`: into the argument the helper's result points into.
+    if (const Expr *A = resultArg(E))
+      return pathRoot(A, IsThis, false);
+  }
   return nullptr;
 }
 
@@ -689,6 +731,8 @@ const Expr *stripExpr(const Expr *E) {
       Next = DA->getExpr();
     if (const auto *NT = dyn_cast<SubstNonTypeTemplateParmExpr>(Next))
       Next = NT->getReplacement();
+    if (const Expr *F = derefFormOf(Next))
+      Next = F;
     // std::move(x), std::forward<T>(x): x itself (the derivative of a
     // move is that of a copy).
     if (const Expr *A = movedArg(Next))

@@ -20,6 +20,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
 #include <string>
 
 namespace grad {
@@ -68,6 +69,22 @@ const clang::Expr *accessorArg(const clang::Expr *E);
 /// `std::copy`'s result): the argument for that parameter, or null.
 /// Accessors are not included (accessorArg).
 const clang::Expr *pointedArg(const clang::Expr *E);
+/// The form stripExpr gives the expression \p E in place of itself
+/// (`*std::max_element(v.begin(), v.end())` -> the same call over
+/// pointers, dereferenced), or null.
+const clang::Expr *derefFormOf(const clang::Expr *E);
+/// Makes \p Forms (State::DerefForms of the translation unit being
+/// differentiated) the forms derefFormOf finds; clearDerefForms forgets
+/// them again if they are the current ones.
+void setDerefForms(
+    const llvm::DenseMap<const clang::Expr *, const clang::Expr *> *Forms);
+void clearDerefForms(
+    const llvm::DenseMap<const clang::Expr *, const clang::Expr *> *Forms);
+
+/// For such a call returning a pointer, when the argument is a pointer to
+/// the same element type (`argmax(a, n)`, `std::max_element(x, x + n)`):
+/// that argument, whose storage the call's result is an offset into.
+const clang::Expr *resultArg(const clang::Expr *E);
 /// The index of that parameter of \p FD, or -1.
 int pointedParam(const clang::FunctionDecl *FD);
 

@@ -359,6 +359,15 @@ private:
   llvm::DenseMap<const clang::VarDecl *, clang::VarDecl *> AliasOffsets;
   llvm::DenseMap<const clang::DeclRefExpr *, clang::VarDecl *> AliasUses;
   llvm::DenseMap<const clang::VarDecl *, clang::VarDecl *> EntryPointers;
+  /// Pointer results of helpers (`*argmax(a, n)`): their offset into the
+  /// argument they point into, recorded where they are computed.
+  llvm::DenseMap<const clang::Expr *, clang::VarDecl *> ResultOffsets;
+  /// ... and the variable holding the pointer in the forward sweep.
+  llvm::DenseMap<const clang::Expr *, clang::VarDecl *> ResultPointers;
+  /// The forward sweep of the pointer a helper returns into its argument
+  /// \p Arg, with its offset recorded for the reverse sweep.
+  clang::Expr *pointerResult(const clang::CallExpr *CE, const clang::Expr *Arg,
+                             bool NeedIdx);
   /// Uses of aliases of heap memory allocated in loops: the shadow pointer.
   llvm::DenseMap<const clang::DeclRefExpr *, clang::VarDecl *> AliasPtrs;
   /// Multi-root pointers: the current root index, and at each use the
@@ -376,6 +385,7 @@ private:
   clang::Expr *indexValue(const clang::Expr *E) override;
   clang::Expr *rootShadow(const clang::DeclRefExpr *Ref) override;
   clang::Expr *thisShadow(const clang::Expr *Use) override;
+  clang::Expr *resultOffset(const clang::Expr *Call) override;
   std::nullptr_t noShadow(const clang::Stmt *S,
                           llvm::StringRef What) override;
 

@@ -7,6 +7,7 @@
 #include "Registry.h"
 #include "Diagnostics.h"
 #include "Paths.h"
+#include "Selectors.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -176,6 +177,8 @@ State &State::get(ASTContext &Ctx) {
 
 void State::release(ASTContext &Ctx) {
   std::lock_guard<std::mutex> Lock(StatesMutex);
+  if (auto It = states().find(&Ctx); It != states().end() && It->second)
+    clearDerefForms(&It->second->DerefForms);
   states().erase(&Ctx);
 }
 
@@ -239,8 +242,11 @@ static void collectDiscarded(const Stmt *St,
 void State::noteStatementCalls(const Stmt *Body) const {
   // (Built from the body: clang's parent map is computed once per
   // translation unit and misses functions parsed after that.)
-  if (Body && StatementBodies.insert(Body).second)
+  setDerefForms(&DerefForms);
+  if (Body && StatementBodies.insert(Body).second) {
     collectDiscarded(Body, StatementCalls);
+    noteDerefForms(*this, Body);
+  }
 }
 
 bool State::isNodiff(const Decl *D) const {

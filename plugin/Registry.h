@@ -230,6 +230,10 @@ public:
   /// dropped there, and a copy into an iterator or a memcpy has a pointer
   /// form with another result type only there.
   mutable llvm::DenseSet<const clang::Expr *> StatementCalls;
+  /// `*std::max_element(v.begin(), v.end())` as the dereference of the
+  /// same call over pointers (Selectors.cpp noteDerefForms), for the
+  /// bodies noted so far; stripExpr sees through them.
+  mutable llvm::DenseMap<const clang::Expr *, const clang::Expr *> DerefForms;
   mutable llvm::DenseSet<const clang::Stmt *> StatementBodies;
   /// Notes the side-effect-only expressions of \p Body (once per body;
   /// before any builder or analysis of it asks for pointer forms).

@@ -436,4 +436,63 @@ const CallExpr *pointerForm(const State &St, const Expr *E) {
   return PF;
 }
 
+static const Expr *buildDerefForm(const State &St,
+                                  const CXXOperatorCallExpr *OC) {
+  // *it, or it - v.begin() (the index of the element found).
+  bool Deref = OC->getOperator() == OO_Star && OC->getNumArgs() == 1;
+  bool Index = OC->getOperator() == OO_Minus && OC->getNumArgs() == 2;
+  if ((!Deref && !Index) || !St.S)
+    return nullptr;
+  const auto *CE = dyn_cast<CallExpr>(OC->getArg(0)->IgnoreImplicit());
+  const FunctionDecl *FD = CE ? CE->getDirectCallee() : nullptr;
+  if (!FD || !FD->isInStdNamespace() || !FD->getPrimaryTemplate() ||
+      isa<CXXMethodDecl>(FD) || !FD->getIdentifier())
+    return nullptr;
+  // The arguments of the result's iterator type become pointers.
+  QualType RT = CE->getType().getCanonicalType().getUnqualifiedType();
+  Sema::SFINAETrap Trap(*St.S);
+  SemaBuilder B(*St.S, CE->getBeginLoc());
+  SmallVector<Expr *, 4> Args;
+  bool Any = false;
+  for (const Expr *A : CE->arguments()) {
+    if (isa<CXXDefaultArgExpr>(A))
+      break;
+    QualType AT = A->getType().getCanonicalType().getUnqualifiedType();
+    if (AT != RT) {
+      Args.push_back(const_cast<Expr *>(A));
+      continue;
+    }
+    Expr *P = iteratorPointer(B, A);
+    if (!P)
+      return nullptr;
+    Args.push_back(P);
+    Any = true;
+  }
+  if (!Any)
+    return nullptr;
+  Expr *R = B.callStd(FD->getName(), Args);
+  if (!R || B.Failed || Trap.hasErrorOccurred() ||
+      !R->getType()->isPointerType() ||
+      !R->getType()->getPointeeType()->isRealFloatingType())
+    return nullptr;
+  Expr *D;
+  if (Deref) {
+    D = B.deref(R);
+  } else {
+    Expr *From = iteratorPointer(B, OC->getArg(1));
+    D = From ? B.binop(BO_Sub, R, From) : nullptr;
+  }
+  return D && !B.Failed && !Trap.hasErrorOccurred() ? D : nullptr;
+}
+
+void noteDerefForms(const State &St, const Stmt *Body) {
+  if (!Body)
+    return;
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Body))
+    if (const Expr *F = buildDerefForm(St, OC))
+      St.DerefForms[OC] = F;
+  for (const Stmt *C : Body->children())
+    noteDerefForms(St, C);
+}
+
 } // namespace grad

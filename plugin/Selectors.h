@@ -78,6 +78,16 @@ const clang::IfStmt *conditionalAssignment(const State &St,
 /// Built once per call; null otherwise.
 const clang::CallExpr *pointerForm(const State &St, const clang::Expr *E);
 
+/// Notes in St.DerefForms, for each dereference in \p Body of an
+/// algorithm's iterator result over iterators of a std::vector or
+/// std::array of floating elements (`*std::max_element(v.begin(),
+/// v.end())`, `*std::min_element(a.begin() + 1, a.end(), comp)`), the
+/// dereference of the same call over pointers into the elements, whose
+/// pointer result the plugin follows into its argument; likewise the index
+/// of the element found (`std::max_element(v.begin(), v.end()) -
+/// v.begin()`), a difference of pointers.
+void noteDerefForms(const State &St, const clang::Stmt *Body);
+
 } // namespace grad
 
 #endif

@@ -94,6 +94,21 @@ Expr *shadowPointer(ShadowRoots &R, SemaBuilder &B, const Expr *P) {
   if (const Expr *Obj = pointerBase(K))
     if (isa<CXXMemberCallExpr>(K)) // v.data()
       return B.memberCall(shadowLValue(R, B, Obj), "data", {});
+  // a.end() of a std::array (a pointer): the shadow array's end().
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(K))
+    if (const CXXMethodDecl *MD = MC->getMethodDecl();
+        MD && isStdAccessor(MD) && MD->getIdentifier() &&
+        (MD->getName() == "end" || MD->getName() == "cend") &&
+        K->getType()->isPointerType() && MC->getNumArgs() == 0)
+      return B.memberCall(
+          shadowLValue(R, B, MC->getImplicitObjectArgument()), "end", {});
+  // A helper's pointer into one of its arguments (`*argmax(a, n)`): the
+  // argument's shadow at the offset the forward sweep found.
+  if (const Expr *A = resultArg(K)) {
+    Expr *Off = R.resultOffset(K);
+    Expr *Base = Off ? shadowPointer(R, B, A) : nullptr;
+    return Base ? B.binop(BO_Add, Base, Off) : nullptr;
+  }
   // A pointer loaded from memory (pp[i], s.p): the shadow memory at the
   // same place holds its shadow.
   if (pathBase(K) && K->isLValue())

@@ -48,6 +48,10 @@ public:
   virtual clang::Expr *rootShadow(const clang::DeclRefExpr *Ref) = 0;
   /// The shadow of `this` (`d_this`).
   virtual clang::Expr *thisShadow(const clang::Expr *Use) = 0;
+  /// The offset of the pointer the helper call \p Call returned from the
+  /// argument it points into (Paths.h pointedArg), as the forward sweep
+  /// found it; null after reporting when it was not recorded.
+  virtual clang::Expr *resultOffset(const clang::Expr *Call) = 0;
   /// Reports that \p S has no shadow; returns null.
   virtual std::nullptr_t noShadow(const clang::Stmt *S,
                                   llvm::StringRef What) = 0;

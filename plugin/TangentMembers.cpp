@@ -58,7 +58,10 @@ VT TangentBuilder::memberCall(const CXXMemberCallExpr *MC, bool NeedT) {
     return {B.memberCall(O.V, Pop ? "pop_all" : "push_all", Args, Arrow),
             nullptr};
   }
-  if (Std && (elementMember(MC) || Name == "data")) {
+  // (std::array's iterators are pointers: begin() and end() like data().)
+  bool PointerIter = MC->getType()->isPointerType() &&
+                     llvm::is_contained({"begin", "end", "cbegin", "cend"}, Name);
+  if (Std && (elementMember(MC) || Name == "data" || PointerIter)) {
     VT O = expr(Obj, true);
     SmallVector<Expr *, 1> Vs, Ts;
     for (const Expr *A : MC->arguments()) {

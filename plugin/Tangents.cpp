@@ -138,6 +138,8 @@ static bool pureAccess(const Expr *E, const ASTContext &Ctx) {
 VT TangentBuilder::assignment(const Expr *Whole, BinaryOperatorKind Op,
                               const Expr *L, const Expr *R) {
   bool Discarded = Whole == Discard;
+  if (const Expr *F = derefFormOf(L))
+    L = F; // *std::max_element(v.begin(), v.end()) *= x
   QualType LT = L->getType();
   if (isa<ConditionalOperator>(L->IgnoreParens()) && floatingOrPointer(LT))
     return {fail(L, "assignment to a '?:' of differentiated memory"),
@@ -198,7 +200,30 @@ VT TangentBuilder::assignment(const Expr *Whole, BinaryOperatorKind Op,
       emit(X.V);
     L = Inner;
   }
-  VT LV = expr(L, Tracked);
+  // `*argmax(a, n) *= e`: the address and its tangent are computed once.
+  ValueDecl *AddrV = nullptr, *AddrT = nullptr;
+  if ((Op == BO_MulAssign || Op == BO_DivAssign) && Tracked &&
+      !pureAccess(L, Ctx))
+    if (const auto *UO = dyn_cast<UnaryOperator>(L->IgnoreParens());
+        UO && UO->getOpcode() == UO_Deref) {
+      VT P = expr(UO->getSubExpr(), true);
+      if (!P.V)
+        return {};
+      if (P.T) {
+        Expr *HV = hoist(P.V, UO->getSubExpr()->getType(), nullptr);
+        Expr *HT = HV ? hoist(P.T, P.T->getType(), nullptr) : nullptr;
+        if (!HT)
+          return {};
+        AddrV = cast<DeclRefExpr>(HV)->getDecl();
+        AddrT = cast<DeclRefExpr>(HT)->getDecl();
+      }
+    }
+  auto LVal = [&](bool NeedT) -> VT {
+    if (!AddrV)
+      return expr(L, NeedT);
+    return {B.deref(B.ref(AddrV)), NeedT ? B.deref(B.ref(AddrT)) : nullptr};
+  };
+  VT LV = LVal(Tracked);
   if (!LV.V || !RV.V)
     return {};
   if (!Tracked) {
@@ -220,7 +245,7 @@ VT TangentBuilder::assignment(const Expr *Whole, BinaryOperatorKind Op,
                         "', whose tangent is read-only (a 'T[]' parameter "
                         "gets a 'const T *' tangent: declare it 'T *')"),
             nullptr};
-  bool Pure = pureAccess(L, Ctx);
+  bool Pure = AddrV || pureAccess(L, Ctx);
   // The value of the left side before the write, when the tangent needs
   // it (x *= e, x /= e).
   Expr *Old = nullptr;
@@ -229,7 +254,7 @@ VT TangentBuilder::assignment(const Expr *Whole, BinaryOperatorKind Op,
       return {fail(L, "compound assignment to an expression with side "
                       "effects"),
               nullptr};
-    Old = expr(L, false).V;
+    Old = LVal(false).V;
   }
   Expr *TL = LV.T;
   Expr *NewT = nullptr;
@@ -253,14 +278,14 @@ VT TangentBuilder::assignment(const Expr *Whole, BinaryOperatorKind Op,
   case BO_MulAssign: {
     // t' = t' * r + l * r'
     Expr *Rv = dup(RV, R);
-    NewT = add(mul(expr(L, true).T, Rv),
+    NewT = add(mul(LVal(true).T, Rv),
                RV.T ? mul(Old, RV.T) : nullptr);
     break;
   }
   case BO_DivAssign: {
     // t' = (t' - l / r * r') / r
     Expr *Rv = dup(RV, R);
-    Expr *Num = expr(L, true).T;
+    Expr *Num = LVal(true).T;
     if (RV.T)
       Num = B.binop(BO_Sub, Num,
                     mul(B.binop(BO_Div, Old, dup(RV, R)), RV.T));
@@ -283,7 +308,7 @@ VT TangentBuilder::assignment(const Expr *Whole, BinaryOperatorKind Op,
                         "used as a value"),
             nullptr};
   emit(A);
-  return expr(L, true);
+  return LVal(true);
 }
 
 VT TangentBuilder::binary(const BinaryOperator *BO, bool NeedT) {
@@ -460,6 +485,8 @@ VT TangentBuilder::expr(const Expr *X, bool NeedT) {
     return expr(FE->getSubExpr(), NeedT);
   if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(X))
     return expr(MT->getSubExpr(), NeedT);
+  if (const Expr *F = derefFormOf(X))
+    return expr(F, NeedT);
   B.Loc = X->getExprLoc();
   if (const auto *FL = dyn_cast<FloatingLiteral>(X))
     return {FloatingLiteral::Create(Ctx, FL->getValue(), FL->isExact(),

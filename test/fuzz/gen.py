@@ -65,7 +65,8 @@ before the memory ones), `memory` and `-NAME` are accepted):
              evaluates b first)
   ptrresults (not in memory; with outargs) `double *m = pmax(a, n);` (a
              helper whose search loop returns a pointer to the largest of n
-             elements) followed by a write through `*m`; with pointers,
+             elements) followed by a write through `*m`, or a write through
+             the result directly (`*pmax(a, n) *= e`); with pointers,
              pointer locals are also re-seated as `q = q + 1`
   vectors    (not in all or memory) a block with a std::vector built from
              an array range (`v(a + k, a + 3)`) or braces, mutated by
@@ -1877,8 +1878,15 @@ class Gen:
         if self.on("ptrresults") and rg.n >= 2 and self.chance(0.5):
             # Which element it points to is decided at run time: only `*m`
             # is written, and m is not used again.
+            call = f"pmax({rg.text}, {rg.n})"
+            if self.chance(0.5):
+                # or written through the result directly (`*pmax(a, 3) *= e`)
+                text, b = self.update(Cell(f"*{call}", call, rg.root, None))
+                self.emit(text + ";")
+                self.wrote(rg.root, b)
+                return True
             name = self.new_name("m")
-            self.emit(f"double *{name} = pmax({rg.text}, {rg.n});")
+            self.emit(f"double *{name} = {call};")
             text, b = self.update(Cell(f"*{name}", name, rg.root, None))
             self.emit(text + ";")
             self.wrote(rg.root, b)

@@ -81,7 +81,55 @@ static double *next(double *a) {
   return a[0] + a[1] + 3 * a[2] + *e * x;
 }
 
+// Results used without binding them to a pointer first: read, written,
+// indexed, moved, inside a loop (their offsets go on the tape), over a row
+// of a parameter and over a local pointer.
+[[grad, grad::forward]] double direct(double x, double y) {
+  double a[3] = {x, y, x * y};
+  *argmax(a, 3) *= 2;
+  double s = a[0] + a[1] + *argmax(a, 3) * x;
+  double b[4] = {y, x, 1.0, x - y};
+  double *q = b + 1;
+  for (int i = 0; i < 3; ++i) {
+    *std::min_element(q, b + 4) += x * i;
+    s += *std::max_element(b, b + 4) * y + argmax(b, 2)[1];
+    b[i] *= y;
+  }
+  return s + *(argmax(a, 2) + 1) * b[3] + *argmax(q, 3);
+}
+
+static double rowmax(const double *A, int rows, int cols) {
+  double s = 0;
+  for (int r = 0; r < rows; ++r)
+    s += *std::max_element(&A[r * cols], &A[r * cols] + cols);
+  return s;
+}
+
+// log-sum-exp shifted by the largest element, over pointers.
+[[grad]] double lse(const double *x, int n, double w) {
+  double mx = *std::max_element(x, x + n);
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += std::exp(x[i] - mx);
+  return mx * w + std::log(s) + rowmax(x, 2, 2);
+}
+
 int main() {
+  both("direct", direct, direct_pullback, direct_pushforward, 0.7, 1.3);
+  both("direct2", direct, direct_pullback, direct_pushforward, 2.1, -0.4);
+  {
+    double x[4] = {0.3, 1.2, -0.5, 0.9}, dx[4] = {0, 0, 0, 0}, dw = 0;
+    lse_pullback(x, 4, 0.6, 1.0, dx, &dw);
+    for (int i = 0; i < 4; ++i) {
+      auto f = [&](double v) {
+        double xs[4] = {x[0], x[1], x[2], x[3]};
+        xs[i] = v;
+        return lse(xs, 4, 0.6);
+      };
+      expect("lse.d" + std::to_string(i), dx[i], fd(f, 0, x[i]));
+    }
+    expect("lse.w", dw, 1.2);
+  }
   // (rows_pushforward is overloaded: the scalar one.)
   auto rowsF = [](double x, double y, double tx, double ty) {
     return rows_pushforward(x, y, tx, ty);
@@ -115,6 +163,13 @@ int main() {
   both("maxel2", maxel, maxel_pullback, maxel_pushforward, 1.7, 0.3);
   return failures();
 }
+// CHECK: ok direct.d0
+// CHECK: ok direct.d1
+// CHECK: ok direct.fwd.x
+// CHECK: ok direct2.fwd.y
+// CHECK: ok lse.d0
+// CHECK: ok lse.d3
+// CHECK: ok lse.w
 // CHECK: ok rows.d0
 // CHECK: ok rows.d1
 // CHECK: ok rows.fwd.x
@@ -184,13 +239,12 @@ static double *viaaddr(double *a, double *b) {
   *r *= y;
   return a[0] * b[1];
 }
-// Used without binding it to a pointer first.
-[[grad]] double direct(double x, double y) {
-  double a[3] = {x, y, x * y};
-  *argmax(a, 3) *= 2;
-// REFUSED: pointer-results.cpp:[[@LINE-1]]:3: error: grad: cannot differentiate assignment to dereference of the pointer 'argmax' returns (bind it to a local pointer first) in 'direct'
-  return a[0] + a[1] + *argmax(a, 3) * x;
-// REFUSED: pointer-results.cpp:[[@LINE-1]]:24: error: grad: cannot differentiate dereference of the pointer 'argmax' returns (bind it to a local pointer first) in 'direct'
+// The argument of a dereferenced result is evaluated again for its
+// offset: it may have no side effects.
+[[grad]] double effects(double *a, int n) {
+  double *p = a;
+// REFUSED: pointer-results.cpp:[[@LINE+1]]:28: error: grad: cannot differentiate argument 'p++' of a pointer result that is dereferenced: it cannot be evaluated again (it has side effects or calls a function; bind the result to a local pointer first) in 'effects'
+  return *std::max_element(p++, a + n) * a[0];
 }
 // In forward mode too.
 [[grad::forward]] double ftwo(double x, double y) {
