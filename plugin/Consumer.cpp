@@ -48,7 +48,8 @@ void Differentiator::handleDecl(Decl *D) {
     // Callers in other translation units call the halves of a function
     // that writes through its parameters: define them here.
     if (PullbackEntry *E = St.find(FD, R->Wrt))
-      if (!E->UserProvided && writesThroughParams(FD))
+      // (By its parameter types: what the callers see.)
+      if (!E->UserProvided && writesThroughParams(FD, /*Deep=*/false))
         ensureHalves(*E);
   }
   if (auto FR = St.ForwardRequests.find(FD->getCanonicalDecl());
@@ -490,7 +491,7 @@ void Differentiator::finish() {
     std::string Why;
     computeSignature(S.Context, E->Primal, E->Wrt,
                      pullbackName(E->Primal), Sig, Why);
-    if (writesThroughParams(E->Primal))
+    if (writesThroughParams(E->Primal, /*Deep=*/false))
       report(S.Diags, Diag::NoBodyWritesNote, E->Primal->getLocation())
           << E->Primal->getNameAsString();
     else

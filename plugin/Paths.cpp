@@ -461,19 +461,6 @@ const Expr *resultArg(const Expr *E) {
   return Elem(A) == Elem(CE) ? A : nullptr;
 }
 
-bool writesNothing(const FunctionDecl *FD) {
-  const FunctionDecl *Def = nullptr;
-  if (!FD || !FD->hasBody(Def) || !Def)
-    return false;
-  const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
-  if (!Body || Body->size() != 1)
-    return false;
-  const auto *RS = dyn_cast<ReturnStmt>(Body->body_front());
-  const Expr *V = RS ? RS->getRetValue() : nullptr;
-  return V && !V->HasSideEffects(Def->getASTContext(),
-                                 /*IncludePossibleEffects=*/true);
-}
-
 bool basedOn(const Expr *E, const VarDecl *VD) {
   if (!E)
     return false;

@@ -88,9 +88,12 @@ const clang::Expr *resultArg(const clang::Expr *E);
 /// The index of that parameter of \p FD, or -1.
 int pointedParam(const clang::FunctionDecl *FD);
 
-/// True if \p FD's whole body is `return e;` where `e` has no side effects
-/// (`bool operator()(It a, It b) const { return *a < *b; }`): a call writes
-/// nothing through its pointer or reference parameters.
+/// True if a call of \p FD writes nothing through its pointer or reference
+/// parameters (nor its object): its whole body is `return e;` with `e` free
+/// of side effects (`bool operator()(It a, It b) const { return *a < *b;
+/// }`), or it only writes its own local variables and calls functions that
+/// write nothing of what they are given (a search loop `double *argmax(double
+/// *a, int n)`, `std::max_element` over `double *`) (Writes.cpp).
 bool writesNothing(const clang::FunctionDecl *FD);
 
 /// True if the pointer \p E is computed from the pointer variable \p VD

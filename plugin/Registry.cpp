@@ -417,7 +417,7 @@ void setParams(ASTContext &Ctx, FunctionDecl *PB, TypeSourceInfo *TSI,
   PB->setParams(Params);
 }
 
-bool writesThroughParams(const FunctionDecl *FD) {
+bool writesThroughParams(const FunctionDecl *FD, bool Deep) {
   for (const ParmVarDecl *P : FD->parameters()) {
     QualType T = P->getType();
     QualType Pointee = T->isPointerType() ? T->getPointeeType()
@@ -425,7 +425,7 @@ bool writesThroughParams(const FunctionDecl *FD) {
                                               : QualType();
     if (!Pointee.isNull() && !Pointee.isConstQualified() &&
         hasFloatingData(Pointee))
-      return true;
+      return !Deep || !writesNothing(FD);
   }
   return false;
 }

@@ -240,6 +240,8 @@ public:
   void noteStatementCalls(const clang::Stmt *Body) const;
   /// Paths.cpp pointedParam, by canonical helper (-1: none).
   mutable llvm::DenseMap<const clang::FunctionDecl *, int> PointedParams;
+  /// Writes.cpp: helpers whose body writes nothing their caller sees.
+  mutable llvm::DenseMap<const clang::FunctionDecl *, bool> WritesNothing;
   /// `(c ? a : b) op= e` statements as `if (c) a op= e; else b op= e;`.
   mutable llvm::DenseMap<const clang::BinaryOperator *, const clang::IfStmt *>
       ConditionalAssigns;
@@ -288,8 +290,9 @@ void setParams(clang::ASTContext &Ctx, clang::FunctionDecl *FD,
                clang::TypeSourceInfo *TSI, const PullbackSignature &Sig);
 
 /// True if \p FD has a non-const pointer or reference parameter to
-/// floating data (it may write its caller's memory).
-bool writesThroughParams(const clang::FunctionDecl *FD);
+/// floating data and may write through it (Paths.h writesNothing; with
+/// \p Deep false, whatever its body does).
+bool writesThroughParams(const clang::FunctionDecl *FD, bool Deep = true);
 
 /// True if the reverse half of a split derivative takes \p P (by-value
 /// arithmetic and enum parameters; pointers, references and objects are

@@ -605,7 +605,9 @@ VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
   // function (the forward half of a split pullback) also saves values on
   // the tape, which its reverse half reads with their tangents: always
   // pushed forward.
-  bool Writes = writesThroughParams(FD) ||
+  // (A helper that only reads through its pointers is pushed forward all
+  // the same: its pointer result's tangent comes from its pushforward.)
+  bool Writes = writesThroughParams(FD, /*Deep=*/false) ||
                 State::get(Ctx).Generated.count(FD->getCanonicalDecl()) ||
                 State::get(Ctx).Generated.count(FD);
   bool FloatResult = floatingOrPointer(FD->getReturnType());
