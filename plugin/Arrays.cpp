@@ -172,15 +172,22 @@ Expr *PullbackBuilder::pointerResult(const CallExpr *CE, const Expr *Arg,
     return unsupported(CE, std::string("dereference of the pointer '") +
                                spelled(CE) + "' " + NoHoistWhy +
                                " (bind it to a local pointer first)");
-  Expr *P = rebuild(CE, false, true);
+  // (The call itself, as written: a reference result is an element.)
+  Expr *P = rebuildCall(CE, false, true);
   if (!P)
     return nullptr;
+  // A reference result: its address.
+  QualType PT = CE->getType().getUnqualifiedType();
+  if (!PT->isPointerType()) {
+    P = B.addrOf(P);
+    PT = Ctx.getPointerType(CE->getType());
+  }
   VarDecl *T;
   if (auto *DRE = dyn_cast<DeclRefExpr>(P->IgnoreParenImpCasts());
       DRE && isa<VarDecl>(DRE->getDecl()))
     T = cast<VarDecl>(DRE->getDecl()); // the temporary the call is bound to
   else {
-    T = hoist("_p", CE->getType().getUnqualifiedType());
+    T = hoist("_p", PT);
     Cur->push_back(B.assign(B.ref(T), P));
   }
   ResultPointers[K] = T;
@@ -189,6 +196,8 @@ Expr *PullbackBuilder::pointerResult(const CallExpr *CE, const Expr *Arg,
   Expr *Base = rebuildBase(Arg, true);
   if (!Base)
     return nullptr;
+  if (!Arg->getType()->isPointerType()) // into a std::vector or std::array
+    Base = B.memberCall(Base, "data", {});
   VarDecl *O = hoist("_o", Ctx.getPointerDiffType());
   Cur->push_back(B.assign(B.ref(O), B.binop(BO_Sub, B.ref(T), Base)));
   ResultOffsets[K] = O;
@@ -201,9 +210,15 @@ Expr *PullbackBuilder::rebuildPathImpl(const Expr *E, bool Need, bool Plain,
                                        bool NeedIdx) {
   const Expr *K = stripAll(E);
   Expr *R;
-  if (declOf(K)) // a local reference
+  if (declOf(K)) { // a local reference
     R = rebuildBase(K, NeedIdx);
-  else
+  } else if (const Expr *A = refResultArg(K)) {
+    // `elem(A, n, i, j)`: through the address it returns.
+    R = pointerResult(cast<CallExpr>(K), A, NeedIdx);
+    if (!R)
+      return nullptr;
+    R = B.paren(B.deref(R));
+  } else
     R = buildStep(B, rebuildBase(pathBase(K), NeedIdx), K,
                   [&](const Expr *I) { return rebuild(I, NeedIdx, true); });
   if (Need && !readOnly(K))
@@ -622,6 +637,15 @@ Expr *PullbackBuilder::valPath(const Expr *E) {
   const Expr *K = stripAll(E);
   if (declOf(K))
     return plain(K);
+  if (const Expr *A = refResultArg(K)) {
+    Expr *Off = resultOffset(K);
+    if (!Off)
+      return nullptr;
+    Expr *Base = valBase(A);
+    if (!A->getType()->isPointerType())
+      Base = B.memberCall(Base, "data", {});
+    return B.paren(B.deref(B.binop(BO_Add, Base, Off)));
+  }
   return buildStep(B, valBase(pathBase(K)), K,
                    [&](const Expr *I) { return val(I); });
 }

@@ -452,13 +452,45 @@ const Expr *resultArg(const Expr *E) {
       dyn_cast_or_null<CallExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
   if (!CE || !CE->getType()->isPointerType())
     return nullptr;
+  // (Also an accessor's: `row(A, n, i)[j]`.)
   const Expr *A = pointedArg(CE);
+  if (!A)
+    A = accessorArg(CE);
   if (!A || !A->getType()->isPointerType())
     return nullptr;
   auto Elem = [](const Expr *P) {
     return P->getType()->getPointeeType().getCanonicalType().getUnqualifiedType();
   };
   return Elem(A) == Elem(CE) ? A : nullptr;
+}
+
+const Expr *refResultArg(const Expr *E) {
+  const auto *CE =
+      dyn_cast_or_null<CallExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
+  if (!CE || !CE->isLValue() || !isFloating(CE->getType()))
+    return nullptr;
+  const Expr *A = accessorArg(CE);
+  if (!A)
+    A = pointedArg(CE);
+  if (!A)
+    return nullptr;
+  QualType P;
+  if (A->getType()->isPointerType()) {
+    P = A->getType()->getPointeeType();
+  } else if (const auto *TS = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+                 A->getType().getNonReferenceType()->getAsCXXRecordDecl());
+             TS && TS->isInStdNamespace() && TS->getIdentifier() &&
+             (TS->getName() == "vector" || TS->getName() == "array") &&
+             TS->getTemplateArgs().size() >= 1 &&
+             TS->getTemplateArgs()[0].getKind() == TemplateArgument::Type) {
+    P = TS->getTemplateArgs()[0].getAsType(); // its elements: A.data()
+  } else {
+    return nullptr;
+  }
+  return P.getCanonicalType().getUnqualifiedType() ==
+                 CE->getType().getCanonicalType().getUnqualifiedType()
+             ? A
+             : nullptr;
 }
 
 bool basedOn(const Expr *E, const VarDecl *VD) {
@@ -609,6 +641,9 @@ const VarDecl *pathRoot(const Expr *E, bool &IsThis, bool Strict) {
   }
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
     return Strict ? nullptr : dyn_cast<VarDecl>(DRE->getDecl());
+  // `elem(A, n, i, j)`: an element of what A points into.
+  if (const Expr *A = refResultArg(E))
+    return pathRoot(A, IsThis, false);
   if (const Expr *Base = pathBase(E))
     return pathRoot(Base, IsThis, false);
   if (!Strict) {

@@ -85,6 +85,11 @@ void clearDerefForms(
 /// the same element type (`argmax(a, n)`, `std::max_element(x, x + n)`):
 /// that argument, whose storage the call's result is an offset into.
 const clang::Expr *resultArg(const clang::Expr *E);
+/// For a call returning a reference into a pointer argument of the same
+/// element type (an accessor `double &elem(double *A, int n, int i, int
+/// j)`, `double &largest(double *a, int n)`): that argument. Such a call is
+/// an element access, the dereference of its result's address.
+const clang::Expr *refResultArg(const clang::Expr *E);
 /// The index of that parameter of \p FD, or -1.
 int pointedParam(const clang::FunctionDecl *FD);
 

@@ -53,6 +53,16 @@ Expr *shadowLValue(ShadowRoots &R, SemaBuilder &B, const Expr *E) {
   const Expr *K = E->IgnoreParenImpCasts();
   if (const auto *DRE = dyn_cast<DeclRefExpr>(K))
     return R.rootShadow(DRE);
+  // `elem(A, n, i, j)`: A's shadow at the recorded offset.
+  if (const Expr *A = refResultArg(K)) {
+    Expr *Off = R.resultOffset(K);
+    Expr *Base = !Off                              ? nullptr
+                 : A->getType()->isPointerType() ? shadowPointer(R, B, A)
+                                                 : B.memberCall(
+                                                       shadowLValue(R, B, A),
+                                                       "data", {});
+    return Base ? B.paren(B.deref(B.binop(BO_Add, Base, Off))) : nullptr;
+  }
   const Expr *BaseE = pathBase(K);
   if (!BaseE)
     return R.noShadow(K, "expression");

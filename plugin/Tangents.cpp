@@ -200,24 +200,26 @@ VT TangentBuilder::assignment(const Expr *Whole, BinaryOperatorKind Op,
       emit(X.V);
     L = Inner;
   }
-  // `*argmax(a, n) *= e`: the address and its tangent are computed once.
+  // `*argmax(a, n) *= e`, `largest(a, n) /= e`, `row(A, n, i)[j] *= e`:
+  // the address and its tangent's are computed once.
   ValueDecl *AddrV = nullptr, *AddrT = nullptr;
   if ((Op == BO_MulAssign || Op == BO_DivAssign) && Tracked &&
-      !pureAccess(L, Ctx))
-    if (const auto *UO = dyn_cast<UnaryOperator>(L->IgnoreParens());
-        UO && UO->getOpcode() == UO_Deref) {
-      VT P = expr(UO->getSubExpr(), true);
-      if (!P.V)
+      L->isLValue() && !pureAccess(L, Ctx)) {
+    VT X = expr(L, true);
+    if (!X.V)
+      return {};
+    if (X.T) {
+      Expr *HV = hoist(B.addrOf(X.V), Ctx.getPointerType(X.V->getType()),
+                       nullptr);
+      Expr *HT = HV ? hoist(B.addrOf(X.T), Ctx.getPointerType(X.T->getType()),
+                            nullptr)
+                    : nullptr;
+      if (!HT)
         return {};
-      if (P.T) {
-        Expr *HV = hoist(P.V, UO->getSubExpr()->getType(), nullptr);
-        Expr *HT = HV ? hoist(P.T, P.T->getType(), nullptr) : nullptr;
-        if (!HT)
-          return {};
-        AddrV = cast<DeclRefExpr>(HV)->getDecl();
-        AddrT = cast<DeclRefExpr>(HT)->getDecl();
-      }
+      AddrV = cast<DeclRefExpr>(HV)->getDecl();
+      AddrT = cast<DeclRefExpr>(HT)->getDecl();
     }
+  }
   auto LVal = [&](bool NeedT) -> VT {
     if (!AddrV)
       return expr(L, NeedT);
