@@ -157,9 +157,10 @@ import sys
 # recorded with `all` reproduce; `all,memory` is everything.
 LEGACY_FEATURES = ("expr", "locals", "overwrite", "ternary", "math", "calls",
                    "if", "helpers", "protos", "loops", "returns", "arrays")
-# Not part of `memory` (the plugin fails them, see README.md): retwrite
-# (assignment through a call's returned pointer / reference) and seqorder
-# (the right operand of `(t op= a) op= b` reads t, sequenced first in C++17).
+# Not part of `memory` (so that its seeds reproduce, see README.md): retwrite
+# (assignment through a call's returned pointer / reference, supported
+# since 2026-12-02) and seqorder (the right operand of `(t op= a) op= b`
+# reads t, sequenced first in C++17; the plugin refuses it).
 MEMORY_FEATURES = ("pointers", "outargs", "sidefx", "outparams")
 ALL_FEATURES = LEGACY_FEATURES + MEMORY_FEATURES + ("retwrite", "seqorder",
                                                     "structs", "structops",
