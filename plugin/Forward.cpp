@@ -447,6 +447,10 @@ Expr *PullbackBuilder::rebuildCall(const CallExpr *CE, bool Need, bool Plain) {
   const FunctionDecl *FD = CE->getDirectCallee();
   if (!FD)
     return unsupported(CE, "call through a function pointer");
+  // (An active one is refused with the method calls.)
+  if (const CXXMethodDecl *MD = virtualDispatch(CE);
+      MD && !Act.isActive(CE) && writtenStorage(CE))
+    return unsupported(CE, virtualCallName(MD));
   // An accessor (`row(A, n, i)`, `at(v, i)`) computes an address: as
   // written where its result is bound to a pointer or reference, whose
   // shadow is found from what it points into.

@@ -86,7 +86,7 @@ Expr *PullbackBuilder::rebuildMethodCall(const CallExpr *CE, bool Need) {
   // The dynamic type decides which body runs: differentiating the static
   // callee's body could be silently wrong.
   if (MD->isVirtual())
-    return unsupported(CE, "virtual call to '" + MD->getNameAsString() + "'");
+    return unsupported(CE, virtualCallName(MD));
   if (!MD->isConst())
     return unsupported(CE, "call to non-const member function '" +
                                MD->getNameAsString() + "'");

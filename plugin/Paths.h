@@ -100,6 +100,11 @@ int pointedParam(const clang::FunctionDecl *FD);
 /// write nothing of what they are given (a search loop `double *argmax(double
 /// *a, int n)`, `std::max_element` over `double *`) (Writes.cpp).
 bool writesNothing(const clang::FunctionDecl *FD);
+/// The virtual method \p CE calls when the override that runs is not known
+/// at compile time (not qualified, not final), or null (Writes.cpp).
+const clang::CXXMethodDecl *virtualDispatch(const clang::CallExpr *CE);
+/// The error text for a call of the virtual method \p MD.
+std::string virtualCallName(const clang::CXXMethodDecl *MD);
 
 /// True if the pointer \p E is computed from the pointer variable \p VD
 /// itself (`p + 1`, `next(p)`, `row(p, n, i)`): assigned to \p VD, it keeps

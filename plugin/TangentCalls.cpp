@@ -440,6 +440,22 @@ VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
   // std::fill(v.begin(), v.end(), x), a.fill(x): the call over pointers.
   if (const CallExpr *PF = pointerForm(State::get(Ctx), CE))
     return call(PF, NeedT);
+  // A virtual call whose override is not known, given or returning
+  // differentiated data.
+  if (const CXXMethodDecl *MD = virtualDispatch(CE)) {
+    bool Data = NeedT && floatingOrPointer(CE->getType());
+    for (const ParmVarDecl *P : MD->parameters()) {
+      QualType T = P->getType();
+      QualType O = T->isPointerType() ? T->getPointeeType()
+                                      : T.getNonReferenceType();
+      Data |= (T->isPointerType() || T->isReferenceType()) &&
+              (isFloating(O) || hasFloatingData(O));
+    }
+    Data |= hasFloatingData(MD->getThisType()->getPointeeType());
+    if (Data)
+      return {fail(CE, virtualCallName(MD)),
+              nullptr};
+  }
   // free(w) of heap memory with a tangent: the tangent memory too.
   if (isDeallocation(CE->getDirectCallee()) && CE->getNumArgs() == 1)
     if (Expr *FreeT = freedTangent(CE->getArg(0))) {

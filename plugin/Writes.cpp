@@ -12,9 +12,9 @@
 /// split derivative and leaves what it is given unchanged. The analysis is
 /// conservative: any write that is not to a local variable of the helper
 /// (a write through a pointer, a reference, a member, a global), a lambda,
-/// `new` / `delete`, a call through a function pointer, or a call that may
-/// write through what it is given and whose body is not visible (or nests
-/// too deeply) counts as a write.
+/// `new` / `delete`, a call through a function pointer, a virtual call, or
+/// a call that may write through what it is given and whose body is not
+/// visible (or nests too deeply) counts as a write.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -66,6 +66,9 @@ static bool callWritesNothing(const FunctionDecl *Callee,
                               unsigned Depth) {
   if (!Callee)
     return false; // through a function pointer
+  // (A virtual call may run an override that writes.)
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Callee); MD && MD->isVirtual())
+    return false;
   bool Writable = Object;
   for (unsigned I = 0; I < Args.size() && !Writable; ++I) {
     QualType PT = I < Callee->getNumParams()
@@ -154,9 +157,36 @@ static bool bodyWritesNothing(const FunctionDecl *FD, unsigned Depth) {
   return !W.Found;
 }
 
+const CXXMethodDecl *virtualDispatch(const CallExpr *CE) {
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(CE->getDirectCallee());
+  if (!MD || !MD->isVirtual())
+    return nullptr;
+  // `s->Base::f()` calls Base::f; a final class or method has one override.
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
+    const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
+    if (ME && ME->hasQualifier())
+      return nullptr;
+    if (const Expr *Obj = MC->getImplicitObjectArgument();
+        Obj && MD->getDevirtualizedMethod(Obj, /*IsAppleKext=*/false) == MD)
+      return nullptr;
+  }
+  return MD;
+}
+
+std::string virtualCallName(const CXXMethodDecl *MD) {
+  std::string N = MD->getNameAsString();
+  return "virtual call to '" + N +
+         "' (which override runs is not known: call it qualified, '" +
+         MD->getParent()->getNameAsString() + "::" + N +
+         "', or make it non-virtual)";
+}
+
 bool writesNothing(const FunctionDecl *FD) {
   const FunctionDecl *Def = nullptr;
   if (!FD)
+    return false;
+  // (Which override runs is not known here.)
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->isVirtual())
     return false;
   // `bool operator()(It a, It b) const { return *a < *b; }`.
   if (FD->hasBody(Def) && Def)

@@ -4,9 +4,12 @@
 // written, without a split derivative or tape. Any write that is not to
 // one of the helper's own local variables makes a helper a writer: through
 // a local pointer copy, a reference, a member, a nested helper, a callee
-// without a visible body, std::swap, an int out-parameter, recursion; their gradients are checked here too.
+// without a visible body, std::swap, an int out-parameter, recursion; their gradients
+// are checked here too. A virtual call whose override is not known is an
+// error (the base's body may write nothing while the override writes).
 // RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
 // RUN: %dump %s --function=reads %dflags | FileCheck %s --check-prefix=DUMP
+// RUN: not %gradxx -fsyntax-only -DREFUSED %s 2>&1 | FileCheck %s --check-prefix=REFUSED
 #include "fwdcheck.h"
 #include "gradcheck.h"
 #include <algorithm>
@@ -68,6 +71,14 @@ static double indexOut(double *a, int *k) {
   *k = a[0] > a[1] ? 0 : 1;
   return a[*k];
 }
+struct Scaler {
+  virtual ~Scaler() = default;
+  virtual void apply(double *) const {}
+};
+struct Doubler final : Scaler {
+  void apply(double *a) const override { a[0] *= 2 * a[1]; }
+};
+static const Doubler kDoubler;
 static double recursive(double *a, int n) {
   if (n == 0)
     return 0;
@@ -105,3 +116,16 @@ int main() {
 // CHECK: ok writers.fwd.y
 // CHECK: ok writers2.d0
 // CHECK: ok writers2.fwd.y
+
+#ifdef REFUSED
+static double virtualCall(const Scaler *s, double *a) {
+  s->apply(a);
+// REFUSED: read-only-helpers.cpp:[[@LINE-1]]:3: error: grad: cannot differentiate virtual call to 'apply' (which override runs is not known: call it qualified, 'Scaler::apply', or make it non-virtual) in 'virtualCall' in forward mode
+// REFUSED: read-only-helpers.cpp:[[@LINE-2]]:3: error: grad: cannot differentiate virtual call to 'apply' (which override runs is not known: call it qualified, 'Scaler::apply', or make it non-virtual) in 'virtualCall'
+  return a[0];
+}
+[[grad, grad::forward]] double dispatch(double x, double y) {
+  double a[2] = {x, y};
+  return virtualCall(&kDoubler, a);
+}
+#endif
