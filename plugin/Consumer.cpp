@@ -6,6 +6,7 @@
 
 #include "Consumer.h"
 #include "Diagnostics.h"
+#include "Lift.h"
 #include "Printer.h"
 #include "Promotion.h"
 #include "PullbackBuilder.h"
@@ -246,6 +247,19 @@ void Differentiator::defineHvp(const PullbackEntry &E) {
   E.Pullback->isDefined(PBDef);
   if (PBDef->isInlined() && !H.Hvp->isInlined())
     H.Hvp->setImplicitlyInline();
+  // (Said once at the call, not as the pullback's runtime calls.)
+  if (const CallExpr *M = mapCallReached(E.Primal)) {
+    report(S.Diags, Diag::UnsupportedHvp, M->getBeginLoc())
+        << ("call to 'grad::" + runtimePrimitive(M) +
+            "' (map and broadcast are lowered in reverse mode only: write "
+            "the loop)")
+               .str()
+        << E.Primal->getNameAsString();
+    noteRequest(E);
+    H.Failed = true;
+    H.Hvp->setInvalidDecl();
+    return;
+  }
   if (!buildHvp(*this, H, PBDef)) {
     H.Failed = true;
     H.Hvp->setInvalidDecl();

@@ -10,6 +10,7 @@
 #include "Registry.h"
 #include "Rules.h"
 #include "SemaBuilder.h"
+#include "Unread.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -215,6 +216,8 @@ public:
   llvm::DenseMap<const VarDecl *, VarDecl *> Map;
   /// `const C &self`, the captured `this`.
   VarDecl *Self = nullptr;
+  /// Rule calls whose value part is never read (see Unread.h).
+  llvm::DenseSet<const CallExpr *> Unread;
   std::string Error;
   SourceLocation ErrorLoc;
 
@@ -375,6 +378,8 @@ Expr *Cloner::expr(const Expr *E) {
         return fail(E, "call to '" + FD->getNameAsString() +
                            "' in a dual-number lambda");
       // dual.h takes any mix of one dual type and arithmetic scalars.
+      if (Unread.count(CE))
+        return B.callRuntime(std::string(R->Name) + "_der", {}, Args);
       return B.callGrad(R->Name, Args);
     }
     return B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Args);
@@ -642,6 +647,10 @@ FunctionDecl *Differentiator::liftFunction(LambdaInfo &Info, unsigned Slots,
     else
       C.Map[Cap.Var] = Params[I++];
   }
+  // A tangent function serves tangent_pullback alone, which reads the
+  // derivative part of its result only.
+  if (Slots)
+    C.Unread = unreadRuleCalls(F->getBody());
   Stmt *Body = C.stmt(F->getBody());
   if (!C.Error.empty() || !Body || C.B.Failed) {
     report(S.Diags, Diag::UnsupportedConstruct,

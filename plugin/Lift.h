@@ -74,6 +74,15 @@ void classify(LambdaInfo &Info);
 /// not replayed).
 bool containsLambda(const clang::Stmt *St);
 
+/// "map", "broadcast", "sum", "dot" or "matmul" for calls to the runtime's
+/// primitives `grad::NAME`, else empty (Map.cpp).
+llvm::StringRef runtimePrimitive(const clang::CallExpr *CE);
+
+/// The first call to grad::map or grad::broadcast in the body of \p FD or
+/// of a function it calls (with a body, outside namespaces std and grad;
+/// lambdas included), or null (Map.cpp).
+const clang::CallExpr *mapCallReached(const clang::FunctionDecl *FD);
+
 } // namespace grad
 
 #endif

@@ -114,8 +114,10 @@ struct RuleImpl {
 };
 
 #define K(V) K(#V)
-#define GRAD_ROW1(Name, DX)                                                    \
-  {{#Name, 1, {0, 0, 0}},                                                      \
+// HasX: the row has a partial over x alone (GRAD_RULE1X), which serves the
+// runtime's dual numbers; the plugin only needs to know that there is one.
+#define GRAD_ROW1(Name, DX, HasX)                                              \
+  {{#Name, 1, {0, 0, 0}, HasX},                                                \
    {[](const E *A, E y) -> E {                                                 \
       E x = A[0];                                                              \
       (void)x;                                                                 \
@@ -135,7 +137,8 @@ struct RuleImpl {
 #define GRAD_ROW2(Name, DA, DB)                                                \
   {{#Name, 2, {0, 0, 0}},                                                      \
    {GRAD_RULE_PARTIAL(DA), GRAD_RULE_PARTIAL(DB), nullptr}},
-#define GRAD_RULE1(Name, DX) GRAD_ROW1(Name, DX)
+#define GRAD_RULE1(Name, DX) GRAD_ROW1(Name, DX, false)
+#define GRAD_RULE1X(Name, DX, DXX) GRAD_ROW1(Name, DX, true)
 #define GRAD_RULE2(Name, DA, DB) GRAD_ROW2(Name, DA, DB)
 #define GRAD_RULE3(Name, DA, DB, DC)                                           \
   {{#Name, 3, {0, 0, 0}},                                                      \
@@ -149,7 +152,7 @@ RuleImpl Table[] = {
 #define GRAD_RULE1(Name, DX)
 #define GRAD_RULE2(Name, DA, DB)
 #define GRAD_RULE3(Name, DA, DB, DC)
-#define GRAD_COMPLEX1(Name, DX) GRAD_ROW1(Name, DX)
+#define GRAD_COMPLEX1(Name, DX) GRAD_ROW1(Name, DX, false)
 #define GRAD_COMPLEX2(Name, DA, DB) GRAD_ROW2(Name, DA, DB)
 RuleImpl ComplexTable[] = {
 #include "grad/rules.def"

@@ -33,6 +33,9 @@ struct Rule {
   unsigned Arity;
   /// Inputs read by the partial for each argument.
   unsigned Uses[3];
+  /// A unary row with a partial over x alone (GRAD_RULE1X): the runtime's
+  /// detail::NAME_der computes a dual's derivative part without its value.
+  bool HasPartialOverX = false;
 };
 
 /// The rule for a call to \p Callee (std::sin, sinf, ::sin, __builtin_sin,

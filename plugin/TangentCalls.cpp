@@ -433,6 +433,13 @@ const CallExpr *TangentBuilder::liftedCall(const CXXOperatorCallExpr *OC) {
 }
 
 VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
+  // grad::map / grad::broadcast: lowered in reverse mode only.
+  StringRef Prim = runtimePrimitive(CE);
+  if (Prim == "map" || Prim == "broadcast")
+    return {fail(CE, "call to 'grad::" + Prim +
+                         "' (map and broadcast are lowered in reverse mode "
+                         "only: write the loop)"),
+            nullptr};
   // std::min(a, b, comp): the '?:' it evaluates.
   if (hasComparator(State::get(Ctx), CE))
     return conditional(selectorForm(State::get(Ctx), CE), NeedT);

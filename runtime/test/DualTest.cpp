@@ -205,4 +205,25 @@ TEST(DualTest, EveryRuleMatchesRulesHelpers) {
 #include "grad/rules.def"
 }
 
+// GRAD_RULE1X rows: detail::NAME_der gives the derivative part through the
+// partial over x alone, equal to the partial through y, and no value.
+TEST(DualTest, DerivativeOnlyFormsMatchTheRule) {
+  using namespace grad::rules;
+  int Rows = 0;
+#define GRAD_RULE1(Name, DX)
+#define GRAD_RULE2(Name, DA, DB)
+#define GRAD_RULE3(Name, DA, DB, DC)
+#define GRAD_RULE1X(Name, DX, DXX)                                             \
+  ++Rows;                                                                      \
+  for (double X0 : Points) {                                                   \
+    const auto R = grad::detail::Name##_der(make_dual<2>(X0, 1));              \
+    EXPECT_TRUE(std::isnan(R.val)) << #Name;                                   \
+    EXPECT_EQ(R.der[0], 0.0) << #Name;                                         \
+    expectClose(R.der[1], Name##_dx(X0, Name##_eval(X0)), #Name " at x");      \
+    expectClose(R.der[1], grad::Name(make_dual(X0)).der[0], #Name " dual");    \
+  }
+#include "grad/rules.def"
+  EXPECT_GE(Rows, 1);
+}
+
 } // namespace

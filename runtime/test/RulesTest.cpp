@@ -39,6 +39,12 @@ template <class T> std::vector<Rule<T>> allRules() {
   Rules.push_back(                                                             \
       {#Name, 1, [](const T *A) { return Name##_eval<T>(A[0]); },              \
        [](int, const T *A, T Y) { return Name##_dx<T>(A[0], Y); }});
+// The partial over x alone is checked as a row of its own.
+#define GRAD_RULE1X(Name, DX, DXX)                                             \
+  GRAD_RULE1(Name, DX)                                                         \
+  Rules.push_back(                                                             \
+      {#Name "_dxx", 1, [](const T *A) { return Name##_eval<T>(A[0]); },       \
+       [](int, const T *A, T) { return Name##_dxx<T>(A[0]); }});
 #define GRAD_RULE2(Name, DA, DB)                                               \
   Rules.push_back({#Name, 2,                                                   \
                    [](const T *A) { return Name##_eval<T>(A[0], A[1]); },      \

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <thread>
+#include <vector>
 
 namespace {
 
@@ -40,6 +41,33 @@ TEST(StackTest, LastInFirstOutAcrossTypes) {
   double D = 0;
   S.pop(D);
   EXPECT_EQ(D, 1.5);
+  EXPECT_TRUE(S.empty());
+}
+
+// A vector keeps its own size: values of different lengths (odd byte
+// counts too) come back in order, around scalars.
+TEST(StackTest, VectorsComeBackWithTheirSizes) {
+  stack S;
+  S.push(std::vector<double>{1, 2, 3});
+  S.push(0.5);
+  S.push(std::vector<float>{4, 5, 6});
+  S.push(std::vector<double>{});
+  S.push(std::vector<char>{'a'});
+  std::vector<char> C{'x', 'y'};
+  S.pop(C);
+  EXPECT_EQ(C, std::vector<char>{'a'});
+  std::vector<double> E{9, 9};
+  S.pop(E);
+  EXPECT_TRUE(E.empty());
+  std::vector<float> F;
+  S.pop(F);
+  EXPECT_EQ(F, (std::vector<float>{4, 5, 6}));
+  double H = 0;
+  S.pop(H);
+  EXPECT_EQ(H, 0.5);
+  std::vector<double> D(7, 1.0);
+  S.pop(D);
+  EXPECT_EQ(D, (std::vector<double>{1, 2, 3}));
   EXPECT_TRUE(S.empty());
 }
 

@@ -78,6 +78,12 @@ before the memory ones), `memory` and `-NAME` are accepted):
              then folded into a scalar from elements at known indices;
              inside loops too, sized by the loop counter (`v(2 + i % 3, e)`),
              with `break` / `continue` between the size changes
+  maps       (not in all or memory) `s = grad::sum(grad::map([](double el)
+             { ... }, v))` over a std::vector of values, the lambda capture-
+             free (forward lowering) with a local `u`, `u += e`, `u = u - e`,
+             `u *= 0.5`, `if (u > 0.25) ...` and tanh calls whose value is
+             only differentiated (alone, scaled by a literal, summed) or read
+             (products, arguments of exp and sin, conditions)
   copies     (not in all or memory; with pointers or outargs) copies of
              ranges of doubles: `std::copy(s, s + n, d)`, `std::copy_n`,
              `std::memcpy(d, s, n * sizeof(double))`, `std::memmove` (also
@@ -169,7 +175,7 @@ ALL_FEATURES = LEGACY_FEATURES + MEMORY_FEATURES + ("retwrite", "seqorder",
                                                     "lanes", "switch",
                                                     "selectors",
                                                     "ptrresults", "vectors",
-                                                    "copies")
+                                                    "copies", "maps")
 # Names that stand for several features.
 GROUPS = {"memory": MEMORY_FEATURES, "all": LEGACY_FEATURES}
 DEFAULT_FEATURES = ("expr", "locals", "overwrite", "ternary", "math", "calls",
@@ -636,6 +642,9 @@ class Gen:
         if self.on("vectors") and self.on("locals") and any(
                 v.assignable and v.scalar for v in self.vars()):
             kinds += ["vecops"] * 2
+        if self.on("maps") and self.on("locals") and any(
+                v.assignable and v.scalar for v in self.vars()):
+            kinds += ["map"] * 2
         if self.on("complex") and self.on("locals"):
             kinds += ["complex"] * 2
         if self.on("structs") and self.on("locals"):
@@ -772,6 +781,80 @@ class Gen:
             terms.append(f"{w}[{r.randrange(other[0])}]")
             tb += other[1]
         e = self.limit(E(" + ".join(terms), tb))
+        self.emit(f"{t.name} = {e.text};")
+        self.set_bound(t, e.bound)
+        self.indent -= 1
+        self.emit("}")
+
+    # --- maps --------------------------------------------------------------
+    def map_term(self):
+        """A term of a map lambda's body over el and its bound: tanh calls
+        whose value only feeds the derivative (alone, scaled by a literal,
+        summed) or is read (a product of two, an argument, under a factor
+        of el)."""
+        r = self.rng
+        c = fmt(r.choice([0.5, -1.25, 2.0, 0.75]))
+        arg = r.choice([f"{c} * el", f"el + {c}", "el * el * 0.25", "el"])
+        t = f"std::tanh({arg})"
+        k = r.randrange(7)
+        if k == 0:
+            return t, 1.0
+        if k == 1:
+            return f"{c} * {t}", 2.0
+        if k == 2:
+            return f"-{t} / 4", 0.25
+        if k == 3:
+            return f"{t} * std::tanh(el)", 1.0
+        if k == 4:
+            return f"std::exp(-{t})", 3.0
+        if k == 5:
+            return f"std::sin({t})", 1.0
+        return f"std::tanh(el) * ({t} + el * 0.125)", 1.0 + LIMIT / 8
+
+    def map_body(self):
+        """The body of a capture-free lambda of el (one line) and a bound."""
+        r = self.rng
+        te, b = self.map_term()
+        parts, bound = [f"double u = {te};"], b
+        for _ in range(r.randint(0, 2)):
+            te, b = self.map_term()
+            op = r.randrange(4)
+            if op == 0:
+                parts.append(f"u += {te};")
+                bound += b
+            elif op == 1:
+                parts.append(f"u = u - {te};")
+                bound += b
+            elif op == 2:
+                parts.append("u *= 0.5;")
+                bound *= 0.5
+            else:
+                parts.append(f"if (u > 0.25) u = u + {te};")
+                bound += b
+        te, b = self.map_term()
+        if self.chance(0.5):
+            parts.append(f"return u + {te};")
+            bound += b
+        else:
+            parts.append(f"return 2.0 * u - {te};")
+            bound = 2 * bound + b
+        return " ".join(parts), bound
+
+    def s_map(self, depth):
+        """A block: a std::vector of values, sum(map(lambda, v)) with a
+        capture-free lambda (forward lowering: dual numbers, value parts of
+        calls skipped where nothing reads them), folded into a scalar."""
+        r = self.rng
+        self.nlocals += 1
+        m = f"m{self.nlocals}"
+        es = [self.dbl(self.limit(self.expr(2))) for _ in range(r.randint(1, 3))]
+        self.emit("{")
+        self.indent += 1
+        self.emit(f"std::vector<double> {m}{{{', '.join(e.text for e in es)}}};")
+        body, bound = self.map_body()
+        t = self.target()
+        e = self.limit(E(f"grad::sum(grad::map([](double el) {{ {body} }}, {m}))",
+                         bound * len(es)))
         self.emit(f"{t.name} = {e.text};")
         self.set_bound(t, e.bound)
         self.indent -= 1
@@ -2889,8 +2972,10 @@ def generate(seed, n, features):
            "// Do not edit: regenerate instead.",
            "#include <algorithm>", "#include <cmath>", "#include <cstdint>",
            "#include <cstdio>", ""]
-    if "loops" in features:
+    if "loops" in features or "maps" in features:
         out[-1:-1] = ["#include <grad/grad.h>"]
+    if "maps" in features:
+        out[-1:-1] = ["#include <vector>"]
     if "complex" in features:
         out[-1:-1] = ["#include <complex>"]
     if "vectors" in features:

@@ -226,6 +226,17 @@ constexpr lanes<_Tp, _Np> lanes_of(const dual<_Tp, _Np> &__d) {
   return __r;
 }
 
+/// A resizable contiguous container of trivially copyable values (a
+/// std::vector): the stack records its elements and their count.
+template <class _Cp>
+concept __tape_container =
+    !std::is_trivially_copyable_v<_Cp> &&
+    std::is_trivially_copyable_v<typename _Cp::value_type> &&
+    requires(_Cp &__c) {
+      __c.data();
+      __c.resize(__c.size());
+    };
+
 class stack {
 public:
   /// Capacity kept while the stack is empty (larger blocks are freed).
@@ -256,6 +267,32 @@ public:
                   "the stack holds trivially copyable values");
     __top -= slot<_Tp>();
     std::memcpy(static_cast<void *>(&__v), __top, sizeof(_Tp));
+  }
+
+  /// A std::vector (any resizable contiguous container of trivially
+  /// copyable values, such as a map's operand recorded in a loop): its
+  /// elements, then their count; pop resizes the container to it.
+  template <__tape_container _Cp>
+  void push(const _Cp &__c) {
+    using _Vp = typename _Cp::value_type;
+    const std::size_t __n = __c.size();
+    const std::size_t __bytes = (__n * sizeof(_Vp) + 7) & ~std::size_t(7);
+    if (static_cast<std::size_t>(__end - __top) < __bytes) [[unlikely]]
+      __grow(__bytes);
+    if (__n)
+      std::memcpy(__top, __c.data(), __n * sizeof(_Vp));
+    __top += __bytes;
+    push(__n);
+  }
+  template <__tape_container _Cp>
+  void pop(_Cp &__c) {
+    using _Vp = typename _Cp::value_type;
+    std::size_t __n;
+    pop(__n);
+    __top -= (__n * sizeof(_Vp) + 7) & ~std::size_t(7);
+    __c.resize(__n);
+    if (__n)
+      std::memcpy(static_cast<void *>(__c.data()), __top, __n * sizeof(_Vp));
   }
 
   /// Pushes the values in order (a split derivative's frame).

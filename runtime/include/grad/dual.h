@@ -31,6 +31,7 @@
 #include <cassert>
 #include <compare>
 #include <cstddef>
+#include <limits>
 #include <type_traits>
 
 namespace grad {
@@ -171,6 +172,22 @@ constexpr void addPartial(D &R, const X &V, PartialFn Partial) {
     for (std::size_t I = 0; I < N; ++I)                                        \
       R.der[I] = P * X.der[I];                                                 \
     return R;                                                                  \
+  }
+
+// Also detail::NAME_der: the derivative part alone, through the partial
+// that does not read the result, for a call whose value is not needed (the
+// plugin emits it where the value is never read; the value is a NaN).
+#define GRAD_RULE1X(Name, DX, DXX)                                             \
+  GRAD_RULE1(Name, DX)                                                         \
+  namespace detail {                                                           \
+  template <class T, std::size_t N>                                            \
+  dual<T, N> Name##_der(const dual<T, N> &X) {                                 \
+    dual<T, N> R{std::numeric_limits<T>::quiet_NaN()};                         \
+    const T P = rules::Name##_dxx<T>(X.val);                                   \
+    for (std::size_t I = 0; I < N; ++I)                                        \
+      R.der[I] = P * X.der[I];                                                 \
+    return R;                                                                  \
+  }                                                                            \
   }
 
 #define GRAD_RULE2(Name, DA, DB)                                               \

@@ -37,6 +37,9 @@
 namespace grad::rules {
 
 // The rules.def vocabulary; a new function in a partial must be added here.
+/// v * v, v evaluated once (libm calls may set errno and are not merged).
+template <class T> constexpr T sq(T v) { return v * v; }
+
 #define GRAD_RULES_VOCABULARY                                                  \
   using std::sin, std::cos, std::sinh, std::cosh, std::exp, std::log,          \
       std::sqrt, std::pow, std::trunc
@@ -56,6 +59,14 @@ namespace grad::rules {
   template <class T> T Name##_dx([[maybe_unused]] T x, [[maybe_unused]] T y) { \
     GRAD_RULES_VOCABULARY;                                                     \
     return T(DX);                                                              \
+  }
+
+// The partial over x alone, for when the result is not needed.
+#define GRAD_RULE1X(Name, DX, DXX)                                             \
+  GRAD_RULE1(Name, DX)                                                         \
+  template <class T> T Name##_dxx(T x) {                                       \
+    GRAD_RULES_VOCABULARY;                                                     \
+    return T(DXX);                                                             \
   }
 
 #define GRAD_RULE2(Name, DA, DB)                                               \
