@@ -550,25 +550,8 @@ void PullbackBuilder::ownerDecl(const VarDecl *VD, Stmts &Blocks) {
                         "' (its shadow needs constructors)");
     return;
   }
-  QualType SizeT = Ctx.getSizeType();
-  Expr *Bytes = nullptr;
-  Expr *ElemSize = B.intLit(Ctx.getTypeSizeInChars(Elem).getQuantity(), SizeT);
-  switch (A.K) {
-  case Allocation::NewArray:
-    Bytes = B.binop(BO_Mul, B.staticCast(SizeT, plain(A.Size)), ElemSize);
-    break;
-  case Allocation::NewObject:
-    Bytes = ElemSize;
-    break;
-  case Allocation::Malloc:
-    Bytes = plain(A.Size);
-    break;
-  case Allocation::Calloc:
-    Bytes = B.binop(BO_Mul, plain(A.Size), plain(A.Size2));
-    break;
-  case Allocation::None:
-    break;
-  }
+  Expr *Bytes = allocationBytes(
+      B, A, Elem, [this](const Expr *E) { return plain(E); });
   QualType PT = Ctx.getPointerType(Elem.getUnqualifiedType());
   VarDecl *Sh = hoist("_d_" + VD->getNameAsString() + "_", PT);
   Cur->push_back(B.assign(

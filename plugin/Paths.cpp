@@ -337,6 +337,28 @@ Allocation allocation(const Expr *E) {
   return A;
 }
 
+Expr *allocationBytes(SemaBuilder &B, const Allocation &A, QualType Elem,
+                      llvm::function_ref<Expr *(const Expr *)> Val) {
+  ASTContext &Ctx = B.S.Context;
+  QualType SizeT = Ctx.getSizeType();
+  auto Size = [&](const Expr *E) { return B.staticCast(SizeT, Val(E)); };
+  Expr *ElemSize =
+      B.intLit(Ctx.getTypeSizeInChars(Elem).getQuantity(), SizeT);
+  switch (A.K) {
+  case Allocation::NewArray:
+    return B.binop(BO_Mul, Size(A.Size), ElemSize);
+  case Allocation::NewObject:
+    return ElemSize;
+  case Allocation::Malloc:
+    return Size(A.Size);
+  case Allocation::Calloc:
+    return B.binop(BO_Mul, Size(A.Size), Size(A.Size2));
+  case Allocation::None:
+    break;
+  }
+  return nullptr;
+}
+
 bool mayAlias(const VarDecl *VD) {
   QualType T = VD->getType().getNonReferenceType();
   if (!(VD->getType()->isReferenceType() || T->isPointerType()) ||

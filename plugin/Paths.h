@@ -21,9 +21,12 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include <string>
 
 namespace grad {
+
+class SemaBuilder;
 
 /// `std::get<I>(t)` on an lvalue tuple, pair or array, or null.
 const clang::CallExpr *stdGet(const clang::Expr *E);
@@ -150,6 +153,12 @@ struct Allocation {
   const clang::Expr *Init = nullptr;  ///< new T(init)
 };
 Allocation allocation(const clang::Expr *E);
+
+/// The byte count of allocation \p A of \p Elem values (the size of its
+/// shadow or tangent memory), with \p Val rebuilding its size operands.
+clang::Expr *allocationBytes(
+    SemaBuilder &B, const Allocation &A, clang::QualType Elem,
+    llvm::function_ref<clang::Expr *(const clang::Expr *)> Val);
 
 /// True if \p VD is a pointer or reference to floating data (it may alias
 /// differentiated storage).

@@ -81,27 +81,10 @@ bool TangentBuilder::heapTangent(const VarDecl *VD, Expr *&VInit,
     VInit = expr(Init, false).V;
   }
   // The tangent: as many zeroed bytes.
-  QualType SizeT = Ctx.getSizeType();
-  Expr *ElemSize =
-      B.intLit(Ctx.getTypeSizeInChars(Elem).getQuantity(), SizeT);
-  auto Val = [&](const Expr *E) { return B.staticCast(SizeT, expr(E, false).V); };
-  Expr *Bytes = nullptr;
-  switch (A.K) {
-  case Allocation::NewArray:
-    Bytes = B.binop(BO_Mul, Val(A.Size), ElemSize);
-    break;
-  case Allocation::NewObject:
-    Bytes = ElemSize;
-    break;
-  case Allocation::Malloc:
-    Bytes = Val(A.Size);
-    break;
-  case Allocation::Calloc:
-    Bytes = B.binop(BO_Mul, Val(A.Size), Val(A.Size2));
-    break;
-  case Allocation::None:
+  Expr *Bytes = allocationBytes(
+      B, A, Elem, [this](const Expr *E) { return expr(E, false).V; });
+  if (!Bytes)
     return false;
-  }
   QualType TP = Ctx.getPointerType(tanType(Elem).getUnqualifiedType());
   TInit = B.staticCast(TP, B.callRuntime("shadow_alloc", {}, {Bytes}));
   HeapTans.insert(VD);

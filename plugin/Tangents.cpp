@@ -587,7 +587,8 @@ VT TangentBuilder::expr(const Expr *X, bool NeedT) {
   if (isa<InitListExpr>(X) && hasFloatingData(X->getType()))
     return objectTemporary(X, X->getType());
   // Scratch memory without floating data (`new int[n]`, `delete[] idx`):
-  // replayed as written. (Floating scratch needs a tangent array.)
+  // replayed as written (floating scratch gets tangent memory where it is
+  // declared, TangentStmts.cpp heapTangent).
   const Expr *Freed = nullptr;
   if (const auto *DE = dyn_cast<CXXDeleteExpr>(X))
     Freed = DE->getArgument()->IgnoreImpCasts();
