@@ -119,6 +119,9 @@ private:
   /// freed where they are freed.
   llvm::DenseSet<const VarDecl *> HeapTans;
   bool heapTangent(const VarDecl *VD, Expr *&VInit, Expr *&TInit);
+  /// \p E as written, over the pushforward's values (code without
+  /// derivatives: allocations, deallocations); null if it cannot be.
+  Expr *replayed(const Expr *E);
   /// The tangent memory freed with what \p Arg points to, if it owns heap
   /// memory (null otherwise).
   Expr *freedTangent(const Expr *Arg);

@@ -54,6 +54,15 @@ static bool rebound(const Stmt *S, const VarDecl *VD) {
   return false;
 }
 
+Expr *TangentBuilder::replayed(const Expr *E) {
+  Replayer R(S, [this](const ValueDecl *D) -> ValueDecl * {
+    const auto *V = dyn_cast<VarDecl>(D);
+    auto It = V ? Vals.find(V) : Vals.end();
+    return It == Vals.end() ? nullptr : It->second;
+  });
+  return R.expr(E);
+}
+
 bool TangentBuilder::heapTangent(const VarDecl *VD, Expr *&VInit,
                                  Expr *&TInit) {
   const Expr *Init = VD->getInit();
@@ -67,12 +76,7 @@ bool TangentBuilder::heapTangent(const VarDecl *VD, Expr *&VInit,
   }
   // The value: the allocation as written.
   if (isa<CXXNewExpr>(Init->IgnoreParenCasts())) {
-    Replayer R(S, [this](const ValueDecl *D) -> ValueDecl * {
-      const auto *V = dyn_cast<VarDecl>(D);
-      auto It = V ? Vals.find(V) : Vals.end();
-      return It == Vals.end() ? nullptr : It->second;
-    });
-    VInit = R.expr(Init);
+    VInit = replayed(Init);
     if (!VInit) {
       fail(Init, constructName(Init));
       return false;

@@ -603,12 +603,7 @@ VT TangentBuilder::expr(const Expr *X, bool NeedT) {
       (Freed && Freed->getType()->isPointerType() &&
        !hasFloatingData(Freed->getType()->getPointeeType()) &&
        !Freed->getType()->getPointeeType()->isPointerType())) {
-    Replayer R(S, [this](const ValueDecl *D) -> ValueDecl * {
-      const auto *VD = dyn_cast<VarDecl>(D);
-      auto It = VD ? Vals.find(VD) : Vals.end();
-      return It == Vals.end() ? nullptr : It->second;
-    });
-    if (Expr *Out = R.expr(X))
+    if (Expr *Out = replayed(X))
       return {Out, nullptr};
   }
   // Braces of values without tangents (`const double *rows[2] = {t0, t1}`
