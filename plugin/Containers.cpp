@@ -158,9 +158,12 @@ bool PullbackBuilder::storageInit(const VarDecl *VD, const Expr *Init,
     const Expr *A = Range[1] ? Range[I] : CE->getArg(I);
     QualType AT = A->getType();
     if (isFloating(AT) && Act.isActive(strip(A))) {
-      // v(n, x): every element is x.
+      // v(n, x), tensor(shape, x): every element is x.
+      const auto *RD = T->getAsCXXRecordDecl();
+      bool Tensor = RD && RD->getIdentifier() && RD->getName() == "tensor";
       if (N == 2 && I == 1 &&
-          CE->getArg(0)->getType()->isIntegralOrEnumerationType()) {
+          (CE->getArg(0)->getType()->isIntegralOrEnumerationType() ||
+           (Tensor && CE->getArg(0)->getType()->isRecordType()))) {
         SI.Fill = A;
         Args.push_back(fwd(A, false));
         continue;

@@ -335,6 +335,8 @@ void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,
     const Expr *Source = Copy ? Ctor->getArg(0) : VD->getInit();
     if (Computed && Act.isActive(strip(Source)))
       backprop(Source, B.ref(A), R);
+    else if (!Computed)
+      reverseStorageInit(SI, A, R); // tensor(shape, x): x gets the sum
     R.push_back(B.callRuntime("zero", {}, {B.ref(A)}));
     Blocks.insert(Blocks.begin(), R.begin(), R.end());
     return;

@@ -1,4 +1,4 @@
-//===- TangentCalls.cpp - Calls and initialisers in forward mode ------------===//
+//===- TangentCalls.cpp - Calls in forward mode ---------------------------===//
 //
 // Part of clang-grad.
 //

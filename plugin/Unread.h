@@ -27,7 +27,8 @@ namespace grad {
 /// right side of its assignments are read as far as the local is; anything
 /// else (arguments of calls, conditions, members, references, pointers)
 /// reads its operands' values.
-llvm::DenseSet<const clang::CallExpr *> unreadRuleCalls(const clang::Stmt *Body);
+llvm::DenseSet<const clang::CallExpr *>
+unreadRuleCalls(const clang::Stmt *Body);
 
 } // namespace grad
 

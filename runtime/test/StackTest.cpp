@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "grad/core.h"
+#include "grad/tensor.h"
 
 #include <gtest/gtest.h>
 
@@ -68,6 +69,27 @@ TEST(StackTest, VectorsComeBackWithTheirSizes) {
   std::vector<double> D(7, 1.0);
   S.pop(D);
   EXPECT_EQ(D, (std::vector<double>{1, 2, 3}));
+  EXPECT_TRUE(S.empty());
+}
+
+// A tensor comes back with its shape and elements.
+TEST(StackTest, TensorsComeBackWithTheirShapes) {
+  stack S;
+  grad::tensor<double> A({2, 3});
+  for (std::size_t I = 0; I < A.size(); ++I)
+    A[I] = 0.5 * double(I);
+  S.push(A);
+  S.push(1.25);
+  S.push(grad::tensor<float>({1}, 7.0f));
+  grad::tensor<float> F;
+  S.pop(F);
+  EXPECT_EQ(F, grad::tensor<float>({1}, 7.0f));
+  double H = 0;
+  S.pop(H);
+  EXPECT_EQ(H, 1.25);
+  grad::tensor<double> B({5}, 9.0);
+  S.pop(B);
+  EXPECT_EQ(B, A);
   EXPECT_TRUE(S.empty());
 }
 

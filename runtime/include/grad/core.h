@@ -42,6 +42,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 
 namespace grad {
 
@@ -237,6 +238,20 @@ concept __tape_container =
       __c.resize(__c.size());
     };
 
+/// A container with a shape it can be built from (grad::tensor): the stack
+/// records its elements, then its shape; pop builds it again.
+template <class _Cp>
+concept __tape_shaped =
+    !std::is_trivially_copyable_v<_Cp> &&
+    std::is_trivially_copyable_v<typename _Cp::value_type> &&
+    requires(const _Cp &__c) {
+      __c.data();
+      __c.size();
+      _Cp(__c.shape());
+    } &&
+    __tape_container<std::remove_cvref_t<
+        decltype(std::declval<const _Cp &>().shape())>>;
+
 class stack {
 public:
   /// Capacity kept while the stack is empty (larger blocks are freed).
@@ -291,6 +306,28 @@ public:
     pop(__n);
     __top -= (__n * sizeof(_Vp) + 7) & ~std::size_t(7);
     __c.resize(__n);
+    if (__n)
+      std::memcpy(static_cast<void *>(__c.data()), __top, __n * sizeof(_Vp));
+  }
+
+  template <__tape_shaped _Cp> void push(const _Cp &__c) {
+    using _Vp = typename _Cp::value_type;
+    const std::size_t __n = __c.size();
+    const std::size_t __bytes = (__n * sizeof(_Vp) + 7) & ~std::size_t(7);
+    if (static_cast<std::size_t>(__end - __top) < __bytes) [[unlikely]]
+      __grow(__bytes);
+    if (__n)
+      std::memcpy(__top, __c.data(), __n * sizeof(_Vp));
+    __top += __bytes;
+    push(__c.shape());
+  }
+  template <__tape_shaped _Cp> void pop(_Cp &__c) {
+    using _Vp = typename _Cp::value_type;
+    std::remove_cvref_t<decltype(__c.shape())> __shape;
+    pop(__shape);
+    __c = _Cp(std::move(__shape));
+    const std::size_t __n = __c.size();
+    __top -= (__n * sizeof(_Vp) + 7) & ~std::size_t(7);
     if (__n)
       std::memcpy(static_cast<void *>(__c.data()), __top, __n * sizeof(_Vp));
   }
