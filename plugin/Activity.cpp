@@ -63,6 +63,8 @@ const VarDecl *Activity::rootOf(const Expr *E, bool &IsThis) const {
     return rootOf(A, IsThis);
   if (const Expr *A = accessorArg(E))
     return rootOf(A, IsThis);
+  if (const Expr *A = objectArg(E)) // m.row(i), m(i, j)
+    return rootOf(A, IsThis);
   // A helper that computes a pointer into one of its arguments.
   if (const Expr *A = pointedArg(E))
     return rootOf(A, IsThis);

@@ -168,10 +168,14 @@ Expr *PullbackBuilder::pointerResult(const CallExpr *CE, const Expr *Arg,
                                 "it cannot be evaluated again (it has side "
                                 "effects or calls a function; bind the "
                                 "result to a local pointer first)");
-  if (NoHoist)
-    return unsupported(CE, std::string("dereference of the pointer '") +
+  if (NoHoist) {
+    bool Ref = !CE->getType()->isPointerType();
+    return unsupported(CE, std::string(Ref ? "element '"
+                                           : "dereference of the pointer '") +
                                spelled(CE) + "' " + NoHoistWhy +
-                               " (bind it to a local pointer first)");
+                               (Ref ? " (bind it to a local reference first)"
+                                    : " (bind it to a local pointer first)"));
+  }
   // (The call itself, as written: a reference result is an element.)
   Expr *P = rebuildCall(CE, false, true);
   if (!P)
@@ -196,7 +200,10 @@ Expr *PullbackBuilder::pointerResult(const CallExpr *CE, const Expr *Arg,
   Expr *Base = rebuildBase(Arg, true);
   if (!Base)
     return nullptr;
-  if (!Arg->getType()->isPointerType()) // into a std::vector or std::array
+  if (intoObject(Arg)) // into the object: `m(i, j)`, `m.row(i)`
+    Base = objectElements(B, Base,
+                          PT->getPointeeType(), /*Const=*/true);
+  else if (!Arg->getType()->isPointerType()) // into a std::vector or array
     Base = B.memberCall(Base, "data", {});
   VarDecl *O = hoist("_o", Ctx.getPointerDiffType());
   Cur->push_back(B.assign(B.ref(O), B.binop(BO_Sub, B.ref(T), Base)));
@@ -611,7 +618,10 @@ Expr *PullbackBuilder::valBase(const Expr *BaseE) {
   // A helper's pointer result: never called again in the reverse sweep.
   if (const Expr *A = resultArg(K)) {
     Expr *Off = resultOffset(K);
-    return Off ? B.binop(BO_Add, valBase(A), Off) : nullptr;
+    Expr *Base = valBase(A);
+    if (Base && intoObject(A))
+      Base = objectElements(B, Base, K->getType()->getPointeeType(), true);
+    return Off && Base ? B.binop(BO_Add, Base, Off) : nullptr;
   }
   return plain(K);
 }
@@ -625,7 +635,9 @@ Expr *PullbackBuilder::valPath(const Expr *E) {
     if (!Off)
       return nullptr;
     Expr *Base = valBase(A);
-    if (!A->getType()->isPointerType())
+    if (Base && intoObject(A))
+      Base = objectElements(B, Base, K->getType(), /*Const=*/true);
+    else if (Base && !A->getType()->isPointerType())
       Base = B.memberCall(Base, "data", {});
     return B.paren(B.deref(B.binop(BO_Add, Base, Off)));
   }

@@ -30,6 +30,8 @@ using namespace clang;
 
 namespace grad {
 
+static const Expr *asObject(const Expr *A, QualType RT);
+
 const Expr *accessorArg(const Expr *E) {
   const auto *CE = dyn_cast_or_null<CallExpr>(E);
   const FunctionDecl *FD = CE ? CE->getDirectCallee() : nullptr;
@@ -347,10 +349,14 @@ const Expr *resultArg(const Expr *E) {
       dyn_cast_or_null<CallExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
   if (!CE || !CE->getType()->isPointerType())
     return nullptr;
+  if (const Expr *Obj = objectArg(CE))
+    return Obj; // m.row(i)
   // (Also an accessor's: `row(A, n, i)[j]`.)
   const Expr *A = pointedArg(CE);
   if (!A)
     A = accessorArg(CE);
+  if (const Expr *Obj = asObject(A, CE->getType()))
+    return Obj; // row(m, i), into an object
   if (!A || !A->getType()->isPointerType())
     return nullptr;
   auto Elem = [](const Expr *P) {
@@ -359,16 +365,155 @@ const Expr *resultArg(const Expr *E) {
   return Elem(A) == Elem(CE) ? A : nullptr;
 }
 
+/// Floating data only: a floating scalar, an array of them, a struct of
+/// them (the parts of an object whose shadow holds adjoints).
+static bool onlyFloating(QualType T, unsigned Depth = 0) {
+  T = T.getCanonicalType();
+  if (isFloating(T))
+    return true;
+  if (const auto *AT = T->getAsArrayTypeUnsafe())
+    return onlyFloating(AT->getElementType(), Depth + 1);
+  const auto *RD = T->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition() || Depth > 8 || RD->getNumBases())
+    return false;
+  for (const FieldDecl *F : RD->fields())
+    if (!onlyFloating(F->getType(), Depth + 1))
+      return false;
+  return true;
+}
+
+/// True if \p Body reads something of its object but floating members
+/// (`cols` in `data[i * cols + j]`, another member function, `*this`).
+static bool readsObjectState(const Stmt *Body) {
+  unsigned Uses = 0, FloatingUses = 0;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *St) {
+    if (!St)
+      return;
+    if (isa<CXXThisExpr>(St))
+      ++Uses;
+    if (const auto *ME = dyn_cast<MemberExpr>(St)) {
+      const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
+      if (const auto *UO = dyn_cast<UnaryOperator>(Base);
+          UO && UO->getOpcode() == UO_Deref)
+        Base = UO->getSubExpr()->IgnoreParenImpCasts();
+      const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+      if (isa<CXXThisExpr>(Base) && F && onlyFloating(F->getType()))
+        ++FloatingUses;
+    }
+    for (const Stmt *C : St->children())
+      Walk(C);
+  };
+  Walk(Body);
+  return Uses != FloatingUses;
+}
+
+/// True if the class of \p MD is a user class (not a standard container
+/// or a grad tensor, whose shadows have their shapes).
+static bool userClass(const CXXRecordDecl *RD) {
+  const auto *ND = dyn_cast<NamespaceDecl>(RD->getEnclosingNamespaceContext());
+  return !RD->isInStdNamespace() &&
+         !(ND && ND->getIdentifier() && ND->getName() == "grad");
+}
+
+/// True if every floating member of \p T (at any depth) has type \p Elem:
+/// offsets into the object count elements of that type.
+static bool sameFloating(QualType T, QualType Elem, unsigned Depth = 0) {
+  T = T.getCanonicalType().getUnqualifiedType();
+  if (isFloating(T))
+    return T == Elem.getCanonicalType().getUnqualifiedType();
+  if (const auto *AT = T->getAsArrayTypeUnsafe())
+    return sameFloating(AT->getElementType(), Elem, Depth + 1);
+  const auto *RD = T->getAsCXXRecordDecl();
+  if (!RD || Depth > 8)
+    return true;
+  for (const CXXBaseSpecifier &Base : RD->bases())
+    if (!sameFloating(Base.getType(), Elem, Depth + 1))
+      return false;
+  for (const FieldDecl *F : RD->fields())
+    if (!sameFloating(F->getType(), Elem, Depth + 1))
+      return false;
+  return true;
+}
+
+/// \p A as the object a call of result type \p RT points into, or null.
+static const Expr *asObject(const Expr *A, QualType RT) {
+  QualType Elem = RT->isPointerType() ? RT->getPointeeType() : RT;
+  return intoObject(A) && sameFloating(A->getType().getNonReferenceType(), Elem)
+             ? A
+             : nullptr;
+}
+
+bool intoObject(const Expr *A) {
+  if (!A || A->getType()->isPointerType())
+    return false;
+  QualType T = A->getType().getNonReferenceType();
+  const auto *RD = T->getAsCXXRecordDecl();
+  return RD && userClass(RD) && isPlainRecord(T) && !isComplex(T);
+}
+
+const Expr *objectArg(const Expr *E) {
+  const auto *CE =
+      dyn_cast_or_null<CallExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
+  if (!CE)
+    return nullptr;
+  QualType RT = CE->getType();
+  bool Ref = CE->isLValue() && isFloating(RT);
+  bool Ptr = RT->isPointerType() && isFloating(RT->getPointeeType());
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(CE->getDirectCallee());
+  if (!(Ref || Ptr) || !MD || MD->isStatic())
+    return nullptr;
+  const Expr *Obj = nullptr;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
+    Obj = MC->getImplicitObjectArgument();
+  else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
+           OC && OC->getNumArgs() >= 1)
+    Obj = OC->getArg(0);
+  // (Through a pointer, `p->at(i)`, the object is `*p`: not taken here.)
+  if (!Obj || !Obj->isGLValue() || !intoObject(Obj))
+    return nullptr;
+  const FunctionDecl *Def = nullptr;
+  if (!MD->hasBody(Def) || !Def || !Def->getBody() ||
+      (Ref && !readsObjectState(Def->getBody())))
+    return nullptr;
+  // Every return into the object itself.
+  bool OK = true, Any = false;
+  std::function<void(const Stmt *)> Returns = [&](const Stmt *St) {
+    if (!St || isa<LambdaExpr>(St))
+      return;
+    if (const auto *RS = dyn_cast<ReturnStmt>(St)) {
+      bool IsThis;
+      const Expr *V = RS->getRetValue();
+      OK &= V && !pathRoot(V, IsThis, false) && IsThis;
+      Any = true;
+    }
+    for (const Stmt *C : St->children())
+      Returns(C);
+  };
+  Returns(Def->getBody());
+  return OK && Any ? asObject(Obj, RT) : nullptr;
+}
+
+Expr *objectElements(SemaBuilder &B, Expr *Obj, QualType Elem, bool Const) {
+  QualType T = Elem.getUnqualifiedType();
+  if (Const)
+    T.addConst();
+  return B.reinterpretCast(B.Ctx.getPointerType(T), B.addrOf(Obj));
+}
+
 const Expr *refResultArg(const Expr *E) {
   const auto *CE =
       dyn_cast_or_null<CallExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
   if (!CE || !CE->isLValue() || !isFloating(CE->getType()))
     return nullptr;
+  if (const Expr *Obj = objectArg(CE))
+    return Obj;
   const Expr *A = accessorArg(CE);
   if (!A)
     A = pointedArg(CE);
   if (!A)
     return nullptr;
+  if (const Expr *Obj = asObject(A, CE->getType()))
+    return Obj; // at(m, i, j), into an object
   QualType P;
   if (A->getType()->isPointerType()) {
     P = A->getType()->getPointeeType();

@@ -95,6 +95,25 @@ const clang::Expr *resultArg(const clang::Expr *E);
 const clang::Expr *refResultArg(const clang::Expr *E);
 /// The index of that parameter of \p FD, or -1.
 int pointedParam(const clang::FunctionDecl *FD);
+/// For `m(i, j)`, `m[i]`, `m.at(i, j)` or `m.row(i)` through a member
+/// function of a user class of floating members whose every return is a
+/// reference to one of them found from the object's other members (`return
+/// data[i * cols + j];`), or a pointer into them (`return data + i *
+/// cols;`): the object. Such a call is an element access (or a pointer) at
+/// the offset the forward sweep finds in the object: its shadow's other
+/// members are zero, so the call itself cannot be made on the shadow. Null
+/// for anything else (a reference found from the arguments alone, `a[k]`,
+/// is the same call on the shadow).
+const clang::Expr *objectArg(const clang::Expr *E);
+/// True if the argument \p A a call's result points into (refResultArg,
+/// resultArg) is an object of a user class of floating members (objectArg,
+/// or a helper `double &at(Mat &m, int i, int j)`), not a pointer or a
+/// container: its elements are objectElements(A).
+bool intoObject(const clang::Expr *A);
+/// `reinterpret_cast<Elem *>(&Obj)` (const Elem if \p Const): the elements
+/// of plain object \p Obj, in the units of a call's result into it.
+clang::Expr *objectElements(SemaBuilder &B, clang::Expr *Obj,
+                            clang::QualType Elem, bool Const);
 
 /// True if a call of \p FD writes nothing through its pointer or reference
 /// parameters (nor its object): its whole body is `return e;` with `e` free

@@ -56,11 +56,15 @@ Expr *shadowLValue(ShadowRoots &R, SemaBuilder &B, const Expr *E) {
   // `elem(A, n, i, j)`: A's shadow at the recorded offset.
   if (const Expr *A = refResultArg(K)) {
     Expr *Off = R.resultOffset(K);
-    Expr *Base = !Off                              ? nullptr
-                 : A->getType()->isPointerType() ? shadowPointer(R, B, A)
-                                                 : B.memberCall(
-                                                       shadowLValue(R, B, A),
-                                                       "data", {});
+    Expr *Base = nullptr;
+    if (!Off)
+      ;
+    else if (A->getType()->isPointerType())
+      Base = shadowPointer(R, B, A);
+    else if (Expr *SA = shadowLValue(R, B, A); SA && intoObject(A))
+      Base = objectElements(B, SA, K->getType(), /*Const=*/false);
+    else if (SA)
+      Base = B.memberCall(SA, "data", {});
     return Base ? B.paren(B.deref(B.binop(BO_Add, Base, Off))) : nullptr;
   }
   const Expr *BaseE = pathBase(K);
@@ -116,7 +120,11 @@ Expr *shadowPointer(ShadowRoots &R, SemaBuilder &B, const Expr *P) {
   // argument's shadow at the offset the forward sweep found.
   if (const Expr *A = resultArg(K)) {
     Expr *Off = R.resultOffset(K);
-    Expr *Base = Off ? shadowPointer(R, B, A) : nullptr;
+    Expr *Base = !Off ? nullptr
+                 : intoObject(A)
+                     ? objectElements(B, shadowLValue(R, B, A),
+                                      K->getType()->getPointeeType(), false)
+                     : shadowPointer(R, B, A);
     return Base ? B.binop(BO_Add, Base, Off) : nullptr;
   }
   // A pointer loaded from memory (pp[i], s.p): the shadow memory at the
