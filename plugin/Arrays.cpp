@@ -158,8 +158,12 @@ Expr *PullbackBuilder::pointerResult(const CallExpr *CE, const Expr *Arg,
   // `*argmax(a, n) *= 2`).
   if (auto It = ResultPointers.find(K); It != ResultPointers.end())
     return B.ref(It->second);
-  if (!NeedIdx && NoHoist)
-    return rebuild(CE, false, true);
+  if (!NeedIdx && NoHoist) {
+    // The call as written (not rebuild(): the call is an element access,
+    // which comes back here). A reference result: its address.
+    Expr *P = rebuildCall(CE, false, true);
+    return P && !CE->getType()->isPointerType() ? B.addrOf(P) : P;
+  }
   // The reverse sweep finds the result's shadow at the same offset into
   // the argument's shadow: the argument is evaluated once more for it.
   if (NeedIdx && !evaluableAgain(Arg, Ctx))

@@ -6,7 +6,8 @@
 // every i: wrong gradients without a diagnostic). Also with sizes that
 // change per iteration, an aggregate whose sizes are written after its
 // declaration, a helper writing through the accessor of an out-parameter,
-// and a const reference parameter whose shadow the caller zeroed whole.
+// a const reference parameter whose shadow the caller zeroed whole, and
+// such calls read in conditions in a branch of ?:.
 // RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
 // RUN: %gradxx -fsanitize=address,undefined %s -o %t.asan && %t.asan | %FileCheck-strict %s --implicit-check-not=FAIL
 // RUN: %dump %s %dflags | FileCheck %s --check-prefix=DUMP
@@ -71,6 +72,23 @@ struct Model { int k; Rows w; };
   md.w.set(0, 1, x * y);
   at(md.w, 2, 1) = y / x;
   return md.w.sum();
+}
+
+// Read in conditions inside a branch of ?: (where no address can be kept:
+// the call is made again as written); this crashed clang (endless
+// recursion), also for helpers into arrays.
+static double &elem(double *A, int n, int i, int j) { return A[i * n + j]; }
+static double *arow(double *A, int n, int i) { return A + i * n; }
+[[grad]] double conds(double x, double y) {
+  Rows m{2, 3, {}};
+  double a[6] = {};
+  m.row(1)[0] = x * y;
+  at(m, 0, 1) = y;
+  arow(a, 3, 1)[0] = x;
+  elem(a, 3, 0, 2) = y * y;
+  double s = x > 0 ? (m.row(1)[0] > 0.2 ? x : y) : (at(m, 0, 1) > 0.5 ? y : x);
+  double t = y > 0 ? (arow(a, 3, 1)[0] > 0.2 ? y : x) : (elem(a, 3, 0, 2) > 0.5 ? y : x);
+  return s * t + m.sum() + a[2] * a[3];
 }
 
 // DUMP-LABEL: void det_pullback({{.*}}) {
@@ -158,7 +176,7 @@ static void setRow(Mat3 &m, int i, double x) {
 int main() {
 #define XY(F) { double dx = 0, dy = 0; F##_pullback(0.7, 1.3, 1, &dx, &dy); \
     vecgrad::check(#F, [](const std::vector<double>& V){ return F(V[0], V[1]); }, {0.7, 1.3}, {dx, dy}); }
-  XY(det) XY(widths) XY(mat3) XY(grid) XY(rowptr) XY(setter)
+  XY(det) XY(widths) XY(mat3) XY(grid) XY(rowptr) XY(setter) XY(conds)
   {
     Grid g{4, 3, 0.1, {}};
     for (int k = 0; k < 12; ++k)
@@ -188,6 +206,8 @@ int main() {
   // CHECK: ok rowptr.d1
   // CHECK: ok setter.d0
   // CHECK: ok setter.d1
+  // CHECK: ok conds.d0
+  // CHECK: ok conds.d1
   // CHECK: ok weigh.d0
   // CHECK: ok weigh.d12
   return gradcheck::failures();

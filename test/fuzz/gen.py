@@ -106,6 +106,13 @@ before the memory ones), `memory` and `-NAME` are accepted):
              `P3(e, e, e).lam(e)` (a const method calling a local lambda
              that captures `this`); P3 locals are read, written, copied and
              passed to sscale like the other structs
+  shaped     (not in all or memory; with locals) `M2 t{n, {}};`, a 2 x 2
+             matrix in a row-major array whose row length n (2, 3, or
+             `2 + i % 2` in a loop over i: it changes per iteration) is a
+             member, reached only through member functions that read it:
+             `t.at(0, 0)`, `t(0, 1)` (references), `t.row(1)[0]` (a pointer);
+             the elements are read and written like scalar locals (also
+             bound to references), but not in branches of ?: (an error)
   forward    (not in all or memory) every checked function is also
              `[[grad::forward]]`: the checker compares its pushforward along a
              random direction with the finite-difference gradient dotted with
@@ -175,7 +182,8 @@ ALL_FEATURES = LEGACY_FEATURES + MEMORY_FEATURES + ("retwrite", "seqorder",
                                                     "lanes", "switch",
                                                     "selectors",
                                                     "ptrresults", "vectors",
-                                                    "copies", "maps")
+                                                    "copies", "maps",
+                                                    "shaped")
 # Names that stand for several features.
 GROUPS = {"memory": MEMORY_FEATURES, "all": LEGACY_FEATURES}
 DEFAULT_FEATURES = ("expr", "locals", "overwrite", "ternary", "math", "calls",
@@ -298,6 +306,7 @@ class Gen:
         # exact exp bounds (see math).
         self.mem = bool(self.f & set(MEMORY_FEATURES))
         self.struct_type = {}  # structs feature: local name -> V3 / C3
+        self.branch = 0  # inside a branch of ?: (shaped cells not read)
 
     # --- helpers -----------------------------------------------------------
     def on(self, feature):
@@ -367,6 +376,10 @@ class Gen:
 
     def leaf(self):
         vs = [v for v in self.vars() if v.scalar or v.view]
+        if self.branch:
+            # (An element reached through a call, `t.at(0, 0)`, in a branch
+            # of ?: is an error: bind it to a reference first.)
+            vs = [v for v in vs if not getattr(v, "call_cell", False)]
         if vs and self.chance(0.8):
             # Prefer locals (params are scopes[0]) so that values flow on.
             ws = [1 if v in self.scopes[0] else 3 for v in vs]
@@ -447,7 +460,9 @@ class Gen:
             return E(f"-{paren(a)}", a.bound, a.is_int)
         if k == "ternary":
             c = self.cond(d)
+            self.branch += 1
             a, b = self.expr(d), self.expr(d)
+            self.branch -= 1
             return E(f"({c} ? {a.text} : {b.text})", max(a.bound, b.bound),
                      a.is_int and b.is_int)
         if k == "call":
@@ -647,6 +662,8 @@ class Gen:
             kinds += ["map"] * 2
         if self.on("complex") and self.on("locals"):
             kinds += ["complex"] * 2
+        if self.on("shaped") and self.on("locals"):
+            kinds += ["shaped"] * 2
         if self.on("structs") and self.on("locals"):
             kinds += ["struct"] * 2
             if len(self.structs_in_scope()) >= 2:
@@ -932,6 +949,22 @@ class Gen:
         if re.bound + im.bound > LIMIT / 2:
             self.emit(f"{t} /= 1.0 + std::abs({t}) / 8.0;")
             re.bound = im.bound = 8.0
+
+    # --- shaped -------------------------------------------------------------
+    def s_shaped(self, depth):
+        """`M2 t{n, {}};` and its four elements as scalar locals, each
+        reached through a member function that reads the row length."""
+        ints = [v.name for v in self.vars() if v.is_int and not v.array]
+        n = self.rng.choice(["2", "3"] +
+                            ([f"2 + {self.rng.choice(ints)} % 2"] * 2
+                             if ints else []))
+        name = self.new_local()
+        self.emit(f"M2 {name}{{{n}, {{}}}};")
+        for cell in (f"{name}.at(0, 0)", f"{name}(0, 1)",
+                     f"{name}.row(1)[0]", f"{name}.at(1, 1)"):
+            v = Var(cell, 0.0)
+            v.call_cell = name  # (its object)
+            self.scopes[-1].append(v)
 
     # --- structs -----------------------------------------------------------
     def structs_in_scope(self, ty=None):
@@ -1435,6 +1468,12 @@ class Gen:
             def __enter__(self):
                 self.saved = set(gen.hidden)
                 gen.hidden |= {id(r) for r in roots}
+                # The other elements of a shaped object: the plugin sees
+                # one object.
+                objs = {getattr(r, "call_cell", None) for r in roots} - {None}
+                if objs:
+                    gen.hidden |= {id(v) for v in gen.vars()
+                                   if getattr(v, "call_cell", None) in objs}
 
             def __exit__(self, *a):
                 gen.hidden = self.saved
@@ -2925,6 +2964,18 @@ def wrappers(f, forward=False, hessian=False, lanes=False):
     return w + pb + pf, at
 
 
+# The type of the shaped feature: a 2 x 2 block of a row-major array whose
+# row length is a member.
+SHAPED_HELPERS = """struct M2 {
+  int n;
+  double a[8];
+  double &at(int i, int j) { return a[i * n + j]; }
+  double &operator()(int i, int j) { return a[i * n + j]; }
+  double *row(int i) { return a + i * n; }
+};
+"""
+
+
 # Types of the structs feature: an aggregate, a class whose constructor
 # copies its parameters, and a helper that returns a struct.
 STRUCT_HELPERS = """struct V3 { double x, y, z; };
@@ -2989,6 +3040,8 @@ def generate(seed, n, features):
         out.append(OUTARG_HELPERS)
     if "structs" in features:
         out.append(STRUCT_HELPERS)
+    if "shaped" in features:
+        out.append(SHAPED_HELPERS)
     if protos:
         out += protos + [""]
     out += bodies
