@@ -560,6 +560,11 @@ VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
     return {fail(CE, "call through a function pointer"), nullptr};
   if (const Expr *A = movedArg(CE))
     return expr(A, NeedT);
+  // The runtime's `zeroed<T>()` (a struct's zero shadow) is a constant.
+  if (FD->getIdentifier() && FD->getName() == "zeroed" &&
+      CE->getNumArgs() == 0 &&
+      StringRef(FD->getQualifiedNameAsString()).starts_with("grad::detail::"))
+    return {B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), {}), nullptr};
   // The runtime's `zero(x)` and `accumulate(dst, src)` in a pullback are
   // linear: the same call on the tangents.
   if (FD->getIdentifier() &&

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Paths.h"
+#include "Records.h"
 #include "Selectors.h"
 #include "TangentBuilder.h"
 #include "Replay.h"
@@ -241,7 +242,9 @@ void TangentBuilder::declStmt(const DeclStmt *DS) {
         if (NR->isArrayType() || !isa<ClassTemplateSpecializationDecl>(
                                      NR->getAsCXXRecordDecl()) ||
             !Init)
-          TInit = B.emptyInitList();
+          // (A struct without a default constructor: its zero bytes.)
+          TInit = !NR->isArrayType() && isPlainRecord(NR) ? recordZero(B, NR)
+                                                          : B.emptyInitList();
         else if (isFloatingIterator(NR))
           fail(Init, iteratorLocalWhy(VD));
         else

@@ -72,6 +72,18 @@ void op_pullback(double x, double d_ret, double *d_x); // defined elsewhere
 [[grad::hessian]] double hu(double x) { return op(x) * x; }
 // CHECK-DAG: note: declare a pushforward to supply the derivative: 'void op_pullback_pushforward(double x, double d_ret, double *d_x, double t_x, double t_d_ret, double *t_d_x)'
 
+// A struct without a default constructor: one error (its tangent used to
+// be declared with `{}`, a clang error inside the generated code).
+struct NoDef3 {
+  double a, b;
+  NoDef3(double p, double q) : a(p), b(q) {}
+};
+[[grad::hessian]] double hnodef(double x) {
+  // CHECK-DAG: errors.cpp:[[@LINE+1]]:3: error: grad: cannot build the Hessian-vector product of 'hnodef': constructor call of 'NoDef3' (in its pullback) has no forward-mode derivative
+  NoDef3 s(x, 2 * x);
+  return s.a * s.b;
+}
+
 // CHECK-DAG: errors.cpp:[[@LINE+1]]:3: warning: unknown attribute 'hessian' ignored; clang-grad's attribute is spelled 'grad::hessian'
 [[hessian]] double bare(double x) { return x; }
 

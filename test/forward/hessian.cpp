@@ -80,7 +80,36 @@ static double g1(double a, double b) {
 // DUMP: _grad_hn_fwd_pushforward(
 [[grad::hessian]] double hm(double x, double y) { return hn(x, y) * y; }
 
+// A struct whose `{}` does not zero it (a default member initializer): the
+// pullback's shadow is `zeroed<S3>()`, a constant in the HVP (it was an
+// error naming the runtime's 'zeroed').
+struct S3 { int n = 3; double x, y, z; };
+[[grad::hessian]] double hs(double x, double y) {
+  S3 v;
+  v.x = x * y;
+  v.y = std::sin(x);
+  v.z = y * v.n;
+  v.z *= v.x;
+  return v.x * v.y + v.z * v.z;
+}
+
 int main() {
+  for (int k = 0; k < 2; ++k) {
+    double x0 = 0.5, y0 = 0.7, hx = 0, hy = 0;
+    hs_hvp(x0, y0, k == 0, k == 1, &hx, &hy);
+    auto G = [](int c) {
+      return [c](const V &X) {
+        double dx = 0, dy = 0;
+        hs_pullback(X[0], X[1], 1.0, &dx, &dy);
+        return c ? dy : dx;
+      };
+    };
+    V Dir{double(k == 0), double(k == 1)};
+    gradcheck::expect("hs." + std::to_string(k) + "x", hx,
+                      fwdcheck::fdAlong(G(0), {x0, y0}, Dir));
+    gradcheck::expect("hs." + std::to_string(k) + "y", hy,
+                      fwdcheck::fdAlong(G(1), {x0, y0}, Dir));
+  }
   for (int k = 0; k < 2; ++k) {
     double x0 = 0.4, y0 = -0.3, hx = 0, hy = 0;
     hm_hvp(x0, y0, k == 0, k == 1, &hx, &hy);
@@ -195,6 +224,10 @@ int main() {
   }
   return gradcheck::failures();
 }
+// CHECK: ok hs.0x
+// CHECK: ok hs.0y
+// CHECK: ok hs.1x
+// CHECK: ok hs.1y
 // CHECK: ok hm.0x
 // CHECK: ok hm.1y
 // CHECK: ok early.1.500000.0x
