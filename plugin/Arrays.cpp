@@ -172,15 +172,9 @@ Expr *PullbackBuilder::pointerResult(const CallExpr *CE, const Expr *Arg,
                                 "it cannot be evaluated again (it has side "
                                 "effects or calls a function; bind the "
                                 "result to a local pointer first)");
-  if (NoHoist) {
-    bool Ref = !CE->getType()->isPointerType();
-    return unsupported(CE, std::string(Ref ? "element '"
-                                           : "dereference of the pointer '") +
-                               spelled(CE) + "' " + NoHoistWhy +
-                               (Ref ? " (bind it to a local reference first)"
-                                    : " (bind it to a local pointer first)"));
-  }
-  // (The call itself, as written: a reference result is an element.)
+  // (The call itself, as written: a reference result is an element. In a
+  // branch of ?:, Cur is the branch's statements: the address and offset
+  // are found where the branch is taken.)
   Expr *P = rebuildCall(CE, false, true);
   if (!P)
     return nullptr;

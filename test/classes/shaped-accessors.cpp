@@ -7,11 +7,10 @@
 // change per iteration, an aggregate whose sizes are written after its
 // declaration, a helper writing through the accessor of an out-parameter,
 // a const reference parameter whose shadow the caller zeroed whole, and
-// such calls read in conditions in a branch of ?:.
+// such calls read in a branch of ?:.
 // RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
 // RUN: %gradxx -fsanitize=address,undefined %s -o %t.asan && %t.asan | %FileCheck-strict %s --implicit-check-not=FAIL
 // RUN: %dump %s %dflags | FileCheck %s --check-prefix=DUMP
-// RUN: not %gradxx -fsyntax-only -DBRANCH %s 2>&1 | FileCheck %s --check-prefix=ERR
 #include "vecgrad.h"
 #include <cmath>
 
@@ -162,21 +161,28 @@ static void setRow(Mat3 &m, int i, double x) {
   return s;
 }
 
-#ifdef BRANCH
-// (Its address is found where the branch is taken, and ?: has no place to
-// keep it.)
-[[grad]] double branch(double x, int k) {
-  Mat m(2, 2);
-  m(0, 1) = x;
-  // ERR: [[@LINE+1]]:18: error: grad: cannot differentiate element 'm(0, 1)' in a branch of '?:' (bind it to a local reference first) in 'branch'
-  return k > 1 ? m(0, 1) : 0.0;
+// Read in a branch of ?: (also in a loop, where the row length changes):
+// the address and offset are found where the branch is taken (this was an
+// error).
+[[grad]] double branchy(double x, double y) {
+  double s = 0;
+  double a[6] = {x, y, x * y, 1, 2, 3};
+  for (int k = 0; k < 4; ++k) {
+    Mat m(2, 2 + k % 2);
+    m(0, 0) = x * k;
+    m(0, 1) = y;
+    m(1, 0) = m(0, 0) * m(0, 1);
+    s += k > 1 ? m(1, 0) * m(0, 1) : std::sin(m(0, 0));
+    s += (k % 2 ? elem(a, 3, 0, k % 3) : arow(a, 3, 1)[k % 3]) * x;
+    s -= k == 2 ? (m(0, 1) > 0.5 ? m(0, 0) : m(0, 1)) : y;
+  }
+  return s;
 }
-#endif
 
 int main() {
 #define XY(F) { double dx = 0, dy = 0; F##_pullback(0.7, 1.3, 1, &dx, &dy); \
     vecgrad::check(#F, [](const std::vector<double>& V){ return F(V[0], V[1]); }, {0.7, 1.3}, {dx, dy}); }
-  XY(det) XY(widths) XY(mat3) XY(grid) XY(rowptr) XY(setter) XY(conds)
+  XY(det) XY(widths) XY(mat3) XY(grid) XY(rowptr) XY(setter) XY(conds) XY(branchy)
   {
     Grid g{4, 3, 0.1, {}};
     for (int k = 0; k < 12; ++k)
@@ -208,6 +214,8 @@ int main() {
   // CHECK: ok setter.d1
   // CHECK: ok conds.d0
   // CHECK: ok conds.d1
+  // CHECK: ok branchy.d0
+  // CHECK: ok branchy.d1
   // CHECK: ok weigh.d0
   // CHECK: ok weigh.d12
   return gradcheck::failures();

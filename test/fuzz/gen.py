@@ -112,7 +112,7 @@ before the memory ones), `memory` and `-NAME` are accepted):
              member, reached only through member functions that read it:
              `t.at(0, 0)`, `t(0, 1)` (references), `t.row(1)[0]` (a pointer);
              the elements are read and written like scalar locals (also
-             bound to references), but not in branches of ?: (an error)
+             bound to references), also in branches of ?:
   forward    (not in all or memory) every checked function is also
              `[[grad::forward]]`: the checker compares its pushforward along a
              random direction with the finite-difference gradient dotted with
@@ -306,7 +306,6 @@ class Gen:
         # exact exp bounds (see math).
         self.mem = bool(self.f & set(MEMORY_FEATURES))
         self.struct_type = {}  # structs feature: local name -> V3 / C3
-        self.branch = 0  # inside a branch of ?: (shaped cells not read)
 
     # --- helpers -----------------------------------------------------------
     def on(self, feature):
@@ -376,10 +375,6 @@ class Gen:
 
     def leaf(self):
         vs = [v for v in self.vars() if v.scalar or v.view]
-        if self.branch:
-            # (An element reached through a call, `t.at(0, 0)`, in a branch
-            # of ?: is an error: bind it to a reference first.)
-            vs = [v for v in vs if not getattr(v, "call_cell", False)]
         if vs and self.chance(0.8):
             # Prefer locals (params are scopes[0]) so that values flow on.
             ws = [1 if v in self.scopes[0] else 3 for v in vs]
@@ -460,9 +455,7 @@ class Gen:
             return E(f"-{paren(a)}", a.bound, a.is_int)
         if k == "ternary":
             c = self.cond(d)
-            self.branch += 1
             a, b = self.expr(d), self.expr(d)
-            self.branch -= 1
             return E(f"({c} ? {a.text} : {b.text})", max(a.bound, b.bound),
                      a.is_int and b.is_int)
         if k == "call":
