@@ -243,14 +243,71 @@ Expr *PullbackBuilder::rebuildConstruction(const CXXConstructExpr *CC,
   return R ? R : unsupported(CC, constructName(CC));
 }
 
+/// `V(double s) : V(s, 2 * s) { ... }`: the target's member initializers
+/// with its parameters replaced by the delegating constructor's arguments,
+/// for a target with an empty body that copies parameters or constants
+/// into members.
+static bool delegatedInits(ASTContext &Ctx, const CXXConstructorDecl *Ctor,
+                           InitExpander &X, QualType ThisTy,
+                           std::string &Why) {
+  const CXXCtorInitializer *D = *Ctor->init_begin();
+  const auto *TC = dyn_cast<CXXConstructExpr>(D->getInit()->IgnoreImplicit());
+  const FunctionDecl *TD = nullptr;
+  if (!TC || !TC->getConstructor()->isDefined(TD))
+    Why = "its target has no visible body";
+  const auto *Target = cast_or_null<CXXConstructorDecl>(TD);
+  const auto *Body =
+      Target ? dyn_cast_or_null<CompoundStmt>(Target->getBody()) : nullptr;
+  if (Why.empty() && (!Body || !Body->body_empty() ||
+                      Target->isDelegatingConstructor()))
+    Why = "its target has a body or delegates again";
+  Expr *This = CXXThisExpr::Create(Ctx, X.Loc, ThisTy, /*IsImplicit=*/true);
+  for (const CXXCtorInitializer *I :
+       Why.empty() ? Target->inits()
+                   : ArrayRef<CXXCtorInitializer *>()) {
+    FieldDecl *F = I->getMember();
+    if (!F) {
+      if (I->isBaseInitializer() &&
+          !hasFloatingData(QualType(I->getBaseClass(), 0)))
+        continue;
+      Why = "its target initializes a base class";
+      break;
+    }
+    const Expr *Init = memberInitValue(I);
+    const auto *DRE = dyn_cast<DeclRefExpr>(Init);
+    const auto *P = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+    if (P && P->getFunctionScopeIndex() < TC->getNumArgs())
+      Init = TC->getArg(P->getFunctionScopeIndex()); // the argument
+    else if (readsParamOrThis(Init)) {
+      Why = "its target computes member '" + F->getNameAsString() + "'";
+      break;
+    }
+    if (F->getType().isConstQualified()) {
+      Why = "const member '" + F->getNameAsString() + "'";
+      break;
+    }
+    if (!X.init(X.member(This, F, /*Arrow=*/true), Init))
+      return false;
+  }
+  return Why.empty();
+}
+
 bool PullbackBuilder::constructorInits(const CXXConstructorDecl *Ctor,
                                        SmallVectorImpl<const Stmt *> &Out) {
-  if (Ctor->isDelegatingConstructor()) {
-    unsupported(Ctor, "delegating constructor");
-    return false;
-  }
   InitExpander X{Ctx, Ctor->getLocation(), Out};
   QualType ThisTy = Ctor->getThisType();
+  if (Ctor->isDelegatingConstructor()) {
+    std::string Why;
+    if (delegatedInits(Ctx, Ctor, X, ThisTy, Why))
+      return true;
+    if (X.ErrorAt)
+      unsupported(X.ErrorAt, X.Error);
+    else
+      unsupportedAt((*Ctor->init_begin())->getSourceLocation(),
+                    "delegating constructor (" + Why +
+                        ": initialize the members here instead)");
+    return false;
+  }
   for (const CXXCtorInitializer *I : Ctor->inits()) {
     if (I->isBaseInitializer()) {
       QualType BT(I->getBaseClass(), 0);

@@ -230,6 +230,39 @@ void accumulateRecord(SemaBuilder &B, QualType T,
   accumulateImpl(B, T, Dst, Src, Out, 0);
 }
 
+const Expr *memberInitValue(const CXXCtorInitializer *I) {
+  const Expr *Init = I->getInit()->IgnoreImplicit();
+  if (const auto *PE = dyn_cast<ParenListExpr>(Init); PE && PE->getNumExprs() == 1)
+    Init = PE->getExpr(0)->IgnoreImplicit();
+  if (const auto *IL = dyn_cast<InitListExpr>(Init); IL && IL->getNumInits() == 1)
+    Init = IL->getInit(0)->IgnoreImplicit();
+  // std::forward<U>(x), std::move(x): x.
+  if (const auto *C = dyn_cast<CallExpr>(Init))
+    if (const FunctionDecl *FD = C->getDirectCallee())
+      if (FD->isInStdNamespace() && FD->getIdentifier() &&
+          (FD->getName() == "forward" || FD->getName() == "move") &&
+          C->getNumArgs() == 1)
+        Init = C->getArg(0)->IgnoreImplicit();
+  return Init;
+}
+
+bool readsParamOrThis(const Expr *E) {
+  llvm::SmallVector<const Stmt *, 8> Work{E};
+  while (!Work.empty()) {
+    const Stmt *St = Work.pop_back_val();
+    if (!St)
+      continue;
+    if (const auto *D = dyn_cast<DeclRefExpr>(St))
+      if (isa<ParmVarDecl>(D->getDecl()))
+        return true;
+    if (isa<CXXThisExpr>(St))
+      return true;
+    for (const Stmt *C : St->children())
+      Work.push_back(C);
+  }
+  return false;
+}
+
 bool memberwiseInit(
     const Expr *E,
     SmallVectorImpl<std::pair<const FieldDecl *, const Expr *>> &Out) {
@@ -252,18 +285,7 @@ bool memberwiseInit(
       return false;
     }
     const FieldDecl *F = I->getMember();
-    const Expr *Init = I->getInit()->IgnoreImplicit();
-    if (const auto *PE = dyn_cast<ParenListExpr>(Init); PE && PE->getNumExprs() == 1)
-      Init = PE->getExpr(0)->IgnoreImplicit();
-    if (const auto *IL = dyn_cast<InitListExpr>(Init); IL && IL->getNumInits() == 1)
-      Init = IL->getInit(0)->IgnoreImplicit();
-    // std::forward<U>(x), std::move(x): x.
-    if (const auto *C = dyn_cast<CallExpr>(Init))
-      if (const FunctionDecl *FD = C->getDirectCallee())
-        if (FD->isInStdNamespace() && FD->getIdentifier() &&
-            (FD->getName() == "forward" || FD->getName() == "move") &&
-            C->getNumArgs() == 1)
-          Init = C->getArg(0)->IgnoreImplicit();
+    const Expr *Init = memberInitValue(I);
     if (const auto *DRE = dyn_cast<DeclRefExpr>(Init)) {
       if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl())) {
         unsigned Idx = P->getFunctionScopeIndex();
@@ -276,19 +298,7 @@ bool memberwiseInit(
     }
     // A member from a constant (or a default member initializer): no
     // derivative, as long as no parameter is involved.
-    bool UsesParam = false;
-    llvm::SmallVector<const Stmt *, 8> Work{Init};
-    while (!Work.empty()) {
-      const Stmt *St = Work.pop_back_val();
-      if (!St)
-        continue;
-      if (const auto *D = dyn_cast<DeclRefExpr>(St))
-        UsesParam |= isa<ParmVarDecl>(D->getDecl());
-      if (isa<CXXThisExpr>(St))
-        UsesParam = true;
-      for (const Stmt *C : St->children())
-        Work.push_back(C);
-    }
+    bool UsesParam = readsParamOrThis(Init);
     if (UsesParam)
       return false;
   }

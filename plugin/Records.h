@@ -90,6 +90,13 @@ bool memberwiseInit(
     llvm::SmallVectorImpl<std::pair<const clang::FieldDecl *,
                                     const clang::Expr *>> &Out);
 
+/// The value a member initializer gives (`x(a)`, `x{a}`, `x(std::move(a))`:
+/// `a`), without implicit nodes.
+const clang::Expr *memberInitValue(const clang::CXXCtorInitializer *I);
+/// True if \p E names a parameter or `this` (a member initializer that is
+/// not a constant).
+bool readsParamOrThis(const clang::Expr *E);
+
 /// A construction through a user-written constructor that does more than
 /// copy its parameters into members (a body, members computed from the
 /// parameters) of a plain struct with floating data, or null. Its

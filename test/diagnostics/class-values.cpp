@@ -1,6 +1,6 @@
 // Class-type values the plugin refuses, each named as written: delegating
-// constructors, constructors building members of class type, a class that
-// owns memory.
+// constructors whose target computes members, constructors building
+// members of class type, a class that owns memory.
 // RUN: not %gradxx -fsyntax-only %s 2>&1 | %FileCheck-strict %s
 #include <cmath>
 #include <vector>
@@ -29,11 +29,11 @@ struct Grid {
   double h;
 };
 
-// Constructors that compute members are differentiated on demand
-// (classes/constructor-bodies.cpp), except delegating ones, members of
-// class type built by a constructor, and constructions from memory the
-// function changes before its reverse sweep.
-// CHECK: class-values.cpp:[[@LINE-20]]:3: error: grad: cannot differentiate delegating constructor in 'Both'
+// Constructors that compute members are differentiated on demand, except
+// delegating ones whose target computes members, members of class type
+// built by a constructor, and constructions from memory the function
+// changes before its reverse sweep.
+// CHECK: class-values.cpp:[[@LINE-20]]:20: error: grad: cannot differentiate delegating constructor (its target computes member 'b': initialize the members here instead) in 'Both'
 // CHECK: class-values.cpp:[[@LINE+3]]:8: note: while differentiating 'Both', called here
 // CHECK: class-values.cpp:[[@LINE+1]]:3: note: while differentiating 'delegating' requested here
 [[grad]] double delegating(double x) {
