@@ -305,6 +305,27 @@ bool memberwiseInit(
   return true;
 }
 
+bool linearConstruction(const CXXConstructExpr *CE) {
+  SmallVector<std::pair<const FieldDecl *, const Expr *>, 4> MW;
+  const FunctionDecl *Def = nullptr;
+  if (!memberwiseInit(CE, MW) || !CE->getConstructor()->isDefined(Def))
+    return false;
+  for (const CXXCtorInitializer *I : cast<CXXConstructorDecl>(Def)->inits()) {
+    const FieldDecl *F = I->getMember();
+    if (!F)
+      continue; // (a base without floating data)
+    const Expr *Init = memberInitValue(I);
+    const auto *DRE = dyn_cast<DeclRefExpr>(Init);
+    const auto *P = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+    bool FloatingMember = isFloating(F->getType()) || hasFloatingData(F->getType());
+    if (FloatingMember ? !P
+                       : P && (isFloating(P->getType()) ||
+                               hasFloatingData(P->getType())))
+      return false;
+  }
+  return true;
+}
+
 const CXXConstructExpr *userConstruction(const Expr *E) {
   const auto *CE = dyn_cast<CXXConstructExpr>(E->IgnoreImplicit());
   if (!CE)

@@ -97,6 +97,12 @@ const clang::Expr *memberInitValue(const clang::CXXCtorInitializer *I);
 /// not a constant).
 bool readsParamOrThis(const clang::Expr *E);
 
+/// A memberwiseInit construction whose floating members all come from
+/// parameters and whose other members come from constants or parameters
+/// without floating data: applied to the arguments' tangents (sizes and
+/// flags as they are), it builds the tangent object (forward mode).
+bool linearConstruction(const clang::CXXConstructExpr *CE);
+
 /// A construction through a user-written constructor that does more than
 /// copy its parameters into members (a body, members computed from the
 /// parameters) of a plain struct with floating data, or null. Its

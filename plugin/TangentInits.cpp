@@ -81,7 +81,10 @@ bool TangentBuilder::initPair(const Expr *Init, QualType T, Expr *&VOut,
   if (const auto *CE = dyn_cast<CXXConstructExpr>(K)) {
     const CXXConstructorDecl *Ctor = CE->getConstructor();
     bool Std = Ctor->getParent()->isInStdNamespace();
-    if (!Std && !Ctor->isTrivial() && CE->getNumArgs()) {
+    // (`Vec3(x, y, z)` through a constructor that copies its parameters
+    // into members: the same constructor on the tangents.)
+    if (!Std && !Ctor->isTrivial() && CE->getNumArgs() &&
+        !linearConstruction(CE)) {
       fail(CE, "constructor call of '" +
                    T.getAsString(Ctx.getPrintingPolicy()) + "'");
       return false;

@@ -526,9 +526,15 @@ VT TangentBuilder::expr(const Expr *X, bool NeedT) {
     VT Base = expr(ME->getBase(), true);
     if (!Base.V)
       return {};
+    // A member without floating data (`int n`) has no tangent: the tangent
+    // object holds the value there (`S{x, 3}` -> `S{t_x, 3}`).
+    QualType FT = FD->getType();
+    bool Carries = isFloating(FT) || hasFloatingData(FT) ||
+                   FT->isPointerType() || FT->isReferenceType();
     return {B.member(Base.V, FD->getName(), ME->isArrow()),
-            Base.T ? B.member(Base.T, FD->getName(), ME->isArrow())
-                   : nullptr};
+            Base.T && Carries
+                ? B.member(Base.T, FD->getName(), ME->isArrow())
+                : nullptr};
   }
   if (const auto *CE = dyn_cast<CallExpr>(X))
     return call(CE, NeedT);

@@ -72,14 +72,16 @@ void op_pullback(double x, double d_ret, double *d_x); // defined elsewhere
 [[grad::hessian]] double hu(double x) { return op(x) * x; }
 // CHECK-DAG: note: declare a pushforward to supply the derivative: 'void op_pullback_pushforward(double x, double d_ret, double *d_x, double t_x, double t_d_ret, double *t_d_x)'
 
-// A struct without a default constructor: one error (its tangent used to
-// be declared with `{}`, a clang error inside the generated code).
+// A struct without a default constructor whose constructor computes a
+// member: errors only (its tangent used to be declared with `{}`, a clang
+// error inside the generated code).
 struct NoDef3 {
   double a, b;
-  NoDef3(double p, double q) : a(p), b(q) {}
+  NoDef3(double p, double q) : a(p * q), b(q) {}
 };
 [[grad::hessian]] double hnodef(double x) {
-  // CHECK-DAG: errors.cpp:[[@LINE+1]]:3: error: grad: cannot build the Hessian-vector product of 'hnodef': constructor call of 'NoDef3' (in its pullback) has no forward-mode derivative
+  // CHECK-DAG: errors.cpp:[[@LINE+2]]:10: error: grad: cannot build the Hessian-vector product of 'hnodef': constructor call of 'NoDef3' (in its pullback) has no forward-mode derivative
+  // CHECK-DAG: errors.cpp:[[@LINE+1]]:3: error: grad: cannot build the Hessian-vector product of 'hnodef': call to member function 'constructor_pullback' of a differentiated object (in its pullback) has no forward-mode derivative
   NoDef3 s(x, 2 * x);
   return s.a * s.b;
 }

@@ -83,14 +83,21 @@ static double g1(double a, double b) {
 // A struct whose `{}` does not zero it (a default member initializer): the
 // pullback's shadow is `zeroed<S3>()`, a constant in the HVP (it was an
 // error naming the runtime's 'zeroed').
+// Also a struct without a default constructor built by one that copies
+// its parameters (its tangent: the same constructor on the tangents).
 struct S3 { int n = 3; double x, y, z; };
+struct P2 {
+  double a, b;
+  P2(double a, double b) : a(a), b(b) {}
+};
 [[grad::hessian]] double hs(double x, double y) {
   S3 v;
   v.x = x * y;
   v.y = std::sin(x);
   v.z = y * v.n;
   v.z *= v.x;
-  return v.x * v.y + v.z * v.z;
+  P2 w(v.x * x, std::cos(y));
+  return v.x * v.y + v.z * v.z + w.a * w.b * v.n;
 }
 
 int main() {

@@ -4,7 +4,8 @@
 // address-of, references (`T &` parameters get `T *` tangents), local
 // arrays (also 2-D), helpers writing through pointers (differentiated on
 // demand), std::vector parameters and locals that grow, and structs of
-// floating members. Checked against central differences.
+// floating members (also integer members, and constructors that copy their
+// parameters). Checked against central differences.
 // RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
 // RUN: %dump %s %dflags | FileCheck %s --check-prefix=DUMP
 #include "fwdcheck.h"
@@ -85,7 +86,28 @@ static double norm2(const Pt &p) { return p.x * p.x + p.y * p.y; }
   return norm2(p) + norm2(q) + w.size();
 }
 
+// Integer members in arithmetic (`q.id * q.x`): no tangent (the tangent
+// object holds the value there: it was read as a tangent, a wrong
+// derivative), and a constructor that copies its parameters into members,
+// applied to the tangents (it was an error in forward mode).
+struct Lin {
+  double x, y;
+  int k;
+  Lin(double a, double b, int k) : x(a), y(b), k(k) {}
+};
+[[grad::forward]] double ints(double a, double b, Pt p) {
+  Pt q{a * b, std::sin(a), 3};
+  Lin l(b * b, a + p.y, 2);
+  Lin m = Lin(q.x, l.y * b, q.id);
+  return q.x * q.id + l.k * l.x + m.k * m.y * p.x * p.id;
+}
+
 int main() {
+  fwdcheck::each("ints",
+                 [](const V &X) { return ints(X[0], X[1], Pt{X[2], X[3], 5}); },
+                 [](const V &X, const V &D) {
+                   return ints_pushforward(X[0], X[1], Pt{X[2], X[3], 5}, D[0], D[1], Pt{D[2], D[3], 5}).der[0];
+                 }, {0.3, 0.8, -0.6, 1.1});
   {
     const int n = 3;
     fwdcheck::each("rows", [](const V &X) { return rows(X.data(), X.data() + 9, 3); },
@@ -125,6 +147,8 @@ int main() {
                  }, {0.3, 0.8, -0.6, 1.1, 0.4});
   return gradcheck::failures();
 }
+// CHECK: ok ints.v0
+// CHECK: ok ints.v3
 // CHECK: ok rows.v12
 // CHECK: ok resid0.v3
 // CHECK: ok resid1.v3

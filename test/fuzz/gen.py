@@ -113,6 +113,8 @@ before the memory ones), `memory` and `-NAME` are accepted):
              `t.at(0, 0)`, `t(0, 1)` (references), `t.row(1)[0]` (a pointer);
              the elements are read and written like scalar locals (also
              bound to references), also in branches of ?:
+  delegating (with structs) `C3 t(e);` through C3's delegating
+             constructor `C3(double s) : C3(s, 0.5 * s, 1.0) {}`
   forward    (not in all or memory) every checked function is also
              `[[grad::forward]]`: the checker compares its pushforward along a
              random direction with the finite-difference gradient dotted with
@@ -183,7 +185,7 @@ ALL_FEATURES = LEGACY_FEATURES + MEMORY_FEATURES + ("retwrite", "seqorder",
                                                     "selectors",
                                                     "ptrresults", "vectors",
                                                     "copies", "maps",
-                                                    "shaped")
+                                                    "shaped", "delegating")
 # Names that stand for several features.
 GROUPS = {"memory": MEMORY_FEATURES, "all": LEGACY_FEATURES}
 DEFAULT_FEATURES = ("expr", "locals", "overwrite", "ternary", "math", "calls",
@@ -975,7 +977,9 @@ class Gen:
                                (["bind"] if self.on("structops") and ins
                                 else []) +
                                (["pctor", "pctor", "ptemp"]
-                                if self.on("ctors") else []))
+                                if self.on("ctors") else []) +
+                               (["dctor", "dctor"]
+                                if self.on("delegating") else []))
         name = self.new_local()
         if kind == "bind":
             # A structured binding of a copy: `auto [a, b, c] = u;`; the
@@ -1001,6 +1005,14 @@ class Gen:
                                   4.0 * 2.0 + 4.0 + 10.0), LIMIT / 2)
             self.emit(f"double {name} = {e.text};")
             self.scopes[-1].append(Var(name, e.bound))
+            return
+        if kind == "dctor":
+            # C3's delegating constructor: x = s, y = 0.5 * s, z = 1.
+            e = self.squash(self.limit(self.expr(2)), LIMIT / 2)
+            self.emit(f"C3 {name}({e.text});")
+            self.struct_type[name] = "C3"
+            for m, b in zip("xyz", (e.bound, 0.5 * e.bound, 1.0)):
+                self.scopes[-1].append(Var(f"{name}.{m}", b))
             return
         if kind == "pctor":
             # x = a * b, y = b - c, z = c * x + y / 2 with |a|, |b|, |c| <= 2.
@@ -2975,6 +2987,7 @@ STRUCT_HELPERS = """struct V3 { double x, y, z; };
 struct C3 {
   double x, y, z;
   C3(double a, double b, double c) : x(a), y(b), z(c) {}
+  explicit C3(double s) : C3(s, 0.5 * s, 1.0) {}
   double sum() const { return x + y + z; }
   void scale(double s) { x *= s; y += s * z; }
   C3 &operator+=(const C3 &o) { x += o.x; y += o.y; z += o.z; return *this; }
