@@ -113,6 +113,11 @@ before the memory ones), `memory` and `-NAME` are accepted):
              `t.at(0, 0)`, `t(0, 1)` (references), `t.row(1)[0]` (a pointer);
              the elements are read and written like scalar locals (also
              bound to references), also in branches of ?:
+  intmembers (not in all or memory; with locals) `K3 t{e, n, e};`, a struct
+             whose integer member k (1..3, or `1 + i % 3` from a loop
+             counter) is read in arithmetic like an int local (and
+             sometimes set again, `t.k = n;`); its floating members are
+             scalar locals (with forward: integer members have no tangent)
   delegating (with structs) `C3 t(e);` through C3's delegating
              constructor `C3(double s) : C3(s, 0.5 * s, 1.0) {}`
   forward    (not in all or memory) every checked function is also
@@ -185,7 +190,8 @@ ALL_FEATURES = LEGACY_FEATURES + MEMORY_FEATURES + ("retwrite", "seqorder",
                                                     "selectors",
                                                     "ptrresults", "vectors",
                                                     "copies", "maps",
-                                                    "shaped", "delegating")
+                                                    "shaped", "delegating",
+                                                    "intmembers")
 # Names that stand for several features.
 GROUPS = {"memory": MEMORY_FEATURES, "all": LEGACY_FEATURES}
 DEFAULT_FEATURES = ("expr", "locals", "overwrite", "ternary", "math", "calls",
@@ -659,6 +665,8 @@ class Gen:
             kinds += ["complex"] * 2
         if self.on("shaped") and self.on("locals"):
             kinds += ["shaped"] * 2
+        if self.on("intmembers") and self.on("locals"):
+            kinds += ["kstruct"] * 2
         if self.on("structs") and self.on("locals"):
             kinds += ["struct"] * 2
             if len(self.structs_in_scope()) >= 2:
@@ -960,6 +968,33 @@ class Gen:
             v = Var(cell, 0.0)
             v.call_cell = name  # (its object)
             self.scopes[-1].append(v)
+
+    # --- intmembers ---------------------------------------------------------
+    def s_kstruct(self, depth):
+        """`K3 t{e, n, e};`: a struct whose integer member k (1..3, or from a
+        loop counter) is read in arithmetic like an int local; its floating
+        members are scalar locals. With a K3 in scope, sometimes `t.k = n;`
+        instead."""
+        ints = [v.name for v in self.vars() if v.is_int and not v.array
+                and not getattr(v, "kobj", None)]
+        n = self.rng.choice(["1", "2", "3"] +
+                            ([f"1 + {self.rng.choice(ints)} % 3"] * 2
+                             if ints else []))
+        ks = [v for v in self.vars() if getattr(v, "kobj", None)]
+        if ks and self.chance(0.3):
+            self.emit(f"{self.rng.choice(ks).name} = {n};")
+            return
+        es = []
+        for _ in range(2):
+            e = self.limit(self.expr(2))
+            es.append(E(f"double({e.text})", e.bound) if e.is_int else e)
+        name = self.new_local()
+        self.emit(f"K3 {name}{{{es[0].text}, {n}, {es[1].text}}};")
+        self.scopes[-1].append(Var(f"{name}.x", es[0].bound))
+        self.scopes[-1].append(Var(f"{name}.y", es[1].bound))
+        k = Var(f"{name}.k", 3, False, is_int=True)
+        k.kobj = name
+        self.scopes[-1].append(k)
 
     # --- structs -----------------------------------------------------------
     def structs_in_scope(self, ty=None):
@@ -2981,6 +3016,12 @@ SHAPED_HELPERS = """struct M2 {
 """
 
 
+# The type of the intmembers feature: an integer member between floating
+# ones.
+KSTRUCT_HELPERS = """struct K3 { double x; int k; double y; };
+"""
+
+
 # Types of the structs feature: an aggregate, a class whose constructor
 # copies its parameters, and a helper that returns a struct.
 STRUCT_HELPERS = """struct V3 { double x, y, z; };
@@ -3048,6 +3089,8 @@ def generate(seed, n, features):
         out.append(STRUCT_HELPERS)
     if "shaped" in features:
         out.append(SHAPED_HELPERS)
+    if "intmembers" in features:
+        out.append(KSTRUCT_HELPERS)
     if protos:
         out += protos + [""]
     out += bodies
