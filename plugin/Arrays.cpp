@@ -195,14 +195,10 @@ Expr *PullbackBuilder::pointerResult(const CallExpr *CE, const Expr *Arg,
   ResultPointers[K] = T;
   if (!NeedIdx)
     return B.ref(T);
-  Expr *Base = rebuildBase(Arg, true);
+  Expr *Base = elementsOf(B, Arg, rebuildBase(Arg, true),
+                          PT->getPointeeType(), /*Const=*/true);
   if (!Base)
     return nullptr;
-  if (intoObject(Arg)) // into the object: `m(i, j)`, `m.row(i)`
-    Base = objectElements(B, Base,
-                          PT->getPointeeType(), /*Const=*/true);
-  else if (!Arg->getType()->isPointerType()) // into a std::vector or array
-    Base = B.memberCall(Base, "data", {});
   VarDecl *O = hoist("_o", Ctx.getPointerDiffType());
   Cur->push_back(B.assign(B.ref(O), B.binop(BO_Sub, B.ref(T), Base)));
   ResultOffsets[K] = O;
@@ -616,9 +612,8 @@ Expr *PullbackBuilder::valBase(const Expr *BaseE) {
   // A helper's pointer result: never called again in the reverse sweep.
   if (const Expr *A = resultArg(K)) {
     Expr *Off = resultOffset(K);
-    Expr *Base = valBase(A);
-    if (Base && intoObject(A))
-      Base = objectElements(B, Base, K->getType()->getPointeeType(), true);
+    Expr *Base = elementsOf(B, A, valBase(A), K->getType()->getPointeeType(),
+                            /*Const=*/true);
     return Off && Base ? B.binop(BO_Add, Base, Off) : nullptr;
   }
   return plain(K);
@@ -632,11 +627,9 @@ Expr *PullbackBuilder::valPath(const Expr *E) {
     Expr *Off = resultOffset(K);
     if (!Off)
       return nullptr;
-    Expr *Base = valBase(A);
-    if (Base && intoObject(A))
-      Base = objectElements(B, Base, K->getType(), /*Const=*/true);
-    else if (Base && !A->getType()->isPointerType())
-      Base = B.memberCall(Base, "data", {});
+    Expr *Base = elementsOf(B, A, valBase(A), K->getType(), /*Const=*/true);
+    if (!Base)
+      return nullptr;
     return B.paren(B.deref(B.binop(BO_Add, Base, Off)));
   }
   return buildStep(B, valBase(pathBase(K)), K,

@@ -382,10 +382,19 @@ static bool onlyFloating(QualType T, unsigned Depth = 0) {
   return true;
 }
 
-/// True if \p Body reads something of its object but floating members
-/// (`cols` in `data[i * cols + j]`, another member function, `*this`).
-static bool readsObjectState(const Stmt *Body) {
+/// What objectArg needs to know of a member function body: bit 0 if every
+/// return points into the object itself, bit 1 if the body reads something
+/// of its object but floating members (`cols` in `data[i * cols + j]`,
+/// another member function, `*this`). One walk per definition.
+static unsigned objectAccess(const FunctionDecl *Def) {
+  auto &Memos = State::get(Def->getASTContext()).ObjectAccessors;
+  if (auto It = Memos.find(Def); It != Memos.end())
+    return It->second;
+  // (Known before the walk, which may ask again through a call returned:
+  // a body returning its own call is not an accessor.)
+  Memos[Def] = 0;
   unsigned Uses = 0, FloatingUses = 0;
+  bool IntoThis = true, AnyReturn = false;
   std::function<void(const Stmt *)> Walk = [&](const Stmt *St) {
     if (!St)
       return;
@@ -400,11 +409,21 @@ static bool readsObjectState(const Stmt *Body) {
       if (isa<CXXThisExpr>(Base) && F && onlyFloating(F->getType()))
         ++FloatingUses;
     }
+    if (const auto *RS = dyn_cast<ReturnStmt>(St)) {
+      bool IsThis;
+      const Expr *V = RS->getRetValue();
+      IntoThis &= V && !pathRoot(V, IsThis, false) && IsThis;
+      AnyReturn = true;
+    }
+    if (isa<LambdaExpr>(St))
+      return; // (its returns are its own)
     for (const Stmt *C : St->children())
       Walk(C);
   };
-  Walk(Body);
-  return Uses != FloatingUses;
+  Walk(Def->getBody());
+  unsigned R = (IntoThis && AnyReturn ? 1 : 0) | (Uses != FloatingUses ? 2 : 0);
+  Memos[Def] = R; // (a fresh lookup: the walk may have added entries)
+  return R;
 }
 
 /// True if the class of \p MD is a user class (not a standard container
@@ -472,32 +491,26 @@ const Expr *objectArg(const Expr *E) {
   if (!Obj || !Obj->isGLValue() || !intoObject(Obj))
     return nullptr;
   const FunctionDecl *Def = nullptr;
-  if (!MD->hasBody(Def) || !Def || !Def->getBody() ||
-      (Ref && !readsObjectState(Def->getBody())))
+  if (!MD->hasBody(Def) || !Def || !Def->getBody())
     return nullptr;
-  // Every return into the object itself.
-  bool OK = true, Any = false;
-  std::function<void(const Stmt *)> Returns = [&](const Stmt *St) {
-    if (!St || isa<LambdaExpr>(St))
-      return;
-    if (const auto *RS = dyn_cast<ReturnStmt>(St)) {
-      bool IsThis;
-      const Expr *V = RS->getRetValue();
-      OK &= V && !pathRoot(V, IsThis, false) && IsThis;
-      Any = true;
-    }
-    for (const Stmt *C : St->children())
-      Returns(C);
-  };
-  Returns(Def->getBody());
-  return OK && Any ? asObject(Obj, RT) : nullptr;
+  // Every return into the object itself; a reference found from the
+  // arguments alone (`a[k]`) is the same call on the shadow.
+  unsigned Access = objectAccess(Def);
+  if (!(Access & 1) || (Ref && !(Access & 2)))
+    return nullptr;
+  return asObject(Obj, RT);
 }
 
-Expr *objectElements(SemaBuilder &B, Expr *Obj, QualType Elem, bool Const) {
+Expr *elementsOf(SemaBuilder &B, const Expr *A, Expr *Base, QualType Elem,
+                 bool Const) {
+  if (!Base || A->getType()->isPointerType())
+    return Base;
+  if (!intoObject(A))
+    return B.memberCall(Base, "data", {}); // a std::vector or std::array
   QualType T = Elem.getUnqualifiedType();
   if (Const)
     T.addConst();
-  return B.reinterpretCast(B.Ctx.getPointerType(T), B.addrOf(Obj));
+  return B.reinterpretCast(B.Ctx.getPointerType(T), B.addrOf(Base));
 }
 
 const Expr *refResultArg(const Expr *E) {

@@ -253,43 +253,43 @@ static bool delegatedInits(ASTContext &Ctx, const CXXConstructorDecl *Ctor,
   const CXXCtorInitializer *D = *Ctor->init_begin();
   const auto *TC = dyn_cast<CXXConstructExpr>(D->getInit()->IgnoreImplicit());
   const FunctionDecl *TD = nullptr;
-  if (!TC || !TC->getConstructor()->isDefined(TD))
+  if (!TC || !TC->getConstructor()->isDefined(TD)) {
     Why = "its target has no visible body";
-  const auto *Target = cast_or_null<CXXConstructorDecl>(TD);
-  const auto *Body =
-      Target ? dyn_cast_or_null<CompoundStmt>(Target->getBody()) : nullptr;
-  if (Why.empty() && (!Body || !Body->body_empty() ||
-                      Target->isDelegatingConstructor()))
+    return false;
+  }
+  const auto *Target = cast<CXXConstructorDecl>(TD);
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Target->getBody());
+  if (!Body || !Body->body_empty() || Target->isDelegatingConstructor()) {
     Why = "its target has a body or delegates again";
+    return false;
+  }
   Expr *This = CXXThisExpr::Create(Ctx, X.Loc, ThisTy, /*IsImplicit=*/true);
-  for (const CXXCtorInitializer *I :
-       Why.empty() ? Target->inits()
-                   : ArrayRef<CXXCtorInitializer *>()) {
+  for (const CXXCtorInitializer *I : Target->inits()) {
     FieldDecl *F = I->getMember();
     if (!F) {
       if (I->isBaseInitializer() &&
           !hasFloatingData(QualType(I->getBaseClass(), 0)))
         continue;
       Why = "its target initializes a base class";
-      break;
+      return false;
     }
     const Expr *Init = memberInitValue(I);
     const auto *DRE = dyn_cast<DeclRefExpr>(Init);
     const auto *P = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
-    if (P && P->getFunctionScopeIndex() < TC->getNumArgs())
+    if (P && P->getFunctionScopeIndex() < TC->getNumArgs()) {
       Init = TC->getArg(P->getFunctionScopeIndex()); // the argument
-    else if (readsParamOrThis(Init)) {
+    } else if (readsParamOrThis(Init)) {
       Why = "its target computes member '" + F->getNameAsString() + "'";
-      break;
+      return false;
     }
     if (F->getType().isConstQualified()) {
       Why = "const member '" + F->getNameAsString() + "'";
-      break;
+      return false;
     }
     if (!X.init(X.member(This, F, /*Arrow=*/true), Init))
       return false;
   }
-  return Why.empty();
+  return true;
 }
 
 bool PullbackBuilder::constructorInits(const CXXConstructorDecl *Ctor,

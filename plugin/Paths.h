@@ -108,12 +108,14 @@ const clang::Expr *objectArg(const clang::Expr *E);
 /// True if the argument \p A a call's result points into (refResultArg,
 /// resultArg) is an object of a user class of floating members (objectArg,
 /// or a helper `double &at(Mat &m, int i, int j)`), not a pointer or a
-/// container: its elements are objectElements(A).
+/// container: its elements are elementsOf(A).
 bool intoObject(const clang::Expr *A);
-/// `reinterpret_cast<Elem *>(&Obj)` (const Elem if \p Const): the elements
-/// of plain object \p Obj, in the units of a call's result into it.
-clang::Expr *objectElements(SemaBuilder &B, clang::Expr *Obj,
-                            clang::QualType Elem, bool Const);
+/// The elements a call's result points into, given \p Base, argument \p A
+/// rebuilt (a value or a shadow): a pointer as it is, a container's
+/// `.data()`, an object's `reinterpret_cast<Elem *>(&Base)` (const Elem if
+/// \p Const).
+clang::Expr *elementsOf(SemaBuilder &B, const clang::Expr *A,
+                        clang::Expr *Base, clang::QualType Elem, bool Const);
 
 /// True if a call of \p FD writes nothing through its pointer or reference
 /// parameters (nor its object): its whole body is `return e;` with `e` free

@@ -235,6 +235,11 @@ public:
   /// bodies noted so far; stripExpr sees through them.
   mutable llvm::DenseMap<const clang::Expr *, const clang::Expr *> DerefForms;
   mutable llvm::DenseSet<const clang::Stmt *> StatementBodies;
+  /// Member function definitions whose every return points into their own
+  /// object (CallResults.cpp objectArg): bit 0 set if so, bit 1 set if the
+  /// body also reads members without floating data (`cols`).
+  mutable llvm::DenseMap<const clang::FunctionDecl *, unsigned>
+      ObjectAccessors;
   /// Notes the side-effect-only expressions of \p Body (once per body;
   /// before any builder or analysis of it asks for pointer forms).
   void noteStatementCalls(const clang::Stmt *Body) const;

@@ -49,6 +49,16 @@ Expr *buildStep(SemaBuilder &B, Expr *Base, const Expr *Step,
   return B.member(Base, ME->getMemberDecl()->getName(), ME->isArrow());
 }
 
+/// The shadow of the elements a call's result points into (argument \p A
+/// of element type \p Elem): a pointer's shadow, a container's or an
+/// object's shadow elements.
+static Expr *shadowElements(ShadowRoots &R, SemaBuilder &B, const Expr *A,
+                            QualType Elem) {
+  if (A->getType()->isPointerType())
+    return shadowPointer(R, B, A);
+  return elementsOf(B, A, shadowLValue(R, B, A), Elem, /*Const=*/false);
+}
+
 Expr *shadowLValue(ShadowRoots &R, SemaBuilder &B, const Expr *E) {
   const Expr *K = E->IgnoreParenImpCasts();
   if (const auto *DRE = dyn_cast<DeclRefExpr>(K))
@@ -56,15 +66,7 @@ Expr *shadowLValue(ShadowRoots &R, SemaBuilder &B, const Expr *E) {
   // `elem(A, n, i, j)`: A's shadow at the recorded offset.
   if (const Expr *A = refResultArg(K)) {
     Expr *Off = R.resultOffset(K);
-    Expr *Base = nullptr;
-    if (!Off)
-      ;
-    else if (A->getType()->isPointerType())
-      Base = shadowPointer(R, B, A);
-    else if (Expr *SA = shadowLValue(R, B, A); SA && intoObject(A))
-      Base = objectElements(B, SA, K->getType(), /*Const=*/false);
-    else if (SA)
-      Base = B.memberCall(SA, "data", {});
+    Expr *Base = Off ? shadowElements(R, B, A, K->getType()) : nullptr;
     return Base ? B.paren(B.deref(B.binop(BO_Add, Base, Off))) : nullptr;
   }
   const Expr *BaseE = pathBase(K);
@@ -120,11 +122,9 @@ Expr *shadowPointer(ShadowRoots &R, SemaBuilder &B, const Expr *P) {
   // argument's shadow at the offset the forward sweep found.
   if (const Expr *A = resultArg(K)) {
     Expr *Off = R.resultOffset(K);
-    Expr *Base = !Off ? nullptr
-                 : intoObject(A)
-                     ? objectElements(B, shadowLValue(R, B, A),
-                                      K->getType()->getPointeeType(), false)
-                     : shadowPointer(R, B, A);
+    Expr *Base =
+        Off ? shadowElements(R, B, A, K->getType()->getPointeeType())
+            : nullptr;
     return Base ? B.binop(BO_Add, Base, Off) : nullptr;
   }
   // A pointer loaded from memory (pp[i], s.p): the shadow memory at the

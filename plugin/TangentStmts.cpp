@@ -243,8 +243,7 @@ void TangentBuilder::declStmt(const DeclStmt *DS) {
                                      NR->getAsCXXRecordDecl()) ||
             !Init)
           // (A struct without a default constructor: its zero bytes.)
-          TInit = !NR->isArrayType() && isPlainRecord(NR) ? recordZero(B, NR)
-                                                          : B.emptyInitList();
+          TInit = isPlainRecord(NR) ? B.zero(NR) : B.emptyInitList();
         else if (isFloatingIterator(NR))
           fail(Init, iteratorLocalWhy(VD));
         else
