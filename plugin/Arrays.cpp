@@ -347,6 +347,8 @@ void PullbackBuilder::declareAlias(const VarDecl *VD) {
 
 void PullbackBuilder::noteAliasDef(const VarDecl *VD, const Expr *RHS,
                                    Stmts &Out) {
+  if (Act.isActive(VD) && !aliasIntoObjectBytes(VD, RHS))
+    return;
   ArrayRef<const VarDecl *> Rs = Act.rootsOf(VD);
   if (Rs.empty() || !RHS || !Act.isActive(VD))
     return;

@@ -501,6 +501,12 @@ const Expr *objectArg(const Expr *E) {
   return asObject(Obj, RT);
 }
 
+bool returnsIntoObject(const CXXMethodDecl *MD) {
+  const FunctionDecl *Def = nullptr;
+  return MD->hasBody(Def) && Def && Def->getBody() &&
+         (objectAccess(Def) & 1);
+}
+
 Expr *elementsOf(SemaBuilder &B, const Expr *A, Expr *Base, QualType Elem,
                  bool Const) {
   if (!Base || A->getType()->isPointerType())

@@ -325,7 +325,10 @@ void PullbackBuilder::recordExitSizes(ArrayRef<const Stmt *> Body,
     if (const auto *DS = dyn_cast<DeclStmt>(C))
       for (const Decl *D : DS->decls()) {
         const auto *VD = dyn_cast<VarDecl>(D);
-        if (!VD || !isStdClass(VD->getType(), "vector") || !Act.isActive(VD))
+        if (!VD ||
+            !(isStdClass(VD->getType(), "vector") ||
+              isElementOwner(VD->getType())) ||
+            !Act.isActive(VD))
           continue;
         VarDecl *Z = hoist("_z", SizeT);
         // Zero where a jump leaves the block before the declaration.
@@ -346,10 +349,16 @@ void PullbackBuilder::restoreExitSizes(Stmts &Fwd, Stmts &Rev) {
     VarDecl *V = mapVar(VD);
     if (!V)
       continue;
-    Fwd.push_back(B.assign(B.ref(Z), B.memberCall(B.ref(V), "size", {})));
-    // Nothing after the block reads the vector: its adjoint starts at zero.
-    Resize.push_back(zeroFill(B, B.ref(adjointOf(VD)), B.ref(Z),
-                              VD->getType().getCanonicalType()));
+    Fwd.push_back(B.assign(B.ref(Z), exitMark(V, VD)));
+    // Nothing after the block reads the vector: its adjoint starts at zero
+    // (an element owner's shadow as it was made for the iteration).
+    if (VarDecl *Slot = OwnerSlots.lookup(VD))
+      Resize.push_back(
+          B.ifStmt(B.binop(BO_NE, B.ref(Z), B.intLit(0, Ctx.getSizeType())),
+                   B.memberCall(B.ref(Slot), "restore", {}), nullptr));
+    else
+      Resize.push_back(zeroFill(B, B.ref(adjointOf(VD)), B.ref(Z),
+                                VD->getType().getCanonicalType()));
   }
   Rev.insert(Rev.begin(), Resize.begin(), Resize.end());
 }
@@ -359,7 +368,13 @@ void PullbackBuilder::exitSizesAtJump(const Stmt *J, size_t F, Stmts &Fwd) {
   for (auto [Z, VD] : Frames[F].ExitSizes)
     if (VarDecl *V = mapVar(VD);
         V && SM.isBeforeInTranslationUnit(VD->getLocation(), J->getBeginLoc()))
-      Fwd.push_back(B.assign(B.ref(Z), B.memberCall(B.ref(V), "size", {})));
+      Fwd.push_back(B.assign(B.ref(Z), exitMark(V, VD)));
+}
+
+Expr *PullbackBuilder::exitMark(VarDecl *V, const VarDecl *VD) {
+  if (isElementOwner(VD->getType()))
+    return B.intLit(1, Ctx.getSizeType());
+  return B.memberCall(B.ref(V), "size", {});
 }
 
 /// True if \p VD is declared in the body (or header) of a loop within \p S.
@@ -732,8 +747,10 @@ Expr *PullbackBuilder::containerMutation(const CallExpr *CE) {
       R.push_back(B.memberCall(shadowLValue(*this, B, Obj), "assign",
                                {B.ref(Old), B.zero(ET)}));
   }
-  for (auto [E, A] : Flows)
-    backprop(E, B.ref(A), R);
+  // Last element first: the forward sweep evaluated them in order, and
+  // split callees among them pop their frames in the opposite order.
+  for (auto It = Flows.rbegin(); It != Flows.rend(); ++It)
+    backprop(It->first, B.ref(It->second), R);
   if (!Frames.empty())
     Frames.back().SideRev.push_back(std::move(R));
   return Call;

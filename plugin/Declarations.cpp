@@ -147,6 +147,9 @@ void PullbackBuilder::declStmt(const DeclStmt *DS, Stmts &Fwd, Stmts &Rev) {
     if (Alias && Act.isAlias(VD)) {
       // A local pointer or reference: declared as written; its shadow is
       // the shadow of what it points into, at the same offset.
+      if (Act.isActive(VD) &&
+          !aliasIntoObjectBytes(VD, VD->hasInit() ? VD->getInit() : nullptr))
+        return;
       Expr *Init = VD->hasInit() ? plain(VD->getInit()) : nullptr;
       if (Failed)
         return;
@@ -212,6 +215,62 @@ bool plainPointer(const VarDecl *VD) {
          !isFloatingIterator(P);
 }
 
+/// True if the lvalue or pointer \p E may reach an element of a container
+/// (`&m.data[k]`, `m.data.data() + k`, `&d[k]`, `&m(i, j)`): through a call.
+static bool throughContainer(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+      E = UO->getSubExpr();
+    } else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+      E = AS->getBase();
+    } else if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      E = ME->getBase();
+    } else if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+      E = BO->getLHS()->getType()->isPointerType() ? BO->getLHS()
+                                                   : BO->getRHS();
+    } else if (isa<CallExpr>(E)) {
+      // `v[k]`, `v.data()`, and accessors of the class (`m(i, j)`): they
+      // may return into the container's memory.
+      return true;
+    } else if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+      return throughContainer(CO->getTrueExpr()) ||
+             throughContainer(CO->getFalseExpr());
+    } else {
+      return false;
+    }
+  }
+  return false;
+}
+
+bool PullbackBuilder::aliasIntoObjectBytes(const VarDecl *VD,
+                                           const Expr *Def) {
+  if (!Def || !throughContainer(Def))
+    return true;
+  SmallVector<const VarDecl *, 2> Rs(Act.rootsOf(VD));
+  if (const VarDecl *R = Act.storageOf(VD); R && R != VD)
+    Rs.push_back(R);
+  for (const VarDecl *R : Rs) {
+    QualType RT = R->getType().getNonReferenceType();
+    const auto *RD = RT->getAsCXXRecordDecl();
+    if (!RD || isPlainRecord(RT) ||
+        (RD->getIdentifier() &&
+         llvm::is_contained({"vector", "array", "span", "tensor"},
+                            RD->getName())))
+      continue;
+    // `double *r = &m.data[i * m.cols]`: the elements of a class with a
+    // std::vector member are not at an offset from the object.
+    unsupported(Def, "pointer or reference '" + VD->getNameAsString() +
+                         "' into the elements of a container member of '" +
+                         R->getNameAsString() + "' (of type '" +
+                         RT.getUnqualifiedType().getAsString(
+                             Ctx.getPrintingPolicy()) +
+                         "'): index the member instead");
+    return false;
+  }
+  return true;
+}
+
 void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,
                                   Stmts &Blocks) {
   QualType T = VD->getType();
@@ -249,6 +308,18 @@ void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,
     IsVector = IsStdArray = false;
     Why = "a container of '" + VE.getAsString(Ctx.getPrintingPolicy()) +
           "': keep the elements in one std::vector, indexed i * n + j";
+  }
+  if (!IsArray && !IsVector && !IsStdArray && !IsTensor && !IsStruct &&
+      hasFloatingData(T) && T->isRecordType()) {
+    std::string OwnerWhy;
+    if (isElementOwner(T, &OwnerWhy)) {
+      elementOwnerDecl(VD, Fwd);
+      return;
+    }
+    // (What stands in the way of a copy as the shadow, if the type is not
+    // plain for owning memory.)
+    if (!T.isTriviallyCopyableType(Ctx) && !OwnerWhy.empty())
+      Why = OwnerWhy;
   }
   if (!IsArray && !IsVector && !IsStdArray && !IsTensor && !IsStruct) {
     if (!Failed) {
@@ -357,6 +428,80 @@ void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,
   }
   Blocks.insert(Blocks.begin(), Zero);
   Blocks.insert(Blocks.begin(), InitRev.begin(), InitRev.end());
+}
+
+void PullbackBuilder::elementOwnerDecl(const VarDecl *VD, Stmts &Fwd) {
+  QualType T = VD->getType().getCanonicalType().getUnqualifiedType();
+  std::string TName = VD->getType().getAsString(Ctx.getPrintingPolicy());
+  const Expr *Init = VD->hasInit() ? strip(VD->getInit()) : nullptr;
+  if (Init && Act.isActive(Init)) {
+    unsupported(Init, "initializer of '" + VD->getNameAsString() +
+                          "' of type '" + TName +
+                          "' that carries derivatives (construct it from "
+                          "its sizes and set its elements)");
+    return;
+  }
+  VarDecl *NV = VarDecl::Create(Ctx, PB, B.Loc, B.Loc,
+                                &Ctx.Idents.get(localName(VD)), T,
+                                Ctx.getTrivialTypeSourceInfo(T, B.Loc),
+                                SC_None);
+  const auto *CE = dyn_cast_or_null<CXXConstructExpr>(Init);
+  if (CE && !isa<CXXTemporaryObjectExpr>(CE) &&
+      (VD->isDirectInit() || CE->isListInitialization())) {
+    // `Mat a(n, n)`, `Mat a{n, n}`: the arguments as written.
+    SmallVector<Expr *, 4> Args;
+    for (const Expr *A : CE->arguments()) {
+      if (isa<CXXDefaultArgExpr>(A))
+        break;
+      Args.push_back(plain(A));
+    }
+    if (Failed)
+      return;
+    ExprResult R = CE->isListInitialization()
+                       ? S.ActOnInitList(B.Loc, Args, B.Loc)
+                       : S.ActOnParenListExpr(B.Loc, B.Loc, Args);
+    if (R.isInvalid())
+      return (void)unsupported(Init, "initializer of '" +
+                                         VD->getNameAsString() + "'");
+    S.AddInitializerToDecl(NV, R.get(), /*DirectInit=*/true);
+  } else if (Init) {
+    Expr *NewInit = fwd(VD->getInit(), false);
+    if (!NewInit)
+      return;
+    S.AddInitializerToDecl(NV, NewInit, VD->isDirectInit());
+  } else {
+    S.ActOnUninitializedDecl(NV);
+  }
+  VarMap[VD] = NV;
+  Fwd.push_back(B.declStmt(NV));
+  if (!Act.isActive(VD))
+    return;
+  QualType SlotT = B.runtimeType("slot", {B.typeArg(T)}, /*Detail=*/true);
+  if (SlotT.isNull()) {
+    D.needRuntime(B.Loc, Entry);
+    Failed = true;
+    return;
+  }
+  std::string Name = "_d_" + localName(VD).str();
+  VarDecl *Slot = B.var(PB, fresh(Name + "_s"), SlotT, nullptr);
+  VarDecl *A = B.var(PB, fresh(Name + "_"), Ctx.getLValueReferenceType(T),
+                     B.memberCall(B.ref(Slot), "get", {}));
+  Prologue.push_back(B.declStmt(Slot));
+  Prologue.push_back(B.declStmt(A));
+  Adjoints[VD] = A;
+  OwnerSlots[VD] = Slot;
+  // A copy of the object (its sizes), floating data zero.
+  Fwd.push_back(B.memberCall(B.ref(Slot), "emplace", {B.ref(NV)}));
+  zeroFloatingData(B, T, [&]() -> Expr * { return B.ref(A); }, Fwd);
+  if (!Loops.empty()) {
+    Fwd.push_back(B.memberCall(B.ref(Slot), "save", {}));
+  } else if (Half != SplitHalf::None) {
+    // The reverse half gets the shadow from the forward half's end, if the
+    // declaration was reached.
+    VarDecl *Made = hoist("_made", Ctx.getSizeType());
+    Fwd.push_back(B.assign(B.ref(Made), B.intLit(1, Ctx.getSizeType())));
+    SplitOwners.push_back({Slot, Made});
+  }
 }
 
 void PullbackBuilder::recordAssignment(const Expr *LHS, const Expr *RHS,

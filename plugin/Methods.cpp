@@ -111,6 +111,17 @@ Expr *PullbackBuilder::rebuildMethodCall(const CallExpr *CE, bool Need) {
     return unsupported(Obj, "member call on an object the function writes");
   if (!Keep && Root && Act.isWritten(Root))
     return unsupported(Obj, "member call on an object the function writes");
+  // The reverse sweep would read the object's last values, not those of
+  // the call, and a class that owns its elements is not copied per call.
+  if (!Keep && Root && !IsThis && Act.isDataWritten(Root) &&
+      isElementOwner(QualType(MD->getParent()->getTypeForDecl(), 0)))
+    return unsupported(
+        Obj, "call to '" + MD->getNameAsString() + "' on '" +
+                 Root->getNameAsString() +
+                 "', whose elements the function writes (an object of type '" +
+                 MD->getParent()->getNameAsString() +
+                 "' is not kept per call: read the elements through a member "
+                 "function returning a reference, or by index)");
   PullbackEntry *PE = D.calleePullback(MD, CE->getExprLoc(), Entry);
   if (!PE) {
     Failed = true;
@@ -187,6 +198,14 @@ Expr *PullbackBuilder::rebuildMutatingCall(const CallExpr *CE, bool Need) {
   bool Elem = !IsThis && !Arrow && !Var && isElementAccess(OK);
   bool Ptr = !IsThis && Arrow && OK->getType()->isPointerType() &&
              memoryActive(OK);
+  if (isElementOwner(OT))
+    return unsupported(Obj, "call to non-const member function " + Name +
+                                " on '" + spelled(OK) + "' of type '" +
+                                OT.getAsString(Ctx.getPrintingPolicy()) +
+                                "', which keeps its elements in a container "
+                                "member (write the elements through a "
+                                "member function returning a reference, "
+                                "'m(i, j) = v', or by index)");
   if ((!IsThis && !Elem && !Ptr && (!Var || Arrow || !mapVar(Var))) ||
       !isPlainStruct(OT))
     return unsupported(Obj, "call to non-const member function " + Name +

@@ -163,10 +163,22 @@ const Expr *movedArg(const Expr *E) {
 const CXXMemberCallExpr *elementMember(const Expr *E) {
   const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(E);
   const CXXMethodDecl *MD = MC ? MC->getMethodDecl() : nullptr;
-  if (!MD || !MD->getIdentifier() || !MD->getParent()->isInStdNamespace() ||
-      !MC->isLValue() ||
+  if (!MD || !MD->getIdentifier() || !MC->isLValue() ||
       !(isFloating(MC->getType()) || hasFloatingData(MC->getType())))
     return nullptr;
+  if (!MD->getParent()->isInStdNamespace()) {
+    // `m.at(i, j)` of a class keeping its elements in a container member
+    // (a reference into them found from its sizes): the same member of the
+    // shadow, which is a copy of the object.
+    if (!isFloating(MC->getType()) ||
+        !isElementOwner(QualType(MD->getParent()->getTypeForDecl(), 0)) ||
+        !returnsIntoObject(MD))
+      return nullptr;
+    for (const Expr *A : MC->arguments())
+      if (!A->getType()->isIntegralOrEnumerationType())
+        return nullptr;
+    return MC;
+  }
   StringRef N = MD->getName();
   if (N == "back" || N == "front" || (N == "at" && MC->getNumArgs() == 1))
     return MC;

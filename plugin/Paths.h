@@ -110,6 +110,9 @@ const clang::Expr *objectArg(const clang::Expr *E);
 /// or a helper `double &at(Mat &m, int i, int j)`), not a pointer or a
 /// container: its elements are elementsOf(A).
 bool intoObject(const clang::Expr *A);
+/// True if every return of the member function \p MD (with a body) is a
+/// reference or pointer into its own object.
+bool returnsIntoObject(const clang::CXXMethodDecl *MD);
 /// The elements a call's result points into, given \p Base, argument \p A
 /// rebuilt (a value or a shadow): a pointer as it is, a container's
 /// `.data()`, an object's `reinterpret_cast<Elem *>(&Base)` (const Elem if
@@ -139,7 +142,9 @@ bool basedOn(const clang::Expr *E, const clang::VarDecl *VD);
 const clang::Expr *movedArg(const clang::Expr *E);
 
 /// v.back(), v.front(), v.at(i) on a standard container of floating
-/// elements (an lvalue element), or null.
+/// elements (an lvalue element), or a user accessor `m.at(i, j)` of a class
+/// keeping its elements in a container member (isElementOwner) returning a
+/// reference into its object; else null.
 const clang::CXXMemberCallExpr *elementMember(const clang::Expr *E);
 
 /// The base of one access step (the `a` of `a[i]`, the `p` of `*p` or

@@ -185,6 +185,17 @@ private:
   void exprStmt(const clang::Expr *E, Stmts &Fwd, Stmts &Rev);
   /// A local array or std::vector, with its adjoint storage.
   void storageDecl(const clang::VarDecl *VD, Stmts &Fwd, Stmts &Blocks);
+  /// False (after an error) if the definition \p Def of the local pointer
+  /// or reference \p VD points into the elements of a container member of
+  /// a class object (`&m.data[k]`): no offset from the object reaches them.
+  bool aliasIntoObjectBytes(const clang::VarDecl *VD, const clang::Expr *Def);
+  /// A local object that owns its elements (isElementOwner): declared as
+  /// written, its shadow a copy with the floating data zeroed, kept in a
+  /// `::grad::detail::slot` (saved per iteration inside loops).
+  void elementOwnerDecl(const clang::VarDecl *VD, Stmts &Fwd);
+  /// `v.size()` for a std::vector, 1 for an element owner: what a block's
+  /// exit records for \p VD (mapped to \p V).
+  clang::Expr *exitMark(clang::VarDecl *V, const clang::VarDecl *VD);
   void assignment(const clang::BinaryOperator *BO, Stmts &Fwd, Stmts &Rev);
   /// `a = b` on objects of a plain class type.
   void recordAssignment(const clang::Expr *LHS, const clang::Expr *RHS,
@@ -538,6 +549,13 @@ private:
 
   llvm::DenseMap<const clang::VarDecl *, clang::VarDecl *> VarMap;
   llvm::DenseMap<const clang::VarDecl *, clang::VarDecl *> Adjoints;
+  /// The slots holding the shadows of element owners (elementOwnerDecl).
+  llvm::DenseMap<const clang::VarDecl *, clang::VarDecl *> OwnerSlots;
+  /// In a split derivative, the slots of element owners declared outside
+  /// loops, each with the flag set where it is declared: saved at the end
+  /// of the forward half, restored where the reverse half starts.
+  llvm::SmallVector<std::pair<clang::VarDecl *, clang::VarDecl *>, 1>
+      SplitOwners;
   llvm::DenseMap<const clang::Expr *, clang::VarDecl *> Values;
   llvm::DenseSet<const clang::VarDecl *> TopLevelLocals;
   llvm::DenseSet<const clang::VarDecl *> Immutable;

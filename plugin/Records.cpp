@@ -106,6 +106,103 @@ static bool plainImpl(QualType T, std::string *Why, unsigned Depth) {
   return true;
 }
 
+static bool ownerImpl(QualType T, std::string *Why, unsigned Depth) {
+  T = T.getCanonicalType();
+  const auto *RD = T->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition() || RD->isUnion() || RD->isLambda()) {
+    if (Why)
+      *Why = "it is not a class with a definition";
+    return false;
+  }
+  if (Depth > 8 || RD->isPolymorphic() || RD->getNumVBases() > 0) {
+    if (Why)
+      *Why = "it has virtual functions or virtual bases";
+    return false;
+  }
+  // Copied into its shadow and assigned in loops.
+  if (!RD->hasSimpleCopyConstructor() || !RD->hasSimpleCopyAssignment() ||
+      RD->hasUserDeclaredDestructor()) {
+    if (Why)
+      *Why = "it has user-written copy operations or a destructor";
+    return false;
+  }
+  for (const CXXBaseSpecifier &Base : RD->bases())
+    if (hasFloatingData(Base.getType())) {
+      if (Why)
+        *Why = "it has a base class with floating members";
+      return false;
+    }
+  for (const FieldDecl *F : RD->fields()) {
+    QualType FT = F->getType().getCanonicalType();
+    if (!hasFloatingData(FT)) {
+      // Sizes, flags, names: copied as they are; a pointer or reference
+      // member could reach differentiated memory.
+      if (FT->isPointerType() || FT->isReferenceType()) {
+        if (Why)
+          *Why = "it has a member '" + F->getNameAsString() +
+                 "' of pointer or reference type";
+        return false;
+      }
+      continue;
+    }
+    if (isConstFloating(F) || F->isBitField() || !F->getIdentifier()) {
+      if (Why)
+        *Why = "its member '" + F->getNameAsString() +
+               "' is const, a bit-field or unnamed";
+      return false;
+    }
+    if (isFloating(FT) || isComplex(FT) || isPlainRecord(FT))
+      continue;
+    const auto *FRD = FT->getAsCXXRecordDecl();
+    StringRef Name = FRD && FRD->getIdentifier() ? FRD->getName() : "";
+    if (FRD && FRD->isInStdNamespace() && Name == "vector") {
+      QualType ET = elementTypeOf(FRD->getASTContext(), FT);
+      if (!ET.isNull() && (isFloating(ET) || isComplex(ET) ||
+                           (isPlainRecord(ET) && !ET->isArrayType())))
+        continue;
+    }
+    if (FRD && !FRD->isInStdNamespace() && ownerImpl(FT, Why, Depth + 1))
+      continue;
+    if (Why && (!FRD || FRD->isInStdNamespace()))
+      *Why = "its member '" + F->getNameAsString() + "' of type '" +
+             F->getType().getAsString() + "' has no shadow";
+    return false;
+  }
+  return true;
+}
+
+bool isElementOwner(QualType T, std::string *Why) {
+  T = T.getNonReferenceType();
+  const auto *RD = T->getAsCXXRecordDecl();
+  if (!RD || isPlainRecord(T) || !hasFloatingData(T))
+    return false;
+  // Standard and runtime classes (std::vector, grad::tensor) have their own
+  // shadows.
+  const auto *NS = dyn_cast<NamespaceDecl>(RD->getEnclosingNamespaceContext());
+  if (RD->isInStdNamespace() ||
+      (NS && NS->getIdentifier() && NS->getName() == "grad" &&
+       NS->getParent()->isTranslationUnit()))
+    return false;
+  return ownerImpl(T, Why, 0);
+}
+
+void zeroFloatingData(SemaBuilder &B, QualType T,
+                      llvm::function_ref<Expr *()> Obj,
+                      std::vector<Stmt *> &Out) {
+  const auto *RD = T.getCanonicalType()->getAsCXXRecordDecl();
+  for (const FieldDecl *F : RD->fields()) {
+    QualType FT = F->getType();
+    if (!hasFloatingData(FT))
+      continue;
+    StringRef Name = F->getName();
+    auto M = [&]() -> Expr * { return B.member(Obj(), Name); };
+    if (isElementOwner(FT))
+      zeroFloatingData(B, FT, M, Out);
+    else
+      Out.push_back(B.callRuntime("zero", {}, {M()}));
+  }
+}
+
 const FieldDecl *constFloatingMember(QualType T) {
   const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
   if (!RD || !RD->hasDefinition())

@@ -39,6 +39,22 @@ clang::QualType complexValueType(clang::QualType T);
 /// \p Why (if given) names what stands in the way.
 bool isPlainRecord(clang::QualType T, std::string *Why = nullptr);
 
+/// True if \p T is a class that owns its elements (`struct Mat { int rows,
+/// cols; std::vector<double> data; }`): every member with floating data is
+/// a number, an array, a std::vector or std::array of numbers or plain
+/// structs, a plain record or such a class; other members (sizes, names) are
+/// copied as they are. Its shadow is a copy of the object whose floating
+/// data is zeroed (zeroFloatingData), so that sizes and member functions
+/// that index with them work on it. Otherwise \p Why names what stands in
+/// the way.
+bool isElementOwner(clang::QualType T, std::string *Why = nullptr);
+
+/// `zero(Obj.m)` for every member of element owner \p T with floating
+/// data (nested owners member by member): the sizes stay.
+void zeroFloatingData(SemaBuilder &B, clang::QualType T,
+                      llvm::function_ref<clang::Expr *()> Obj,
+                      std::vector<clang::Stmt *> &Out);
+
 /// The first const member of floating type of class \p T (`const double
 /// c;`), or null: the adjoint of such a class cannot be written member by
 /// member.

@@ -175,6 +175,10 @@ bool PullbackBuilder::finishSplit(Stmts &Fwd, Stmts &Rev, Stmts &Epilogue) {
       All.push_back(B.assign(
           B.ref(Size),
           B.memberCall(B.ref(const_cast<VarDecl *>(A)), "size", {})));
+    for (auto &[Slot, Made] : SplitOwners)
+      All.push_back(B.ifStmt(
+          B.binop(BO_NE, B.ref(Made), B.intLit(0, Ctx.getSizeType())),
+          B.memberCall(B.ref(Slot), "save", {}), nullptr));
     // In chunks (a fold over hundreds of arguments exceeds clang's
     // nesting limit); the reverse half pops them last chunk first.
     for (size_t I = 0; I < Frame.size(); I += FrameChunk)
@@ -219,6 +223,10 @@ bool PullbackBuilder::finishSplit(Stmts &Fwd, Stmts &Rev, Stmts &Epilogue) {
     for (auto &[A, Size] : Sizes)
       All.push_back(B.memberCall(B.ref(const_cast<VarDecl *>(A)), "resize",
                                  {B.ref(Size)}));
+    for (auto It = SplitOwners.rbegin(); It != SplitOwners.rend(); ++It)
+      All.push_back(B.ifStmt(
+          B.binop(BO_NE, B.ref(It->second), B.intLit(0, Ctx.getSizeType())),
+          B.memberCall(B.ref(It->first), "restore", {}), nullptr));
     All.insert(All.end(), Rev.begin(), Rev.end());
     All.insert(All.end(), Epilogue.begin(), Epilogue.end());
   }

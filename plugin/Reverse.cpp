@@ -53,6 +53,38 @@ struct NameCollector : RecursiveASTVisitor<NameCollector> {
 };
 } // namespace
 
+/// The first write in \p Body to a member without floating data (a size)
+/// of an object that keeps its elements in a container member: its shadow,
+/// a copy made at the declaration, would index with the old sizes.
+static const Expr *ownerShapeWrite(const Stmt *Body) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const Expr *Found = nullptr;
+    void check(const Expr *L) {
+      const auto *ME = dyn_cast<MemberExpr>(L->IgnoreParenImpCasts());
+      if (Found || !ME || hasFloatingData(ME->getType()))
+        return;
+      QualType BT = ME->getBase()->getType();
+      if (ME->isArrow())
+        BT = BT->getPointeeType();
+      if (isElementOwner(BT))
+        Found = L;
+    }
+    bool VisitBinaryOperator(BinaryOperator *BO) {
+      if (BO->isAssignmentOp())
+        check(BO->getLHS());
+      return true;
+    }
+    bool VisitUnaryOperator(UnaryOperator *UO) {
+      if (UO->isIncrementDecrementOp())
+        check(UO->getSubExpr());
+      return true;
+    }
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  } F;
+  F.TraverseStmt(const_cast<Stmt *>(Body));
+  return F.Found;
+}
+
 bool PullbackBuilder::build() {
   std::string Why;
   if (!computeSignature(Ctx, Primal, Entry.Wrt, PB->getName(), Sig, Why))
@@ -112,6 +144,13 @@ bool PullbackBuilder::build() {
     return false;
   }
   Act.run(Primal, Entry.Wrt);
+  if (const Expr *W = ownerShapeWrite(Body)) {
+    unsupported(W, "write to '" + spelled(W) +
+                       "', which the shadow of a class that keeps its "
+                       "elements in a container member does not follow "
+                       "(set the sizes where the object is constructed)");
+    return false;
+  }
   if (D.options().PrintActivity)
     report(S.Diags, Diag::RemarkActivity, Primal->getLocation())
         << Primal->getNameAsString() << Act.print();

@@ -494,8 +494,9 @@ QualType SemaBuilder::runtimeType(StringRef Name, QualType T) {
 }
 
 QualType SemaBuilder::runtimeType(StringRef Name,
-                                  ArrayRef<TemplateArgumentLoc> TArgs) {
-  NamespaceDecl *NS = gradNamespace(false);
+                                  ArrayRef<TemplateArgumentLoc> TArgs,
+                                  bool Detail) {
+  NamespaceDecl *NS = gradNamespace(Detail);
   if (!NS)
     return QualType();
   LookupResult R(S, &Ctx.Idents.get(Name), Loc, Sema::LookupOrdinaryName);
@@ -514,6 +515,8 @@ QualType SemaBuilder::runtimeType(StringRef Name,
   // Qualify it so that printed code names ::grad::Name<...>.
   CXXScopeSpec SS;
   SS.MakeGlobal(Ctx, Loc);
+  if (Detail)
+    SS.Extend(Ctx, gradNamespace(false), Loc, Loc);
   SS.Extend(Ctx, NS, Loc, Loc);
   return Ctx.getElaboratedType(ElaboratedTypeKeyword::None,
                                SS.getScopeRep(), Spec);

@@ -92,10 +92,12 @@ public:
   /// `::grad::Name<T>` instantiated and complete, or null when the runtime
   /// header does not declare it.
   clang::QualType runtimeType(llvm::StringRef Name, clang::QualType T);
-  /// `::grad::Name<Args...>` for template arguments of any kind.
+  /// `::grad::Name<Args...>` for template arguments of any kind
+  /// (`::grad::detail::Name<Args...>` if \p Detail).
   clang::QualType
   runtimeType(llvm::StringRef Name,
-              llvm::ArrayRef<clang::TemplateArgumentLoc> Args);
+              llvm::ArrayRef<clang::TemplateArgumentLoc> Args,
+              bool Detail = false);
   /// The class `::grad::detail::Name` (not a template), or null.
   clang::QualType runtimeDetailType(llvm::StringRef Name);
   clang::TemplateArgumentLoc typeArg(clang::QualType T);

@@ -56,11 +56,53 @@ struct Grid {
   return m.m * xs[0];
 }
 
-// CHECK: class-values.cpp:[[@LINE+3]]:8: error: grad: cannot differentiate local variable of type 'Grid' (it is not trivially copyable (it owns memory, has virtual functions or user-written copy operations)) in 'owner'
+// A class keeping its elements in a std::vector member: its shadow is a
+// copy made at the declaration, so the initializer may not carry
+// derivatives, its sizes may not change after it, calls returning values
+// are not kept per call, and no pointer reaches its elements from the
+// object.
+// CHECK: class-values.cpp:[[@LINE+3]]:9: error: grad: cannot differentiate initializer of 'g' of type 'Grid' that carries derivatives (construct it from its sizes and set its elements) in 'owner'
 // CHECK: class-values.cpp:[[@LINE+1]]:3: note: while differentiating 'owner' requested here
 [[grad]] double owner(double x) {
   Grid g{{x, 2 * x}, 0.5};
   return g.v[0] * g.h + g.v[1];
+}
+struct Mat {
+  int rows, cols;
+  std::vector<double> data;
+  Mat(int r, int c) : rows(r), cols(c), data(r * c, 0.0) {}
+  double &operator()(int i, int j) { return data[i * cols + j]; }
+  double get(int i, int j) const { return data[i * cols + j]; }
+  void set(int i, int j, double v) { data[i * cols + j] = v; }
+};
+// CHECK: class-values.cpp:[[@LINE+5]]:3: error: grad: cannot differentiate write to 'm.cols', which the shadow of a class that keeps its elements in a container member does not follow (set the sizes where the object is constructed) in 'reshape'
+// CHECK: class-values.cpp:[[@LINE+1]]:3: note: while differentiating 'reshape' requested here
+[[grad]] double reshape(double x) {
+  Mat m(2, 2);
+  m(1, 0) = x;
+  m.cols = 4;
+  return m(0, 2) * x;
+}
+// CHECK: class-values.cpp:[[@LINE+5]]:10: error: grad: cannot differentiate call to 'get' on 'm', whose elements the function writes (an object of type 'Mat' is not kept per call: read the elements through a member function returning a reference, or by index) in 'getter'
+// CHECK: class-values.cpp:[[@LINE+1]]:3: note: while differentiating 'getter' requested here
+[[grad]] double getter(double x) {
+  Mat m(2, 2);
+  m(0, 0) = x;
+  return m.get(0, 0) * x;
+}
+// CHECK: class-values.cpp:[[@LINE+4]]:3: error: grad: cannot differentiate call to non-const member function 'set' on 'm' of type 'Mat', which keeps its elements in a container member (write the elements through a member function returning a reference, 'm(i, j) = v', or by index) in 'setter'
+// CHECK: class-values.cpp:[[@LINE+1]]:3: note: while differentiating 'setter' requested here
+[[grad]] double setter(double x) {
+  Mat m(2, 2);
+  m.set(0, 0, x);
+  return m(0, 0) * x;
+}
+// (A parameter too: the offset from the object would miss its elements.)
+// CHECK: class-values.cpp:[[@LINE+3]]:21: error: grad: cannot differentiate pointer or reference 'r' into the elements of a container member of 'm' (of type 'Mat'): index the member instead in 'rowread'
+// CHECK: class-values.cpp:[[@LINE+1]]:3: note: while differentiating 'rowread' requested here
+[[grad]] double rowread(const Mat &m) {
+  const double *r = m.data.data() + m.cols;
+  return r[0] * r[1];
 }
 // A function returning a non-const reference: its result must be discarded,
 // and it may return only a reference parameter, '*this', or a reference
@@ -99,4 +141,4 @@ struct KC {
 // CHECK: class-values.cpp:[[@LINE+2]]:38: error: grad: cannot differentiate parameter 'k' of type 'KC' (it has a const member 'c' of floating type, which its adjoint cannot accumulate) in 'constparam'
 // CHECK: class-values.cpp:[[@LINE+1]]:3: note: while differentiating 'constparam' requested here
 [[grad]] double constparam(const KC &k, double a) { return k.v * a + k.c; }
-// CHECK: 9 errors generated
+// CHECK: 13 errors generated

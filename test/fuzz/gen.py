@@ -113,6 +113,11 @@ before the memory ones), `memory` and `-NAME` are accepted):
              `t.at(0, 0)`, `t(0, 1)` (references), `t.row(1)[0]` (a pointer);
              the elements are read and written like scalar locals (also
              bound to references), also in branches of ?:
+  owners     (not in all or memory; with locals) `MV t(n);`, a 2 x n
+             matrix in a std::vector member whose row length n (2, 3, or
+             `2 + i % 2` per iteration) is a member: its cells `t.at(0, 0)`,
+             `t(0, 1)`, `t.a[t.n]`, `t.at(1, 1)` are read and written like
+             scalar locals (never bound to pointers or references)
   intmembers (not in all or memory; with locals) `K3 t{e, n, e};`, a struct
              whose integer member k (1..3, or `1 + i % 3` from a loop
              counter) is read in arithmetic like an int local (and
@@ -191,7 +196,7 @@ ALL_FEATURES = LEGACY_FEATURES + MEMORY_FEATURES + ("retwrite", "seqorder",
                                                     "ptrresults", "vectors",
                                                     "copies", "maps",
                                                     "shaped", "delegating",
-                                                    "intmembers")
+                                                    "intmembers", "owners")
 # Names that stand for several features.
 GROUPS = {"memory": MEMORY_FEATURES, "all": LEGACY_FEATURES}
 DEFAULT_FEATURES = ("expr", "locals", "overwrite", "ternary", "math", "calls",
@@ -667,6 +672,8 @@ class Gen:
             kinds += ["shaped"] * 2
         if self.on("intmembers") and self.on("locals"):
             kinds += ["kstruct"] * 2
+        if self.on("owners") and self.on("locals"):
+            kinds += ["owner"] * 2
         if self.on("structs") and self.on("locals"):
             kinds += ["struct"] * 2
             if len(self.structs_in_scope()) >= 2:
@@ -957,17 +964,34 @@ class Gen:
     def s_shaped(self, depth):
         """`M2 t{n, {}};` and its four elements as scalar locals, each
         reached through a member function that reads the row length."""
+        self.matrix_cells("M2 {t}{{{n}, {{}}}};",
+                          ["{t}.at(0, 0)", "{t}(0, 1)", "{t}.row(1)[0]",
+                           "{t}.at(1, 1)"], False)
+
+    def matrix_cells(self, decl, cells, noaddr):
+        """Declares a matrix object (decl with {t} and {n}, its row length:
+        2, 3, or changing with a loop counter) and makes four of its cells
+        scalar locals (noaddr: never bound to pointers or references)."""
         ints = [v.name for v in self.vars() if v.is_int and not v.array]
         n = self.rng.choice(["2", "3"] +
                             ([f"2 + {self.rng.choice(ints)} % 2"] * 2
                              if ints else []))
         name = self.new_local()
-        self.emit(f"M2 {name}{{{n}, {{}}}};")
-        for cell in (f"{name}.at(0, 0)", f"{name}(0, 1)",
-                     f"{name}.row(1)[0]", f"{name}.at(1, 1)"):
-            v = Var(cell, 0.0)
+        self.emit(decl.format(t=name, n=n))
+        for cell in cells:
+            v = Var(cell.format(t=name), 0.0)
             v.call_cell = name  # (its object)
+            v.noaddr = noaddr
             self.scopes[-1].append(v)
+
+    # --- owners -------------------------------------------------------------
+    def s_owner(self, depth):
+        """`MV t(n);`: a matrix keeping its elements in a std::vector member;
+        four cells as scalar locals, through accessors that read the row
+        length and by indexing the member."""
+        self.matrix_cells("MV {t}({n});",
+                          ["{t}.at(0, 0)", "{t}(0, 1)", "{t}.a[{t}.n]",
+                           "{t}.at(1, 1)"], True)
 
     # --- intmembers ---------------------------------------------------------
     def s_kstruct(self, depth):
@@ -1762,11 +1786,12 @@ class Gen:
         ref = self.chance(0.25)
         writable = self.chance(0.6)
         roots = [v for v in self.vars() if (v.array or v.scalar) and
-                 not v.is_int and (v.assignable or not writable)]
+                 not v.is_int and (v.assignable or not writable) and
+                 not getattr(v, "noaddr", False)]
         if not roots:
             writable = False
             roots = [v for v in self.vars() if (v.array or v.scalar) and
-                     not v.is_int]
+                     not v.is_int and not getattr(v, "noaddr", False)]
         root = r.choices(roots, [3 if v.array else 1 for v in roots])[0]
         # `auto *` keeps the constness of the root: no mutable pointer to p.
         pconst = not writable
@@ -2034,7 +2059,7 @@ class Gen:
         result bound to a local (`double *w = at(a, 1);`) and written
         through, or (retwrite) assigned to directly (`cell(a, 1) += e;`)."""
         rg = self.pick_range(self.rng.randint(1, 3), True)
-        if rg is None:
+        if rg is None or getattr(rg.root, "noaddr", False):
             return False
         j = self.rng.randrange(rg.n)
         idx = rg.start + j if rg.root.array else None
@@ -3016,6 +3041,17 @@ SHAPED_HELPERS = """struct M2 {
 """
 
 
+# The type of the owners feature: a 2 x n matrix in a std::vector member.
+OWNER_HELPERS = """struct MV {
+  int n;
+  std::vector<double> a;
+  explicit MV(int cols) : n(cols), a(2 * cols, 0.0) {}
+  double &at(int i, int j) { return a[i * n + j]; }
+  double &operator()(int i, int j) { return a[i * n + j]; }
+};
+"""
+
+
 # The type of the intmembers feature: an integer member between floating
 # ones.
 KSTRUCT_HELPERS = """struct K3 { double x; int k; double y; };
@@ -3076,7 +3112,7 @@ def generate(seed, n, features):
         out[-1:-1] = ["#include <vector>"]
     if "complex" in features:
         out[-1:-1] = ["#include <complex>"]
-    if "vectors" in features:
+    if "vectors" in features or "owners" in features:
         out[-1:-1] = ["#include <vector>"]
     if "copies" in features:
         out[-1:-1] = ["#include <algorithm>", "#include <cstring>",
@@ -3091,6 +3127,8 @@ def generate(seed, n, features):
         out.append(SHAPED_HELPERS)
     if "intmembers" in features:
         out.append(KSTRUCT_HELPERS)
+    if "owners" in features:
+        out.append(OWNER_HELPERS)
     if protos:
         out += protos + [""]
     out += bodies

@@ -446,6 +446,91 @@ template <class _Tp> _Tp zeroed() {
   return __z.__t;
 }
 
+/// The calling thread's saved objects of type \p _Tp (shadows of objects
+/// that own their elements, see slot): last saved, first restored, like
+/// the thread's stack, across the halves of split derivatives too.
+template <class _Tp> class object_stack {
+public:
+  ~object_stack() {
+    for (std::size_t __i = 0; __i < __count; ++__i)
+      __items[__i].~_Tp();
+    std::free(__items);
+  }
+  void push(const _Tp &__v) {
+    if (__count == __capacity) {
+      std::size_t __n = __capacity ? 2 * __capacity : 4;
+      auto *__p = static_cast<_Tp *>(std::malloc(__n * sizeof(_Tp)));
+      if (!__p)
+        std::abort();
+      for (std::size_t __i = 0; __i < __count; ++__i) {
+        ::new (static_cast<void *>(__p + __i))
+            _Tp(static_cast<_Tp &&>(__items[__i]));
+        __items[__i].~_Tp();
+      }
+      std::free(__items);
+      __items = __p;
+      __capacity = __n;
+    }
+    ::new (static_cast<void *>(__items + __count)) _Tp(__v);
+    ++__count;
+  }
+  _Tp &top() { return __items[__count - 1]; }
+  void pop() { __items[--__count].~_Tp(); }
+
+private:
+  _Tp *__items = nullptr;
+  std::size_t __count = 0, __capacity = 0;
+};
+
+template <class _Tp> object_stack<_Tp> &saved_objects() {
+  thread_local object_stack<_Tp> __s;
+  return __s;
+}
+
+/// Storage for the shadow of a local object that owns its elements (a
+/// class with a std::vector member): declared where the pullback starts,
+/// constructed as a copy of the object where the object is declared (so its
+/// sizes are the object's), destroyed when the pullback returns. save()
+/// keeps the shadow (of each iteration of a loop, or for the reverse half of
+/// a split derivative) on the thread's saved objects; restore() brings the
+/// last one back.
+template <class _Tp> class slot {
+public:
+  slot() = default;
+  slot(const slot &) = delete;
+  slot &operator=(const slot &) = delete;
+  ~slot() {
+    if (__live)
+      get().~_Tp();
+  }
+  /// The object (constructed by the first emplace() or restore()).
+  _Tp &get() { return *reinterpret_cast<_Tp *>(__bytes); }
+  /// The shadow as a copy of \p __v (its floating data zeroed next).
+  void emplace(const _Tp &__v) {
+    if (__live) {
+      get() = __v;
+      return;
+    }
+    ::new (static_cast<void *>(__bytes)) _Tp(__v);
+    __live = true;
+  }
+  void save() { saved_objects<_Tp>().push(get()); }
+  void restore() {
+    object_stack<_Tp> &__s = saved_objects<_Tp>();
+    if (__live) {
+      get() = static_cast<_Tp &&>(__s.top());
+    } else {
+      ::new (static_cast<void *>(__bytes)) _Tp(static_cast<_Tp &&>(__s.top()));
+      __live = true;
+    }
+    __s.pop();
+  }
+
+private:
+  alignas(_Tp) unsigned char __bytes[sizeof(_Tp)];
+  bool __live = false;
+};
+
 /// Restores the stack's top when the pullback that made it returns.
 class stack_mark {
 public:
