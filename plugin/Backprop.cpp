@@ -87,6 +87,14 @@ void PullbackBuilder::accumulateObject(Expr *Dst, Expr *Adj, QualType T,
     Out.push_back(B.addAssign(Dst, Adj));
     return;
   }
+  if (isElementOwner(T)) {
+    // Member by member (nested owners too), through references bound once.
+    ValueDecl *D = bindRef(Dst, T, false, Out);
+    ValueDecl *A = bindRef(Adj, T, true, Out);
+    accumulateOwner(B, T, [&] { return B.ref(D); }, [&] { return B.ref(A); },
+                    Out);
+    return;
+  }
   QualType ET = elementTypeOf(Ctx, T);
   if (!isPlainStruct(T) && (ET.isNull() || !isPlainStruct(ET))) {
     // Containers and std::array: element by element in the runtime.

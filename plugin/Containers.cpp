@@ -327,7 +327,7 @@ void PullbackBuilder::recordExitSizes(ArrayRef<const Stmt *> Body,
         const auto *VD = dyn_cast<VarDecl>(D);
         if (!VD ||
             !(isStdClass(VD->getType(), "vector") ||
-              isElementOwner(VD->getType())) ||
+              shadowIsCopy(VD->getType())) ||
             !Act.isActive(VD))
           continue;
         VarDecl *Z = hoist("_z", SizeT);
@@ -372,7 +372,7 @@ void PullbackBuilder::exitSizesAtJump(const Stmt *J, size_t F, Stmts &Fwd) {
 }
 
 Expr *PullbackBuilder::exitMark(VarDecl *V, const VarDecl *VD) {
-  if (isElementOwner(VD->getType()))
+  if (shadowIsCopy(VD->getType()))
     return B.intLit(1, Ctx.getSizeType());
   return B.memberCall(B.ref(V), "size", {});
 }

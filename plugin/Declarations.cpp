@@ -250,22 +250,34 @@ bool PullbackBuilder::aliasIntoObjectBytes(const VarDecl *VD,
   SmallVector<const VarDecl *, 2> Rs(Act.rootsOf(VD));
   if (const VarDecl *R = Act.storageOf(VD); R && R != VD)
     Rs.push_back(R);
+  QualType Pointee = VD->getType()->isReferenceType()
+                         ? VD->getType().getNonReferenceType()
+                         : VD->getType()->getPointeeType();
   for (const VarDecl *R : Rs) {
     QualType RT = R->getType().getNonReferenceType();
     const auto *RD = RT->getAsCXXRecordDecl();
-    if (!RD || isPlainRecord(RT) ||
-        (RD->getIdentifier() &&
-         llvm::is_contained({"vector", "array", "span", "tensor"},
-                            RD->getName())))
+    if (!RD || isPlainRecord(RT))
       continue;
-    // `double *r = &m.data[i * m.cols]`: the elements of a class with a
-    // std::vector member are not at an offset from the object.
+    bool Container = RD->getIdentifier() &&
+                     llvm::is_contained({"vector", "array", "span", "tensor"},
+                                        RD->getName());
+    QualType ET = Container ? elementTypeOf(Ctx, RT) : QualType();
+    // A container's own elements (or one of them as a whole, `const
+    // std::vector<double> &row = m[i]`) are at an offset from its data().
+    if (Container && (ET.isNull() || isFloating(ET) || isPlainRecord(ET) ||
+                      Ctx.hasSameUnqualifiedType(ET, Pointee)))
+      continue;
+    // `double *r = &m.data[i * m.cols]`, `m[i].data()` of a vector of
+    // vectors: memory of a member or an element is not at an offset from
+    // the object.
     unsupported(Def, "pointer or reference '" + VD->getNameAsString() +
-                         "' into the elements of a container member of '" +
-                         R->getNameAsString() + "' (of type '" +
+                         "' into the elements of " +
+                         (Container ? "an element" : "a container member") +
+                         " of '" + R->getNameAsString() + "' (of type '" +
                          RT.getUnqualifiedType().getAsString(
                              Ctx.getPrintingPolicy()) +
-                         "'): index the member instead");
+                         "'): index " + (Container ? "it" : "the member") +
+                         " instead");
     return false;
   }
   return true;
@@ -303,6 +315,11 @@ void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,
   // A container of containers (`std::vector<std::vector<double>>`): its
   // shadow would need the inner sizes too.
   QualType VE = IsVector || IsStdArray ? elementTypeOf(Ctx, T) : QualType();
+  if (isNestedContainer(T)) {
+    // `std::vector<std::vector<double>> m(n, std::vector<double>(k))`.
+    elementOwnerDecl(VD, Fwd, Blocks);
+    return;
+  }
   if (!VE.isNull() && VE->isRecordType() && !isComplex(VE) &&
       !VE.isTriviallyCopyableType(Ctx)) {
     IsVector = IsStdArray = false;
@@ -313,7 +330,7 @@ void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,
       hasFloatingData(T) && T->isRecordType()) {
     std::string OwnerWhy;
     if (isElementOwner(T, &OwnerWhy)) {
-      elementOwnerDecl(VD, Fwd);
+      elementOwnerDecl(VD, Fwd, Blocks);
       return;
     }
     // (What stands in the way of a copy as the shadow, if the type is not
@@ -430,49 +447,37 @@ void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,
   Blocks.insert(Blocks.begin(), InitRev.begin(), InitRev.end());
 }
 
-void PullbackBuilder::elementOwnerDecl(const VarDecl *VD, Stmts &Fwd) {
+void PullbackBuilder::elementOwnerDecl(const VarDecl *VD, Stmts &Fwd,
+                                       Stmts &Blocks) {
   QualType T = VD->getType().getCanonicalType().getUnqualifiedType();
   std::string TName = VD->getType().getAsString(Ctx.getPrintingPolicy());
   const Expr *Init = VD->hasInit() ? strip(VD->getInit()) : nullptr;
-  if (Init && Act.isActive(Init)) {
+  // `Mat c = a;`, `auto c = std::move(a);`: a copy of a variable, whose
+  // shadow receives the copy's adjoints where the reverse sweep reaches the
+  // declaration.
+  const Expr *From = nullptr;
+  if (const auto *CC = dyn_cast_or_null<CXXConstructExpr>(Init);
+      CC && CC->getNumArgs() >= 1 &&
+      CC->getConstructor()->isCopyOrMoveConstructor()) {
+    const Expr *A = strip(CC->getArg(0));
+    if (const Expr *M = movedArg(A))
+      A = strip(M);
+    const auto *DRE = dyn_cast<DeclRefExpr>(A);
+    if (DRE && isa<VarDecl>(DRE->getDecl()) &&
+        Ctx.hasSameUnqualifiedType(A->getType().getNonReferenceType(), T))
+      From = A;
+  }
+  if (Init && Act.isActive(Init) && !From) {
     unsupported(Init, "initializer of '" + VD->getNameAsString() +
                           "' of type '" + TName +
                           "' that carries derivatives (construct it from "
                           "its sizes and set its elements)");
     return;
   }
-  VarDecl *NV = VarDecl::Create(Ctx, PB, B.Loc, B.Loc,
-                                &Ctx.Idents.get(localName(VD)), T,
-                                Ctx.getTrivialTypeSourceInfo(T, B.Loc),
-                                SC_None);
-  const auto *CE = dyn_cast_or_null<CXXConstructExpr>(Init);
-  if (CE && !isa<CXXTemporaryObjectExpr>(CE) &&
-      (VD->isDirectInit() || CE->isListInitialization())) {
-    // `Mat a(n, n)`, `Mat a{n, n}`: the arguments as written.
-    SmallVector<Expr *, 4> Args;
-    for (const Expr *A : CE->arguments()) {
-      if (isa<CXXDefaultArgExpr>(A))
-        break;
-      Args.push_back(plain(A));
-    }
-    if (Failed)
-      return;
-    ExprResult R = CE->isListInitialization()
-                       ? S.ActOnInitList(B.Loc, Args, B.Loc)
-                       : S.ActOnParenListExpr(B.Loc, B.Loc, Args);
-    if (R.isInvalid())
-      return (void)unsupported(Init, "initializer of '" +
-                                         VD->getNameAsString() + "'");
-    S.AddInitializerToDecl(NV, R.get(), /*DirectInit=*/true);
-  } else if (Init) {
-    Expr *NewInit = fwd(VD->getInit(), false);
-    if (!NewInit)
-      return;
-    S.AddInitializerToDecl(NV, NewInit, VD->isDirectInit());
-  } else {
-    S.ActOnUninitializedDecl(NV);
-  }
-  VarMap[VD] = NV;
+  // Declared as written (its initializer carries no derivatives).
+  VarDecl *NV = replayDecl(VD);
+  if (!NV)
+    return;
   Fwd.push_back(B.declStmt(NV));
   if (!Act.isActive(VD))
     return;
@@ -493,6 +498,11 @@ void PullbackBuilder::elementOwnerDecl(const VarDecl *VD, Stmts &Fwd) {
   // A copy of the object (its sizes), floating data zero.
   Fwd.push_back(B.memberCall(B.ref(Slot), "emplace", {B.ref(NV)}));
   zeroFloatingData(B, T, [&]() -> Expr * { return B.ref(A); }, Fwd);
+  if (From && Act.isActive(From)) {
+    Stmts R;
+    backprop(From, B.ref(A), R);
+    Blocks.insert(Blocks.begin(), R.begin(), R.end());
+  }
   if (!Loops.empty()) {
     Fwd.push_back(B.memberCall(B.ref(Slot), "save", {}));
   } else if (Half != SplitHalf::None) {

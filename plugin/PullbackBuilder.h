@@ -192,7 +192,7 @@ private:
   /// A local object that owns its elements (isElementOwner): declared as
   /// written, its shadow a copy with the floating data zeroed, kept in a
   /// `::grad::detail::slot` (saved per iteration inside loops).
-  void elementOwnerDecl(const clang::VarDecl *VD, Stmts &Fwd);
+  void elementOwnerDecl(const clang::VarDecl *VD, Stmts &Fwd, Stmts &Blocks);
   /// `v.size()` for a std::vector, 1 for an element owner: what a block's
   /// exit records for \p VD (mapped to \p V).
   clang::Expr *exitMark(clang::VarDecl *V, const clang::VarDecl *VD);

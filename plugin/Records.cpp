@@ -186,21 +186,59 @@ bool isElementOwner(QualType T, std::string *Why) {
   return ownerImpl(T, Why, 0);
 }
 
+static bool stdNamed(QualType T, StringRef Name) {
+  const auto *RD = T.getCanonicalType()->getAsCXXRecordDecl();
+  return RD && RD->isInStdNamespace() && RD->getIdentifier() &&
+         RD->getName() == Name;
+}
+
+bool isNestedContainer(QualType T) {
+  T = T.getNonReferenceType();
+  if (!stdNamed(T, "vector") && !stdNamed(T, "array"))
+    return false;
+  const auto *RD = T.getCanonicalType()->getAsCXXRecordDecl();
+  QualType ET = elementTypeOf(RD->getASTContext(), T);
+  if (ET.isNull() || !stdNamed(ET, "vector"))
+    return false;
+  QualType EET = elementTypeOf(RD->getASTContext(), ET);
+  return !EET.isNull() &&
+         (isFloating(EET) || isComplex(EET) ||
+          (isPlainRecord(EET) && !EET->isArrayType() &&
+           hasFloatingData(EET)) ||
+          isNestedContainer(EET));
+}
+
+bool shadowIsCopy(QualType T) {
+  return isElementOwner(T) || isNestedContainer(T);
+}
+
+/// Calls \p F with the name and type of each member of class \p T that
+/// has floating data.
+static void floatingFields(QualType T,
+                           llvm::function_ref<void(StringRef, QualType)> F) {
+  const auto *RD = T.getCanonicalType()->getAsCXXRecordDecl();
+  for (const FieldDecl *Fd : RD->fields())
+    if (hasFloatingData(Fd->getType()))
+      F(Fd->getName(), Fd->getType());
+}
+
 void zeroFloatingData(SemaBuilder &B, QualType T,
                       llvm::function_ref<Expr *()> Obj,
                       std::vector<Stmt *> &Out) {
-  const auto *RD = T.getCanonicalType()->getAsCXXRecordDecl();
-  for (const FieldDecl *F : RD->fields()) {
-    QualType FT = F->getType();
-    if (!hasFloatingData(FT))
-      continue;
-    StringRef Name = F->getName();
+  if (isNestedContainer(T)) {
+    // Element by element, at every level.
+    Out.push_back(B.callRuntime("zero", {}, {Obj()}));
+    return;
+  }
+  floatingFields(T, [&](StringRef Name, QualType FT) {
     auto M = [&]() -> Expr * { return B.member(Obj(), Name); };
     if (isElementOwner(FT))
       zeroFloatingData(B, FT, M, Out);
+    else if (isFloating(FT))
+      Out.push_back(B.assign(M(), B.zero(FT.getUnqualifiedType())));
     else
       Out.push_back(B.callRuntime("zero", {}, {M()}));
-  }
+  });
 }
 
 const FieldDecl *constFloatingMember(QualType T) {
@@ -310,14 +348,25 @@ static void accumulateImpl(SemaBuilder &B, QualType T,
     auto S = Up(Src, true);
     accumulateImpl(B, BT, D, S, Out, Depth + 1);
   }
-  for (const FieldDecl *F : RD->fields()) {
-    if (!hasFloatingData(F->getType()))
-      continue;
-    StringRef Name = F->getName();
+  floatingFields(T, [&](StringRef Name, QualType FT) {
     auto D = [&]() -> Expr * { return B.member(Dst(), Name); };
     auto S = [&]() -> Expr * { return B.member(Src(), Name); };
-    accumulateImpl(B, F->getType(), D, S, Out, Depth + 1);
-  }
+    accumulateImpl(B, FT, D, S, Out, Depth + 1);
+  });
+}
+
+void accumulateOwner(SemaBuilder &B, QualType T,
+                     llvm::function_ref<Expr *()> Dst,
+                     llvm::function_ref<Expr *()> Src,
+                     std::vector<Stmt *> &Out) {
+  floatingFields(T, [&](StringRef Name, QualType FT) {
+    auto D = [&]() -> Expr * { return B.member(Dst(), Name); };
+    auto S = [&]() -> Expr * { return B.member(Src(), Name); };
+    if (isElementOwner(FT))
+      accumulateOwner(B, FT, D, S, Out);
+    else
+      accumulateImpl(B, FT, D, S, Out, 1);
+  });
 }
 
 void accumulateRecord(SemaBuilder &B, QualType T,

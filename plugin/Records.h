@@ -49,6 +49,15 @@ bool isPlainRecord(clang::QualType T, std::string *Why = nullptr);
 /// the way.
 bool isElementOwner(clang::QualType T, std::string *Why = nullptr);
 
+/// True if \p T is a std::vector or std::array of std::vectors (of numbers,
+/// plain structs or such vectors again): `std::vector<std::vector<double>>`.
+/// Its shadow is a copy too (the inner sizes are the object's).
+bool isNestedContainer(clang::QualType T);
+
+/// isElementOwner or isNestedContainer: a local whose shadow is a copy of
+/// it made where it is declared, whose sizes must not change after that.
+bool shadowIsCopy(clang::QualType T);
+
 /// `zero(Obj.m)` for every member of element owner \p T with floating
 /// data (nested owners member by member): the sizes stay.
 void zeroFloatingData(SemaBuilder &B, clang::QualType T,
@@ -83,6 +92,14 @@ void accumulateRecord(SemaBuilder &B, clang::QualType T,
                       llvm::function_ref<clang::Expr *()> Dst,
                       llvm::function_ref<clang::Expr *()> Src,
                       std::vector<clang::Stmt *> &Out);
+
+/// `Dst.m += Src.m` for every member with floating data of element owner
+/// \p T (isElementOwner): numbers, arrays, containers, plain records, and
+/// nested owners member by member.
+void accumulateOwner(SemaBuilder &B, clang::QualType T,
+                     llvm::function_ref<clang::Expr *()> Dst,
+                     llvm::function_ref<clang::Expr *()> Src,
+                     std::vector<clang::Stmt *> &Out);
 
 /// The elements of a std::pair or std::tuple built from them
 /// (`std::pair<double, double>{x, y}`, `p(x, y)`, `std::make_pair(x, y)`,

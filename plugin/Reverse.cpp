@@ -79,6 +79,34 @@ static const Expr *ownerShapeWrite(const Stmt *Body) {
         check(UO->getSubExpr());
       return true;
     }
+    /// A std::vector in a local whose shadow is a copy (`m` or `m[i]` of a
+    /// vector of vectors, a vector member of an element owner).
+    static bool copiedVector(const Expr *E) {
+      const auto *RD =
+          E->getType().getNonReferenceType()->getAsCXXRecordDecl();
+      if (!RD || !RD->isInStdNamespace() || !RD->getIdentifier() ||
+          RD->getName() != "vector")
+        return false;
+      bool IsThis;
+      const VarDecl *R = pathRoot(E, IsThis);
+      return R && R->isLocalVarDecl() && shadowIsCopy(R->getType());
+    }
+    bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MC) {
+      const CXXMethodDecl *MD = MC->getMethodDecl();
+      if (Found || !MD || MD->isConst() || !MD->getIdentifier() ||
+          llvm::is_contained({"at", "front", "back", "data", "begin", "end"},
+                             MD->getName()))
+        return true;
+      if (copiedVector(MC->getImplicitObjectArgument()))
+        Found = MC;
+      return true;
+    }
+    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+      if (!Found && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2 &&
+          copiedVector(OC->getArg(0)))
+        Found = OC;
+      return true;
+    }
     bool TraverseLambdaExpr(LambdaExpr *) { return true; }
   } F;
   F.TraverseStmt(const_cast<Stmt *>(Body));
@@ -145,10 +173,16 @@ bool PullbackBuilder::build() {
   }
   Act.run(Primal, Entry.Wrt);
   if (const Expr *W = ownerShapeWrite(Body)) {
-    unsupported(W, "write to '" + spelled(W) +
-                       "', which the shadow of a class that keeps its "
-                       "elements in a container member does not follow "
-                       "(set the sizes where the object is constructed)");
+    if (isa<CallExpr>(W))
+      unsupported(W, "call '" + spelled(W) +
+                         "', which changes the sizes of an object whose "
+                         "shadow is a copy made at its declaration (give it "
+                         "its sizes where it is constructed)");
+    else
+      unsupported(W, "write to '" + spelled(W) +
+                         "', which the shadow of a class that keeps its "
+                         "elements in a container member does not follow "
+                         "(set the sizes where the object is constructed)");
     return false;
   }
   if (D.options().PrintActivity)

@@ -5,13 +5,14 @@
 // object's and member functions indexing with them (`m(i, j)`) work on it.
 // Declared in a loop with a size that changes per iteration, in a branch,
 // passed to helpers by reference, nested in another such class, and a
-// struct with a std::string member. (It was an error: "not trivially
-// copyable".)
+// struct with a std::string member, and copies of such objects. (It was an
+// error: "not trivially copyable".)
 // RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
 // RUN: %gradxx -fsanitize=address,undefined %s -o %t.asan && %t.asan | %FileCheck-strict %s --implicit-check-not=FAIL
 // RUN: %dump %s %dflags | FileCheck %s --check-prefix=DUMP
 #include <vector>
 #include <string>
+#include <utility>
 #include <cmath>
 #include "gradcheck.h"
 
@@ -133,6 +134,53 @@ static double frob(const Mat &m) {
   return s;
 }
 
+// Copies (`Mat c = a;`, `std::move` of a vector of vectors), also in a
+// loop: the copy's adjoints go to the original's shadow where the reverse
+// sweep reaches the declaration, member by member.
+struct Scaled {
+  int rows, cols;
+  std::vector<double> data;
+  double scale;
+  Scaled(int r, int c) : rows(r), cols(c), data(r * c, 0.0), scale(1) {}
+  double &operator()(int i, int j) { return data[i * cols + j]; }
+};
+// DUMP-LABEL: void copies_pullback({{.*}}) {
+// DUMP: Scaled c = a;
+// DUMP-NEXT: _d_c_s0.emplace(c);
+// DUMP-NEXT: ::grad::detail::zero(_d_c.data);
+// DUMP-NEXT: _d_c.scale = 0.;
+// DUMP: ::grad::detail::accumulate(_d_a.data, _d_c.data);
+// DUMP-NEXT: _d_a.scale += _d_c.scale;
+[[grad]] double copies(double x, double y) {
+  Scaled a(2, 2);
+  a(0, 0) = x;
+  a(1, 1) = y * x;
+  a.scale = y;
+  Scaled c = a;
+  c(0, 0) *= c(1, 1);
+  a(1, 1) = 3 * x;
+  return c(0, 0) * a(1, 1) + c.scale * c(1, 1);
+}
+[[grad]] double moved(double x, double y) {
+  std::vector<std::vector<double>> a(2, std::vector<double>(2));
+  a[0][0] = x;
+  a[1][1] = y * x;
+  std::vector<std::vector<double>> c = std::move(a);
+  return c[0][0] * c[1][1];
+}
+[[grad]] double copyloop(double x, int n) {
+  Scaled a(1, 2);
+  double s = 0;
+  for (int i = 0; i < n; ++i) {
+    a(0, 0) = x * (i + 1);
+    a(0, 1) = std::sin(x + i);
+    Scaled b = a;
+    b(0, 1) *= b(0, 0);
+    s += b(0, 1) + a(0, 0) * b(0, 0);
+  }
+  return s;
+}
+
 int main() {
   using namespace gradcheck;
   {
@@ -172,6 +220,19 @@ int main() {
     rows_pullback(0.4, 1.0, &dx);
     expect("rows", dx, fd(rows, 0, 0.4));
   }
+  {
+    double dx = 0, dy = 0;
+    copies_pullback(0.7, -0.4, 1.0, &dx, &dy);
+    expect("copies.x", dx, fd(copies, 0, 0.7, -0.4));
+    expect("copies.y", dy, fd(copies, 1, 0.7, -0.4));
+    dx = dy = 0;
+    moved_pullback(0.7, -0.4, 1.0, &dx, &dy);
+    expect("moved.x", dx, fd(moved, 0, 0.7, -0.4));
+    expect("moved.y", dy, fd(moved, 1, 0.7, -0.4));
+    dx = 0;
+    copyloop_pullback(0.7, 3, 1.0, &dx);
+    expect("copyloop", dx, fd([](double x) { return copyloop(x, 3); }, 0, 0.7));
+  }
   return failures();
 }
 // CHECK: ok loopmat
@@ -183,3 +244,8 @@ int main() {
 // CHECK: ok named.y
 // CHECK: ok branch
 // CHECK: ok rows
+// CHECK: ok copies.x
+// CHECK: ok copies.y
+// CHECK: ok moved.x
+// CHECK: ok moved.y
+// CHECK: ok copyloop

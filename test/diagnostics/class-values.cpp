@@ -104,6 +104,32 @@ struct Mat {
   const double *r = m.data.data() + m.cols;
   return r[0] * r[1];
 }
+// A vector of vectors: its shadow is a copy made at the declaration, so
+// its sizes may not change after it.
+// CHECK: class-values.cpp:[[@LINE+5]]:3: error: grad: cannot differentiate call 'a.push_back({x, x})', which changes the sizes of an object whose shadow is a copy made at its declaration (give it its sizes where it is constructed) in 'grow'
+// CHECK: class-values.cpp:[[@LINE+1]]:3: note: while differentiating 'grow' requested here
+[[grad]] double grow(double x) {
+  std::vector<std::vector<double>> a(2, std::vector<double>(2));
+  a[0][0] = x;
+  a.push_back({x, x});
+  return a[0][0] * a[2][1];
+}
+// CHECK: class-values.cpp:[[@LINE+5]]:3: error: grad: cannot differentiate call 'a[1] = std::vector<double>(3, x)', which changes the sizes of an object whose shadow is a copy made at its declaration (give it its sizes where it is constructed) in 'growrow'
+// CHECK: class-values.cpp:[[@LINE+1]]:3: note: while differentiating 'growrow' requested here
+[[grad]] double growrow(double x) {
+  std::vector<std::vector<double>> a(2, std::vector<double>(2));
+  a[0][0] = x;
+  a[1] = std::vector<double>(3, x);
+  return a[0][0] * a[1][2];
+}
+// (Likewise into a row of a vector of vectors: rows are not at an offset
+// from the outer vector's data.)
+// CHECK: class-values.cpp:[[@LINE+3]]:21: error: grad: cannot differentiate pointer or reference 'r' into the elements of an element of 'm' (of type 'std::vector<std::vector<double>>'): index it instead in 'nestedrow'
+// CHECK: class-values.cpp:[[@LINE+1]]:3: note: while differentiating 'nestedrow' requested here
+[[grad]] double nestedrow(const std::vector<std::vector<double>> &m) {
+  const double *r = m[1].data();
+  return r[0] * r[1];
+}
 // A function returning a non-const reference: its result must be discarded,
 // and it may return only a reference parameter, '*this', or a reference
 // into one parameter's memory.
@@ -141,4 +167,4 @@ struct KC {
 // CHECK: class-values.cpp:[[@LINE+2]]:38: error: grad: cannot differentiate parameter 'k' of type 'KC' (it has a const member 'c' of floating type, which its adjoint cannot accumulate) in 'constparam'
 // CHECK: class-values.cpp:[[@LINE+1]]:3: note: while differentiating 'constparam' requested here
 [[grad]] double constparam(const KC &k, double a) { return k.v * a + k.c; }
-// CHECK: 13 errors generated
+// CHECK: 16 errors generated

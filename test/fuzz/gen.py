@@ -117,7 +117,9 @@ before the memory ones), `memory` and `-NAME` are accepted):
              matrix in a std::vector member whose row length n (2, 3, or
              `2 + i % 2` per iteration) is a member: its cells `t.at(0, 0)`,
              `t(0, 1)`, `t.a[t.n]`, `t.at(1, 1)` are read and written like
-             scalar locals (never bound to pointers or references)
+             scalar locals (never bound to pointers or references); or a
+             vector of two rows of n, cells `t[0][0]` ... `t[1].back()`;
+             or a copy of an MV in scope (`MV u = t;`)
   intmembers (not in all or memory; with locals) `K3 t{e, n, e};`, a struct
              whose integer member k (1..3, or `1 + i % 3` from a loop
              counter) is read in arithmetic like an int local (and
@@ -968,7 +970,7 @@ class Gen:
                           ["{t}.at(0, 0)", "{t}(0, 1)", "{t}.row(1)[0]",
                            "{t}.at(1, 1)"], False)
 
-    def matrix_cells(self, decl, cells, noaddr):
+    def matrix_cells(self, decl, cells, noaddr, kind=None):
         """Declares a matrix object (decl with {t} and {n}, its row length:
         2, 3, or changing with a loop counter) and makes four of its cells
         scalar locals (noaddr: never bound to pointers or references)."""
@@ -982,6 +984,7 @@ class Gen:
             v = Var(cell.format(t=name), 0.0)
             v.call_cell = name  # (its object)
             v.noaddr = noaddr
+            v.owner_kind = kind
             self.scopes[-1].append(v)
 
     # --- owners -------------------------------------------------------------
@@ -989,9 +992,33 @@ class Gen:
         """`MV t(n);`: a matrix keeping its elements in a std::vector member;
         four cells as scalar locals, through accessors that read the row
         length and by indexing the member."""
+        mvs = sorted({v.call_cell for v in self.vars()
+                      if getattr(v, "owner_kind", None) == "MV"})
+        if mvs and self.chance(0.5):
+            # A copy of one in scope: its cells start as the original's.
+            src = self.rng.choice(mvs)
+            name = self.new_local()
+            self.emit(f"MV {name} = {src};")
+            for cell in ("{t}.at(0, 0)", "{t}(0, 1)", "{t}.a[{t}.n]",
+                         "{t}.at(1, 1)"):
+                b = self.lookup(cell.format(t=src)).bound
+                v = Var(cell.format(t=name), b)
+                v.call_cell = name
+                v.noaddr = True
+                v.owner_kind = "MV"
+                self.scopes[-1].append(v)
+            return
+        if self.chance(0.3):
+            # A vector of rows.
+            self.matrix_cells(
+                "std::vector<std::vector<double>> {t}(2, "
+                "std::vector<double>({n}));",
+                ["{t}[0][0]", "{t}[0][1]", "{t}[1][0]", "{t}[1].back()"],
+                True)
+            return
         self.matrix_cells("MV {t}({n});",
                           ["{t}.at(0, 0)", "{t}(0, 1)", "{t}.a[{t}.n]",
-                           "{t}.at(1, 1)"], True)
+                           "{t}.at(1, 1)"], True, "MV")
 
     # --- intmembers ---------------------------------------------------------
     def s_kstruct(self, depth):

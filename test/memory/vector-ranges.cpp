@@ -82,12 +82,13 @@ static const double table[3] = {1.0, 2.0, 3.0};
 }
 
 #ifdef REFUSED
-// A container of containers: an error at the declaration (before, the
-// swap made it differentiated, and the generated code failed to compile).
+// A swap with a row of a container of containers: an error at the swap
+// (before, the swap made it differentiated, and the generated code failed
+// to compile; then the container of containers was an error itself).
 [[grad]] double swapNested(double x) {
   std::vector<double> v{x};
-// REFUSED: vector-ranges.cpp:[[@LINE+1]]:36: error: grad: cannot differentiate local variable of type 'std::vector<std::vector<double>>' (a container of 'std::vector<double>': keep the elements in one std::vector, indexed i * n + j) in 'swapNested'
   std::vector<std::vector<double>> m(1, std::vector<double>(1, 2.0));
+// REFUSED: vector-ranges.cpp:[[@LINE+1]]:3: error: grad: cannot differentiate call to 'swap' on v with m[0] (swap two std::vector variables that both carry derivatives, or neither) in 'swapNested'
   v.swap(m[0]);
   return v[0] * m[0][0];
 }

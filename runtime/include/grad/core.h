@@ -405,16 +405,25 @@ inline void *shadow_alloc(std::size_t __bytes) {
 }
 inline void shadow_free(void *__p) { std::free(__p); }
 
-/// __dst += __src for scalars, std::vector, std::array and tensors.
+template <class _Dp, class _Sp, class = void>
+struct __adds : std::false_type {};
+template <class _Dp, class _Sp>
+struct __adds<_Dp, _Sp,
+              decltype(void(std::declval<_Dp &>() +=
+                            std::declval<const _Sp &>()))>
+    : std::true_type {};
+
+/// __dst += __src for scalars (and std::complex), arrays, std::vector,
+/// std::array and tensors, also nested (a vector of vectors).
 template <class _Dp, class _Sp> void accumulate(_Dp &__dst, const _Sp &__src) {
-  if constexpr (std::is_arithmetic_v<_Dp>)
+  if constexpr (std::is_arithmetic_v<_Dp> || __adds<_Dp, _Sp>::value)
     __dst += __src;
   else if constexpr (std::is_array_v<_Dp>)
     for (std::size_t __i = 0; __i < std::extent_v<_Dp>; ++__i)
       ::grad::detail::accumulate(__dst[__i], __src[__i]);
   else
     for (std::size_t __i = 0; __i < __dst.size(); ++__i)
-      __dst[__i] += __src[__i];
+      ::grad::detail::accumulate(__dst[__i], __src[__i]);
 }
 
 /// Sets every element (or the scalar) to zero, keeping the shape: arrays
