@@ -346,7 +346,13 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
 
   bool VisitCXXForRangeStmt(CXXForRangeStmt *RF) {
     RangeVars.insert(RF->getLoopVariable());
-    if (const VarDecl *C = refVar(RF->getRangeInit()))
+    // Over a variable, or a member path (`m.data`, `this->w`: null for
+    // `this`).
+    bool IsThis = false;
+    const VarDecl *C = refVar(RF->getRangeInit());
+    if (!C)
+      C = pathRoot(RF->getRangeInit(), IsThis, /*Strict=*/true);
+    if (C || IsThis)
       Ranges.push_back({RF->getLoopVariable(), C});
     return true;
   }
@@ -607,7 +613,7 @@ void Activity::run(const FunctionDecl *FD, const WrtMask &Wrt) {
   while (Changed) {
     Changed = false;
     for (auto &[V, Range] : C.Ranges)
-      if (!Active.count(V) && isActive(Range)) {
+      if (!Active.count(V) && (Range ? isActive(Range) : ThisActive)) {
         Activate(V);
         Changed = true;
       }

@@ -683,20 +683,58 @@ Expr *PullbackBuilder::localParamShadow(const ParmVarDecl *P) {
   StringRef RecName = T->getAsCXXRecordDecl()
                           ? T->getAsCXXRecordDecl()->getName()
                           : StringRef();
-  bool Sized = RecName == "vector" || RecName == "tensor";
-  if (Half != SplitHalf::None && Sized)
+  // Objects keeping their elements in a container member: a copy of the
+  // entry value with its floating data zeroed (the sizes stay).
+  bool Owner = shadowIsCopy(T);
+  bool Sized = RecName == "vector" || RecName == "tensor" || Owner;
+  // In the halves of a split derivative the entry value is the forward
+  // half's: the shadow is made there and reaches the reverse half through
+  // the frame (a vector's size, an owner's saved copy).
+  bool Split = Half != SplitHalf::None;
+  if (Split && RecName == "tensor")
     return unsupported(P, "parameter '" + P->getNameAsString() + "' of type '" +
                               T.getAsString() +
-                              "' written in a function that returns early");
+                              "' passed by value and written in a helper "
+                              "whose arguments change before the reverse "
+                              "sweep (take it by const reference and copy "
+                              "it into a local)");
   bool HasAdjoint = Sig.AdjointIndex[P->getFunctionScopeIndex()] >= 0;
   if (!Sized && RecName != "array" && !isPlainRecord(T) && HasAdjoint)
     return unsupported(P, "parameter '" + P->getNameAsString() +
                               "' of type '" + T.getAsString() +
                               "' passed by value and written in the body");
+  Expr *Entry = B.ref(param(P->getFunctionScopeIndex()));
+  if (Owner) {
+    QualType VT = T.getUnqualifiedType();
+    std::string Name = "_d_" + localName(P).str();
+    VarDecl *A;
+    if (Split) {
+      VarDecl *Slot;
+      std::tie(Slot, A) = shadowSlot(Name, VT);
+      if (!Slot)
+        return nullptr;
+      FwdStart.push_back(B.memberCall(B.ref(Slot), "emplace", {Entry}));
+      zeroFloatingData(B, VT, [&]() -> Expr * { return B.ref(A); },
+                       FwdStart);
+      VarDecl *Made = hoist("_made", Ctx.getSizeType());
+      FwdStart.push_back(
+          B.assign(B.ref(Made), B.intLit(1, Ctx.getSizeType())));
+      SplitOwners.push_back({Slot, Made});
+    } else {
+      A = B.var(PB, fresh(Name + "_"), VT, Entry);
+      Prologue.push_back(B.declStmt(A));
+      zeroFloatingData(B, VT, [&]() -> Expr * { return B.ref(A); },
+                       Prologue);
+    }
+    Adjoints[P] = A;
+    if (HasAdjoint)
+      LocalParamShadows.push_back({P, A});
+    return B.ref(A);
+  }
   VarDecl *A = adjointOf(P);
   // Shaped like the entry value (the prologue runs before the body).
   if (RecName == "vector")
-    Prologue.push_back(zeroFill(
+    (Split ? FwdStart : Prologue).push_back(zeroFill(
         B, B.ref(A),
         B.memberCall(B.ref(param(P->getFunctionScopeIndex())), "size", {}),
         T));

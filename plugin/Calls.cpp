@@ -339,7 +339,7 @@ void PullbackBuilder::backpropUserCall(const CallExpr *CE, Expr *Adj,
     if (temporaryObject(PT, strip(A)))
       Args.push_back(Act.isActive(strip(A)) ? val(A) : plain(A));
     else
-      Args.push_back(Memory ? valBase(strip(A)) : val(A));
+      Args.push_back(Memory ? valBase(copiedObject(A)) : val(A));
   }
   if (CS.SeedIndex >= 0) {
     if (!Adj) {
@@ -373,7 +373,7 @@ void PullbackBuilder::backpropUserCall(const CallExpr *CE, Expr *Adj,
     // Memory: its shadow, in/out for what the callee writes.
     Expr *Sh = K == ParamKind::Pointer
                    ? shadowPointer(*this, B, strip(A))
-                   : addressOf(shadowLValue(*this, B, strip(A)));
+                   : addressOf(shadowLValue(*this, B, copiedObject(A)));
     if (!Sh) {
       Failed = true;
       return;

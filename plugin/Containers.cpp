@@ -282,6 +282,12 @@ static bool pointerRange(const Expr *A, const Expr *B) {
 }
 
 bool PullbackBuilder::isContainerMutation(const CallExpr *CE) const {
+  // `v = w;`, `v = f(x);`, `v = {x, y};` on a std::vector of numbers or
+  // plain structs (a vector of vectors keeps its shadow's inner sizes).
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE))
+    return OC->getOperator() == OO_Equal && OC->getNumArgs() == 2 &&
+           isStdClass(OC->getArg(0)->getType(), "vector") &&
+           !shadowIsCopy(OC->getArg(0)->getType());
   const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
   const auto *MD = MC ? MC->getMethodDecl() : nullptr;
   if (!MD || !MD->getIdentifier() || !isModelledMutation(MD->getName()))
@@ -415,10 +421,11 @@ bool PullbackBuilder::loopLocalSized(const VarDecl *VD, const Expr *At) {
 }
 
 Expr *PullbackBuilder::containerMutation(const CallExpr *CE) {
-  const auto *MC = cast<CXXMemberCallExpr>(CE);
-  const CXXMethodDecl *MD = MC->getMethodDecl();
-  StringRef Name = MD->getName();
-  const Expr *Obj = strip(MC->getImplicitObjectArgument());
+  const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
+  const auto *MD = cast<CXXMethodDecl>(CE->getDirectCallee());
+  StringRef Name = OC ? "operator=" : MD->getName();
+  const Expr *Obj = strip(OC ? OC->getArg(0) : MC->getImplicitObjectArgument());
   const auto *DRE = dyn_cast<DeclRefExpr>(Obj);
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   if (!VD || !mapVar(VD) || (Act.isAlias(VD) && !Act.isOwner(VD)))
@@ -429,9 +436,13 @@ Expr *PullbackBuilder::containerMutation(const CallExpr *CE) {
       !loopLocalSized(VD, CE))
     return nullptr;
   SmallVector<const Expr *, 2> Args;
-  for (const Expr *A : MC->arguments())
-    if (!isa<CXXDefaultArgExpr>(A))
-      Args.push_back(A);
+  if (OC)
+    Args.push_back(OC->getArg(1));
+  else
+    for (const Expr *A : MC->arguments())
+      if (!isa<CXXDefaultArgExpr>(A))
+        Args.push_back(A);
+  bool Assign = Name == "assign" || Name == "operator=";
   QualType SizeT = Ctx.getSizeType();
   Expr *V = B.ref(mapVar(VD));
   // The size before the call, for the reverse sweep.
@@ -448,11 +459,12 @@ Expr *PullbackBuilder::containerMutation(const CallExpr *CE) {
   const Expr *Elem = nullptr; // the inserted value, if it has an adjoint
   VarDecl *Old = nullptr, *Pos = nullptr, *Count = nullptr;
   const Expr *From = nullptr;   // the first pointer of a source range
+  const Expr *Whole = nullptr;  // `v = w`: the vector whose value v takes
   const VarDecl *Other = nullptr; // v.swap(w): w
   // v.assign({x, y}), v.insert(pos, {x, y}): the braced elements.
   const InitListExpr *List =
       Args.size() == (Name == "insert" ? 2u : 1u) &&
-              (Name == "insert" || Name == "assign") &&
+              (Name == "insert" || Assign) &&
               isFloating(elementTypeOf(Ctx, Obj->getType().getNonReferenceType()))
           ? bracedElements(Args.back())
           : nullptr;
@@ -475,7 +487,7 @@ Expr *PullbackBuilder::containerMutation(const CallExpr *CE) {
     FArgs.push_back(B.binop(BO_Add, B.memberCall(V, "begin", {}), B.ref(Pos)));
   };
   if (List) {
-    if (Name == "assign")
+    if (Assign)
       Old = RecordSize();
     else
       InsertAt(nullptr);
@@ -486,6 +498,10 @@ Expr *PullbackBuilder::containerMutation(const CallExpr *CE) {
     if (IL.isInvalid())
       return unsupported(Args.back(), "the braces " + spelled(Args.back()));
     FArgs.push_back(IL.get());
+  } else if (OC) {
+    Old = RecordSize();
+    Whole = Args[0];
+    FArgs.push_back(fwd(Args[0], false));
   } else if (Name == "push_back" || Name == "emplace_back") {
     if (Args.size() > 1)
       return unsupported(CE, "call to '" + Name.str() +
@@ -586,7 +602,9 @@ Expr *PullbackBuilder::containerMutation(const CallExpr *CE) {
   }
   if (Failed)
     return nullptr;
-  Expr *Call = B.memberCall(B.ref(mapVar(VD)), MD->getDeclName(), FArgs);
+  Expr *Call =
+      OC ? B.binop(BO_Assign, B.ref(mapVar(VD)), FArgs.empty() ? nullptr : FArgs[0])
+         : B.memberCall(B.ref(mapVar(VD)), MD->getDeclName(), FArgs);
   Cur->push_back(Call);
   if (Name != "reserve" && Name != "shrink_to_fit")
     resizeShadow(Obj, *Cur);
@@ -651,6 +669,16 @@ Expr *PullbackBuilder::containerMutation(const CallExpr *CE) {
     else
       R.push_back(B.memberCall(shadowLValue(*this, B, Obj), "assign",
                                {B.ref(Old), B.zero(ElT)}));
+  } else if (Whole) {
+    // The new value's adjoint goes to what it was copied (or computed)
+    // from; the shadow gets the old size back, zero.
+    QualType VT = Obj->getType().getNonReferenceType().getCanonicalType()
+                      .getUnqualifiedType();
+    VarDecl *A = B.var(PB, fresh("_r"), VT, shadowLValue(*this, B, Obj));
+    R.push_back(B.declStmt(A));
+    R.push_back(zeroFill(B, shadowLValue(*this, B, Obj), B.ref(Old), VT));
+    if (Act.isActive(strip(Whole)))
+      Flows.push_back({Whole, A});
   } else if (Name == "swap") {
     R.push_back(B.memberCall(Sh, "swap",
                              {shadowLValue(*this, B, strip(Args[0]))}));

@@ -447,6 +447,22 @@ void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,
   Blocks.insert(Blocks.begin(), InitRev.begin(), InitRev.end());
 }
 
+std::pair<VarDecl *, VarDecl *>
+PullbackBuilder::shadowSlot(StringRef Name, QualType T) {
+  QualType SlotT = B.runtimeType("slot", {B.typeArg(T)}, /*Detail=*/true);
+  if (SlotT.isNull()) {
+    D.needRuntime(B.Loc, Entry);
+    Failed = true;
+    return {nullptr, nullptr};
+  }
+  VarDecl *Slot = B.var(PB, fresh((Name + "_s").str()), SlotT, nullptr);
+  VarDecl *A = B.var(PB, fresh((Name + "_").str()), Ctx.getLValueReferenceType(T),
+                     B.memberCall(B.ref(Slot), "get", {}));
+  Prologue.push_back(B.declStmt(Slot));
+  Prologue.push_back(B.declStmt(A));
+  return {Slot, A};
+}
+
 void PullbackBuilder::elementOwnerDecl(const VarDecl *VD, Stmts &Fwd,
                                        Stmts &Blocks) {
   QualType T = VD->getType().getCanonicalType().getUnqualifiedType();
@@ -467,40 +483,51 @@ void PullbackBuilder::elementOwnerDecl(const VarDecl *VD, Stmts &Fwd,
         Ctx.hasSameUnqualifiedType(A->getType().getNonReferenceType(), T))
       From = A;
   }
+  // `Mat m = make(x);`: the value of a call, whose pullback takes the
+  // shadow as its seed where the reverse sweep reaches the declaration.
+  const Expr *Computed = nullptr;
   if (Init && Act.isActive(Init) && !From) {
-    unsupported(Init, "initializer of '" + VD->getNameAsString() +
-                          "' of type '" + TName +
-                          "' that carries derivatives (construct it from "
-                          "its sizes and set its elements)");
-    return;
+    if (!isa<CallExpr>(Init)) {
+      unsupported(Init, "initializer of '" + VD->getNameAsString() +
+                            "' of type '" + TName +
+                            "' that carries derivatives (construct it from "
+                            "its sizes and set its elements, or return it "
+                            "from a function)");
+      return;
+    }
+    Computed = VD->getInit();
   }
-  // Declared as written (its initializer carries no derivatives).
-  VarDecl *NV = replayDecl(VD);
+  // Declared as written (a computed one from its rebuilt call).
+  VarDecl *NV = nullptr;
+  if (Computed) {
+    Expr *NewInit = fwd(Computed, false);
+    if (Failed)
+      return;
+    NV = VarDecl::Create(Ctx, PB, VD->getBeginLoc(), VD->getLocation(),
+                         &Ctx.Idents.get(localName(VD)), VD->getType(),
+                         VD->getTypeSourceInfo(), SC_None);
+    S.AddInitializerToDecl(NV, NewInit, /*DirectInit=*/false);
+    VarMap[VD] = NV;
+  } else {
+    NV = replayDecl(VD);
+  }
   if (!NV)
     return;
   Fwd.push_back(B.declStmt(NV));
   if (!Act.isActive(VD))
     return;
-  QualType SlotT = B.runtimeType("slot", {B.typeArg(T)}, /*Detail=*/true);
-  if (SlotT.isNull()) {
-    D.needRuntime(B.Loc, Entry);
-    Failed = true;
+  VarDecl *Slot, *A;
+  std::tie(Slot, A) = shadowSlot("_d_" + localName(VD).str(), T);
+  if (!Slot)
     return;
-  }
-  std::string Name = "_d_" + localName(VD).str();
-  VarDecl *Slot = B.var(PB, fresh(Name + "_s"), SlotT, nullptr);
-  VarDecl *A = B.var(PB, fresh(Name + "_"), Ctx.getLValueReferenceType(T),
-                     B.memberCall(B.ref(Slot), "get", {}));
-  Prologue.push_back(B.declStmt(Slot));
-  Prologue.push_back(B.declStmt(A));
   Adjoints[VD] = A;
   OwnerSlots[VD] = Slot;
   // A copy of the object (its sizes), floating data zero.
   Fwd.push_back(B.memberCall(B.ref(Slot), "emplace", {B.ref(NV)}));
   zeroFloatingData(B, T, [&]() -> Expr * { return B.ref(A); }, Fwd);
-  if (From && Act.isActive(From)) {
+  if (const Expr *Src = From ? From : Computed; Src && Act.isActive(strip(Src))) {
     Stmts R;
-    backprop(From, B.ref(A), R);
+    backprop(Src, B.ref(A), R);
     Blocks.insert(Blocks.begin(), R.begin(), R.end());
   }
   if (!Loops.empty()) {

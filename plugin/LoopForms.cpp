@@ -58,21 +58,58 @@ const Stmt *PullbackBuilder::withoutConditionVariable(const Stmt *L) {
                            WS->getLParenLoc(), WS->getRParenLoc());
 }
 
+/// True if \p E is a chain of members of a variable or of `this` (`m.data`,
+/// `s.a.v`, `this->w`, `p->v` through a reference or pointer parameter).
+static bool memberPath(const Expr *E) {
+  const auto *ME = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
+  if (!ME || !isa<FieldDecl>(ME->getMemberDecl()))
+    return false;
+  const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
+  return isa<DeclRefExpr>(Base) || isa<CXXThisExpr>(Base) || memberPath(Base);
+}
+
 void PullbackBuilder::rangeFor(const CXXForRangeStmt *RF, Stmts &Fwd,
                                Stmts &Rev) {
-  const auto *DRE = dyn_cast<DeclRefExpr>(RF->getRangeInit()->IgnoreParenImpCasts());
+  const Expr *RangeE = RF->getRangeInit();
+  const auto *DRE = dyn_cast<DeclRefExpr>(RangeE->IgnoreParenImpCasts());
   const auto *C = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   VarDecl *MC = C ? mapVar(C) : nullptr;
-  if (!MC) {
-    unsupported(RF, "range-based 'for' loop over an expression");
-    return;
-  }
   const VarDecl *V = RF->getLoopVariable();
   QualType VT = V->getType();
   // A reference is an alias of the element it binds to: its shadow is
   // that element's shadow (see aliasOffset).
   bool ByRef = VT->isReferenceType();
   QualType ET = VT.getNonReferenceType().getUnqualifiedType();
+  // A member path (`m.data`, `s.pts`, `this->w`, `a.b.v`): the elements
+  // are read by index on the path, their adjoints go to the same path on
+  // the shadow.
+  const VarDecl *Root = C;
+  bool ThisRoot = false;
+  if (!MC && memberPath(RangeE)) {
+    Root = pathRoot(RangeE, ThisRoot, /*Strict=*/true);
+    if (!(Root ? mapVar(Root) != nullptr : ThisRoot))
+      Root = nullptr;
+    else if (ByRef) {
+      unsupported(RF, "range-based 'for' loop binding a reference to the "
+                      "elements of '" + spelled(RangeE) +
+                      "' (take the elements by value, or loop over an "
+                      "index)");
+      return;
+    }
+  }
+  if (!MC && !Root && !ThisRoot) {
+    unsupported(RF, "range-based 'for' loop over an expression");
+    return;
+  }
+  QualType RangeT = RangeE->getType().getNonReferenceType();
+  auto Range = [&]() -> Expr * {
+    return MC ? B.ref(MC) : rebuild(RangeE, false, /*Plain=*/true);
+  };
+  auto RangeShadow = [&]() -> Expr * {
+    return C ? adjointStorage(C) : shadowLValue(*this, B, stripExpr(RangeE));
+  };
+  bool RangeActive = C ? Act.isActive(C)
+                       : ThisRoot ? Act.ThisActive : Act.isActive(Root);
   if (!ET->isArithmeticType() && !isPlainStruct(ET)) {
     unsupported(RF, "range-based 'for' loop over elements of type '" +
                         ET.getAsString() + "'");
@@ -87,11 +124,10 @@ void PullbackBuilder::rangeFor(const CXXForRangeStmt *RF, Stmts &Fwd,
     LI->Flag = hoist("_j", Ctx.getSizeType());
   QualType SizeT = Ctx.getSizeType();
   Expr *N;
-  if (const auto *CAT =
-          Ctx.getAsConstantArrayType(C->getType().getNonReferenceType()))
+  if (const auto *CAT = Ctx.getAsConstantArrayType(RangeT))
     N = B.intLit(CAT->getSize().getZExtValue(), SizeT);
   else
-    N = B.memberCall(B.ref(MC), "size", {});
+    N = B.memberCall(Range(), "size", {});
   VarDecl *K = B.var(PB, fresh("_k"), SizeT, B.intLit(0, SizeT));
   Stmts Outer;
   Outer.push_back(B.assign(B.ref(LI->Count), B.intLit(0, SizeT)));
@@ -99,14 +135,15 @@ void PullbackBuilder::rangeFor(const CXXForRangeStmt *RF, Stmts &Fwd,
   // The element, re-read in the reverse sweep when the range is not written.
   // (Not in a split derivative's reverse half when the range is a
   // parameter it does not receive: the caller may have changed it.)
-  const auto *CP = dyn_cast<ParmVarDecl>(C);
-  bool Reread = !Act.isDataWritten(C) && !Act.isWritten(V) &&
-                (Half == SplitHalf::None || !CP || keptInReverseHalf(CP));
+  const auto *CP = dyn_cast_or_null<ParmVarDecl>(Root);
+  bool Reread = (Root ? !Act.isDataWritten(Root) : !Act.ThisWritten) &&
+                !Act.isWritten(V) &&
+                (Half == SplitHalf::None || (C && (!CP || keptInReverseHalf(CP))));
   VarDecl *RK = B.var(PB, fresh("_k"), SizeT,
                       B.unop(UO_PreDec, B.ref(LI->Count)));
   VarDecl *RV = nullptr;
   if (Reread) {
-    RV = B.var(PB, V->getName(), ET, B.subscript(B.ref(MC), B.ref(RK)));
+    RV = B.var(PB, V->getName(), ET, B.subscript(Range(), B.ref(RK)));
     RevIndex[V] = RV;
   }
   Loops.push_back(LI);
@@ -114,7 +151,7 @@ void PullbackBuilder::rangeFor(const CXXForRangeStmt *RF, Stmts &Fwd,
   Stmts BodyFwd, BodyRev;
   BodyFwd.push_back(B.unop(UO_PreInc, B.ref(LI->Count)));
   VarDecl *NV = B.var(PB, V->getName(), ByRef ? VT : ET,
-                      B.subscript(B.ref(MC), B.ref(K)));
+                      B.subscript(Range(), B.ref(K)));
   VarMap[V] = NV;
   BodyFwd.push_back(B.declStmt(NV));
   stmt(RF->getBody(), BodyFwd, BodyRev);
@@ -137,16 +174,16 @@ void PullbackBuilder::rangeFor(const CXXForRangeStmt *RF, Stmts &Fwd,
   if (LI->Flag)
     RevBody.push_back(pop(LI->Flag));
   RevBody.insert(RevBody.end(), BodyRev.begin(), BodyRev.end());
-  if (!ByRef && Act.isActive(V) && Act.isActive(C)) {
+  if (!ByRef && Act.isActive(V) && RangeActive) {
     // The element's adjoint flows back into the range's adjoint.
     VarDecl *A = adjointOf(V);
     if (ET->isRecordType()) {
-      accumulateObject(B.subscript(adjointStorage(C), B.ref(RK)), B.ref(A),
+      accumulateObject(B.subscript(RangeShadow(), B.ref(RK)), B.ref(A),
                        ET, RevBody);
       RevBody.push_back(B.callRuntime("zero", {}, {B.ref(A)}));
     } else {
       RevBody.push_back(B.addAssign(
-          B.subscript(adjointStorage(C), B.ref(RK)), B.ref(A)));
+          B.subscript(RangeShadow(), B.ref(RK)), B.ref(A)));
       RevBody.push_back(B.assign(B.ref(A), B.zero(A->getType())));
     }
   }

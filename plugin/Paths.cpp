@@ -160,6 +160,20 @@ const Expr *movedArg(const Expr *E) {
   return CE->getArg(0);
 }
 
+const Expr *copiedObject(const Expr *E) {
+  const Expr *K = stripExpr(E);
+  const auto *CC = dyn_cast_or_null<CXXConstructExpr>(K);
+  if (!CC || CC->getNumArgs() != 1 ||
+      !CC->getConstructor()->isCopyOrMoveConstructor())
+    return K;
+  const Expr *A = stripExpr(CC->getArg(0));
+  const ASTContext &Ctx = CC->getConstructor()->getASTContext();
+  return A && Ctx.hasSameUnqualifiedType(A->getType().getNonReferenceType(),
+                                         CC->getType())
+             ? A
+             : K;
+}
+
 const CXXMemberCallExpr *elementMember(const Expr *E) {
   const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(E);
   const CXXMethodDecl *MD = MC ? MC->getMethodDecl() : nullptr;

@@ -141,6 +141,12 @@ bool basedOn(const clang::Expr *E, const clang::VarDecl *VD);
 /// The argument of std::move(x) or std::forward<T>(x), or null.
 const clang::Expr *movedArg(const clang::Expr *E);
 
+/// The object a copy or move construction copies (`v` of a by-value
+/// argument `f(v)`, of `return v;`, of `f(std::move(v))`), stripped, if it
+/// has the type constructed; else \p E stripped. (stripExpr strips copies
+/// of plain structs only.)
+const clang::Expr *copiedObject(const clang::Expr *E);
+
 /// v.back(), v.front(), v.at(i) on a standard container of floating
 /// elements (an lvalue element), or a user accessor `m.at(i, j)` of a class
 /// keeping its elements in a container member (isElementOwner) returning a

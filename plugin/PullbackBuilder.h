@@ -193,6 +193,12 @@ private:
   /// written, its shadow a copy with the floating data zeroed, kept in a
   /// `::grad::detail::slot` (saved per iteration inside loops).
   void elementOwnerDecl(const clang::VarDecl *VD, Stmts &Fwd, Stmts &Blocks);
+  /// `::grad::detail::slot<T> Name_s; T &Name_ = Name_s.get();` in the
+  /// prologue: storage for a shadow that is a copy of an object, made
+  /// (emplace) where the object gets its value. Returns {slot, reference},
+  /// or nulls without the runtime.
+  std::pair<clang::VarDecl *, clang::VarDecl *> shadowSlot(llvm::StringRef Name,
+                                                           clang::QualType T);
   /// `v.size()` for a std::vector, 1 for an element owner: what a block's
   /// exit records for \p VD (mapped to \p V).
   clang::Expr *exitMark(clang::VarDecl *V, const clang::VarDecl *VD);

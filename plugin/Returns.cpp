@@ -41,6 +41,10 @@ void PullbackBuilder::returnStmt(const ReturnStmt *RS, Stmts &Fwd,
     return;
   }
   const Expr *RV = RS->getRetValue();
+  // `return v;` of a container or of an object keeping its elements in
+  // one: the seed goes to the variable.
+  if (RV && isa<DeclRefExpr>(copiedObject(RV)))
+    RV = copiedObject(RV);
   if (returnsWritableReference(Primal)) {
     referenceReturn(RV, Fwd);
     return;

@@ -53,66 +53,6 @@ struct NameCollector : RecursiveASTVisitor<NameCollector> {
 };
 } // namespace
 
-/// The first write in \p Body to a member without floating data (a size)
-/// of an object that keeps its elements in a container member: its shadow,
-/// a copy made at the declaration, would index with the old sizes.
-static const Expr *ownerShapeWrite(const Stmt *Body) {
-  struct Finder : RecursiveASTVisitor<Finder> {
-    const Expr *Found = nullptr;
-    void check(const Expr *L) {
-      const auto *ME = dyn_cast<MemberExpr>(L->IgnoreParenImpCasts());
-      if (Found || !ME || hasFloatingData(ME->getType()))
-        return;
-      QualType BT = ME->getBase()->getType();
-      if (ME->isArrow())
-        BT = BT->getPointeeType();
-      if (isElementOwner(BT))
-        Found = L;
-    }
-    bool VisitBinaryOperator(BinaryOperator *BO) {
-      if (BO->isAssignmentOp())
-        check(BO->getLHS());
-      return true;
-    }
-    bool VisitUnaryOperator(UnaryOperator *UO) {
-      if (UO->isIncrementDecrementOp())
-        check(UO->getSubExpr());
-      return true;
-    }
-    /// A std::vector in a local whose shadow is a copy (`m` or `m[i]` of a
-    /// vector of vectors, a vector member of an element owner).
-    static bool copiedVector(const Expr *E) {
-      const auto *RD =
-          E->getType().getNonReferenceType()->getAsCXXRecordDecl();
-      if (!RD || !RD->isInStdNamespace() || !RD->getIdentifier() ||
-          RD->getName() != "vector")
-        return false;
-      bool IsThis;
-      const VarDecl *R = pathRoot(E, IsThis);
-      return R && R->isLocalVarDecl() && shadowIsCopy(R->getType());
-    }
-    bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MC) {
-      const CXXMethodDecl *MD = MC->getMethodDecl();
-      if (Found || !MD || MD->isConst() || !MD->getIdentifier() ||
-          llvm::is_contained({"at", "front", "back", "data", "begin", "end"},
-                             MD->getName()))
-        return true;
-      if (copiedVector(MC->getImplicitObjectArgument()))
-        Found = MC;
-      return true;
-    }
-    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
-      if (!Found && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2 &&
-          copiedVector(OC->getArg(0)))
-        Found = OC;
-      return true;
-    }
-    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-  } F;
-  F.TraverseStmt(const_cast<Stmt *>(Body));
-  return F.Found;
-}
-
 bool PullbackBuilder::build() {
   std::string Why;
   if (!computeSignature(Ctx, Primal, Entry.Wrt, PB->getName(), Sig, Why))
@@ -172,7 +112,7 @@ bool PullbackBuilder::build() {
     return false;
   }
   Act.run(Primal, Entry.Wrt);
-  if (const Expr *W = ownerShapeWrite(Body)) {
+  if (const Expr *W = firstShapeWrite(Body)) {
     if (isa<CallExpr>(W))
       unsupported(W, "call '" + spelled(W) +
                          "', which changes the sizes of an object whose "
@@ -302,7 +242,7 @@ bool PullbackBuilder::build() {
   for (auto &[P, A] : LocalParamShadows) {
     int Idx = Sig.AdjointIndex[P->getFunctionScopeIndex()];
     accumulateObject(B.deref(B.ref(param(Idx))), B.ref(A),
-                     A->getType(), Epilogue);
+                     A->getType().getNonReferenceType(), Epilogue);
   }
   if (Half != SplitHalf::None)
     return finishSplit(Fwd, Rev, Epilogue);

@@ -61,7 +61,7 @@ struct Grid {
 // derivatives, its sizes may not change after it, calls returning values
 // are not kept per call, and no pointer reaches its elements from the
 // object.
-// CHECK: class-values.cpp:[[@LINE+3]]:9: error: grad: cannot differentiate initializer of 'g' of type 'Grid' that carries derivatives (construct it from its sizes and set its elements) in 'owner'
+// CHECK: class-values.cpp:[[@LINE+3]]:9: error: grad: cannot differentiate initializer of 'g' of type 'Grid' that carries derivatives (construct it from its sizes and set its elements, or return it from a function) in 'owner'
 // CHECK: class-values.cpp:[[@LINE+1]]:3: note: while differentiating 'owner' requested here
 [[grad]] double owner(double x) {
   Grid g{{x, 2 * x}, 0.5};

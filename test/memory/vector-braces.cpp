@@ -135,9 +135,9 @@ static void prepend(std::vector<double> &v, double a) {
 
 #ifdef REFUSED
 [[grad]] double valueUsed(double x) {
-  std::vector<double> v;
-  // REFUSED: vector-braces.cpp:[[@LINE+1]]:11: error: grad: cannot differentiate call to 'operator=' that writes differentiated memory through 'v' in 'valueUsed'
-  return (v = {x, x}).size() * x;
+  std::vector<double> v, w{x, x};
+  // REFUSED: vector-braces.cpp:[[@LINE+1]]:10: error: grad: cannot differentiate call to non-const member function 'operator[]' in 'valueUsed'
+  return (v = w)[1] * x;
 }
 #endif
 
