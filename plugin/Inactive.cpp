@@ -176,8 +176,11 @@ struct Blocker : RecursiveASTVisitor<Blocker> {
 static void forEachWritable(const CallExpr *CE,
                             llvm::function_ref<bool(const Expr *)> F) {
   const FunctionDecl *FD = CE->getDirectCallee();
-  if (isDeallocation(FD) || accessorArg(CE) || writesNothing(FD))
-    return; // (an accessor only computes an address)
+  // (An accessor only computes an address: `row(A, n, i)`, a class's
+  // `m.at(i, j)` returning a reference into its elements.)
+  if (isDeallocation(FD) || accessorArg(CE) || writesNothing(FD) ||
+      elementMember(CE))
+    return;
   unsigned Shift = 0;
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
     const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);

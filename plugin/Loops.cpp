@@ -218,7 +218,7 @@ void PullbackBuilder::jump(const Stmt *J, Stmts &Fwd, Stmts &Rev) {
         return;
     } else if (Half != SplitHalf::None && RV) {
       // The forward half returns the value at the end of its sweep.
-      Fwd.push_back(B.assign(B.ref(returnValueVar()), fwd(RV, false)));
+      Fwd.push_back(setReturnValue(fwd(RV, false)));
       if (Active)
         backprop(RV, B.ref(param(Sig.SeedIndex)), Rev);
     } else if (Active) {

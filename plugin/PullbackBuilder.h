@@ -599,6 +599,11 @@ private:
   clang::VarDecl *RetVal = nullptr;
   /// RetVal, declared on first use.
   clang::VarDecl *returnValueVar();
+  /// `_value = V;` (a class without a plain zero: kept in a slot,
+  /// `_value.emplace(V)`), and what the forward half returns.
+  clang::Stmt *setReturnValue(clang::Expr *V);
+  clang::Expr *returnedValue();
+  bool RetSlot = false;
   /// Checks what a function returning a non-const reference returns (a
   /// reference parameter or `*this`); false after reporting it.
   bool referenceReturn(const clang::Expr *RV, Stmts &Fwd);

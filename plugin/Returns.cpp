@@ -51,7 +51,7 @@ void PullbackBuilder::returnStmt(const ReturnStmt *RS, Stmts &Fwd,
   }
   if (Half != SplitHalf::None && RV) {
     // The forward half returns the value; both halves hoist it alike.
-    Fwd.push_back(B.assign(B.ref(returnValueVar()), fwd(RV, false)));
+    Fwd.push_back(setReturnValue(fwd(RV, false)));
     if (!Act.isActive(strip(RV)))
       return;
   } else if (!RV || Sig.SeedIndex < 0 || !Act.isActive(strip(RV))) {
@@ -99,9 +99,35 @@ VarDecl *PullbackBuilder::returnValueVar() {
         Primal->getReturnType().getNonReferenceType().getUnqualifiedType();
     if (returnsWritableReference(Primal)) // (see referenceReturn)
       T = Ctx.getPointerType(Primal->getReturnType().getNonReferenceType());
-    RetVal = B.var(PB, fresh("_value"), T, B.zero(T));
+    if (T->isRecordType() && !isPlainRecord(T)) {
+      // (A container, an object keeping its elements in one: no zero,
+      // maybe no default constructor.)
+      QualType SlotT = B.runtimeType("slot", {B.typeArg(T)}, /*Detail=*/true);
+      if (SlotT.isNull()) {
+        D.needRuntime(B.Loc, Entry);
+        Failed = true;
+        SlotT = Ctx.IntTy; // (never printed)
+      }
+      RetSlot = true;
+      RetVal = B.var(PB, fresh("_value"), SlotT, nullptr);
+    } else {
+      RetVal = B.var(PB, fresh("_value"), T, B.zero(T));
+    }
   }
   return RetVal;
+}
+
+Stmt *PullbackBuilder::setReturnValue(Expr *V) {
+  VarDecl *R = returnValueVar();
+  if (RetSlot)
+    return B.memberCall(B.ref(R), "emplace", {V});
+  return B.assign(B.ref(R), V);
+}
+
+Expr *PullbackBuilder::returnedValue() {
+  if (RetSlot)
+    return B.callStd("move", {B.memberCall(B.ref(RetVal), "get", {})});
+  return B.ref(RetVal);
 }
 
 bool PullbackBuilder::finishSplit(Stmts &Fwd, Stmts &Rev, Stmts &Epilogue) {
@@ -190,7 +216,7 @@ bool PullbackBuilder::finishSplit(Stmts &Fwd, Stmts &Rev, Stmts &Epilogue) {
           B.ref(Stack), "push_all",
           ArrayRef(Frame).slice(I, std::min(FrameChunk, Frame.size() - I))));
     if (RetVal)
-      All.push_back(B.returnStmt(B.ref(RetVal)));
+      All.push_back(B.returnStmt(returnedValue()));
   } else {
     // The frame back into the same temporaries, then the reverse sweep.
     // Nothing may read the primal parameters the reverse half drops.

@@ -120,6 +120,14 @@ before the memory ones), `memory` and `-NAME` are accepted):
              scalar locals (never bound to pointers or references); or a
              vector of two rows of n, cells `t[0][0]` ... `t[1].back()`;
              or a copy of an MV in scope (`MV u = t;`)
+  values     (not in all or memory; with vectors or owners) objects as
+             values: with vectors, whole assignment `v = w;` (w built from
+             v's iterators, then still read) and `v = vscale(v, tanh(e));`
+             (a helper taking the vector by value, writing its copy and
+             returning it); with owners, `MV t = mvmake(n, e, f);` (a
+             helper returning the object) and `s = mvsum(t);` (a helper
+             taking it by value, writing its copy, summing its elements in
+             a range-for over the member)
   intmembers (not in all or memory; with locals) `K3 t{e, n, e};`, a struct
              whose integer member k (1..3, or `1 + i % 3` from a loop
              counter) is read in arithmetic like an int local (and
@@ -198,7 +206,8 @@ ALL_FEATURES = LEGACY_FEATURES + MEMORY_FEATURES + ("retwrite", "seqorder",
                                                     "ptrresults", "vectors",
                                                     "copies", "maps",
                                                     "shaped", "delegating",
-                                                    "intmembers", "owners")
+                                                    "intmembers", "owners",
+                                                    "values")
 # Names that stand for several features.
 GROUPS = {"memory": MEMORY_FEATURES, "all": LEGACY_FEATURES}
 DEFAULT_FEATURES = ("expr", "locals", "overwrite", "ternary", "math", "calls",
@@ -742,6 +751,9 @@ class Gen:
                 ops.append("erase")
             if other is None and size > 1:
                 ops += ["swap", "swap"]
+            if self.on("values"):
+                ops += ["scaled"] + (["whole"] if other is None and size > 1
+                                     else [])
             op = r.choice(ops)
             if op == "range":
                 text, n, b = rng_of()
@@ -787,6 +799,17 @@ class Gen:
             elif op == "erase":
                 self.emit(f"{v}.erase({v}.begin() + {r.randrange(size)});")
                 size -= 1
+            elif op == "scaled":
+                e = self.dbl(self.limit(self.expr(2)))
+                self.emit(f"{v} = vscale({v}, std::tanh({e.text}));")
+            elif op == "whole":
+                # v takes the value of a vector built from its own tail.
+                j = r.randrange(size)
+                self.emit(f"std::vector<double> {w}({v}.begin() + {j}, "
+                          f"{v}.end());")
+                self.emit(f"{v} = {w};")
+                other = (size - j, bound)
+                size = size - j
             else:  # swap with a vector built from v's iterators
                 j = r.randrange(size)
                 self.emit(f"std::vector<double> {w}({v}.begin() + {j}, "
@@ -1002,6 +1025,35 @@ class Gen:
             for cell in ("{t}.at(0, 0)", "{t}(0, 1)", "{t}.a[{t}.n]",
                          "{t}.at(1, 1)"):
                 b = self.lookup(cell.format(t=src)).bound
+                v = Var(cell.format(t=name), b)
+                v.call_cell = name
+                v.noaddr = True
+                v.owner_kind = "MV"
+                self.scopes[-1].append(v)
+            return
+        if self.on("values") and mvs and self.chance(0.25):
+            # By value to a helper that writes its copy.
+            src = self.rng.choice(mvs)
+            b = sum(self.lookup(c.format(t=src)).bound
+                    for c in ("{t}.at(0, 0)", "{t}(0, 1)", "{t}.a[{t}.n]",
+                              "{t}.at(1, 1)"))
+            t = self.target()
+            self.emit(f"{t.name} = mvsum({src});")
+            self.set_bound(t, b)
+            return
+        if self.on("values") and self.chance(0.3):
+            # Returned by a helper.
+            es = [self.dbl(self.limit(self.expr(2))) for _ in range(2)]
+            ba, bb = es[0].bound, es[1].bound
+            cells = [("{t}.at(0, 0)", ba), ("{t}(0, 1)", 0.5 * (ba + bb)),
+                     ("{t}.a[{t}.n]", bb), ("{t}.at(1, 1)", ba + bb)]
+            ints = [v.name for v in self.vars() if v.is_int and not v.array]
+            n = self.rng.choice(["2", "3"] +
+                                ([f"2 + {self.rng.choice(ints)} % 2"] * 2
+                                 if ints else []))
+            name = self.new_local()
+            self.emit(f"MV {name} = mvmake({n}, {es[0].text}, {es[1].text});")
+            for cell, b in cells:
                 v = Var(cell.format(t=name), b)
                 v.call_cell = name
                 v.noaddr = True
@@ -3079,6 +3131,32 @@ OWNER_HELPERS = """struct MV {
 """
 
 
+# Helpers of the values feature: objects returned, and taken by value and
+# written.
+VECTOR_VALUE_HELPERS = """std::vector<double> vscale(std::vector<double> a, double s) {
+  for (std::size_t i = 0; i < a.size(); ++i)
+    a[i] *= s;
+  return a;
+}
+"""
+OWNER_VALUE_HELPERS = """MV mvmake(int n, double a, double b) {
+  MV m(n);
+  m.at(0, 0) = a;
+  m(0, 1) = 0.5 * (a + b);
+  m.a[n] = b;
+  m.at(1, 1) = a - b;
+  return m;
+}
+double mvsum(MV m) {
+  m.at(0, 0) *= 0.5;
+  double s = 0;
+  for (double e : m.a)
+    s += e;
+  return s;
+}
+"""
+
+
 # The type of the intmembers feature: an integer member between floating
 # ones.
 KSTRUCT_HELPERS = """struct K3 { double x; int k; double y; };
@@ -3156,6 +3234,10 @@ def generate(seed, n, features):
         out.append(KSTRUCT_HELPERS)
     if "owners" in features:
         out.append(OWNER_HELPERS)
+    if "values" in features and "vectors" in features:
+        out.append(VECTOR_VALUE_HELPERS)
+    if "values" in features and "owners" in features:
+        out.append(OWNER_VALUE_HELPERS)
     if protos:
         out += protos + [""]
     out += bodies
