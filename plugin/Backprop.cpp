@@ -312,8 +312,13 @@ void PullbackBuilder::backpropCall(const CallExpr *CE, Expr *Adj,
       It != Plans.end() && It->second.Hoisted) {
     // A call that writes memory was reversed as a side effect of its
     // statement; its value's adjoint is its seed.
-    if (It->second.Seed)
-      Out.push_back(B.addAssign(B.ref(It->second.Seed), Adj));
+    if (VarDecl *Seed = It->second.Seed) {
+      QualType ST = Seed->getType().getNonReferenceType();
+      if (ST->isRecordType())
+        accumulateObject(B.ref(Seed), Adj, ST, Out);
+      else
+        Out.push_back(B.addAssign(B.ref(Seed), Adj));
+    }
     return;
   }
   if (isa<CXXMethodDecl>(FD) && !cast<CXXMethodDecl>(FD)->isStatic()) {

@@ -260,8 +260,8 @@ Expr *PullbackBuilder::rebuildUserCall(const CallExpr *CE,
   Expr *Call = B.call(B.funcRef(PE->Fwd), Args);
   if (!P.Hoisted)
     // Always recorded: the forward half must run even when the reverse
-    // sweep does not read the value.
-    return record(CE, Call);
+    // sweep does not read the value (unless a declaration keeps it).
+    return CE == DeclaredCall && !Need ? Call : record(CE, Call);
 
   // A side effect of the statement: the forward half now, its reverse
   // after the statement's own reverse.
@@ -284,7 +284,7 @@ Expr *PullbackBuilder::rebuildUserCall(const CallExpr *CE,
   VarDecl *Seed = Plans[strip(CE)].Seed;
   backpropUserCall(CE, Seed ? B.ref(Seed) : nullptr, R);
   if (Seed)
-    R.push_back(B.assign(B.ref(Seed), B.zero(Seed->getType())));
+    R.push_back(resetSeed(Seed));
   if (!Frames.empty())
     Frames.back().SideRev.push_back(std::move(R));
   return Value;
@@ -297,16 +297,67 @@ Expr *PullbackBuilder::hoistCall(const CallExpr *CE, Expr *Call, QualType RT,
     return nullptr;
   }
   QualType T = RT.getNonReferenceType().getUnqualifiedType();
+  if (T->isRecordType())
+    T = T.getCanonicalType().getUnqualifiedType();
+  const auto *RD = T->getAsCXXRecordDecl();
+  bool Sized = hasFloatingData(T) &&
+               (shadowIsCopy(T) || isStdClass(T, "vector") ||
+                (RD && RD->getIdentifier() && RD->getName() == "tensor"));
+  if ((RD && RD->hasDefinition() && !RD->hasDefaultConstructor() &&
+       !isPlainRecord(T)) ||
+      (Sized && !Loops.empty()))
+    return unsupported(CE, "value of " + spelled(CE) + ", of type '" +
+                               T.getAsString(Ctx.getPrintingPolicy()) +
+                               "', returned by a call that also writes "
+                               "through its arguments" +
+                               (Loops.empty() ? "" : ", inside a loop") +
+                               " (return it through a reference parameter)");
   VarDecl *V = hoist("_t", T);
   Cur->push_back(B.assign(B.ref(V), Call));
   Values[strip(CE)] = V;
   if (!Loops.empty() && !Frames.empty())
     Frames.back().Recorded.push_back(V);
+  std::string Name = "_d" + V->getName().str();
   if (isFloating(T)) {
-    Seed = B.var(PB, fresh("_d" + V->getName().str()), T, B.zero(T));
+    Seed = B.var(PB, fresh(Name), T, B.zero(T));
+    Prologue.push_back(B.declStmt(Seed));
+  } else if (Sized && shadowIsCopy(T)) {
+    // The returned object's adjoint: shaped like the value.
+    VarDecl *Slot;
+    std::tie(Slot, Seed) = shadowSlot(Name, T);
+    if (!Slot)
+      return nullptr;
+    Cur->push_back(B.memberCall(B.ref(Slot), "emplace", {B.ref(V)}));
+    zeroFloatingData(B, T, [&]() -> Expr * { return B.ref(Seed); }, *Cur);
+  } else if (Sized && isStdClass(T, "vector")) {
+    Seed = B.var(PB, fresh(Name), T, nullptr);
+    Prologue.push_back(B.declStmt(Seed));
+    Cur->push_back(zeroFill(B, B.ref(Seed),
+                            B.memberCall(B.ref(V), "size", {}), T));
+  } else if (Sized) {
+    Seed = B.var(PB, fresh(Name), T, nullptr);
+    Prologue.push_back(B.declStmt(Seed));
+    Cur->push_back(
+        B.assign(B.ref(Seed), B.callGrad("zeros_like", {B.ref(V)})));
+  } else if (hasFloatingData(T)) {
+    // Structs, std::array, std::complex, pairs: zero.
+    Seed = B.var(PB, fresh(Name), T,
+                 isPlainRecord(T) ? recordZero(B, T) : B.emptyInitList());
     Prologue.push_back(B.declStmt(Seed));
   }
   return B.ref(V);
+}
+
+Stmt *PullbackBuilder::resetSeed(VarDecl *Seed) {
+  QualType T = Seed->getType().getNonReferenceType();
+  if (isFloating(T))
+    return B.assign(B.ref(Seed), B.zero(T));
+  if (isElementOwner(T)) {
+    Stmts Z;
+    zeroFloatingData(B, T, [&]() -> Expr * { return B.ref(Seed); }, Z);
+    return B.block(Z);
+  }
+  return B.callRuntime("zero", {}, {B.ref(Seed)});
 }
 
 void PullbackBuilder::backpropUserCall(const CallExpr *CE, Expr *Adj,

@@ -39,11 +39,6 @@ namespace grad {
 
 static const Expr *strip(const Expr *E) { return stripExpr(E); }
 
-static bool isStdClass(QualType T, StringRef Name) {
-  const auto *RD = T->getAsCXXRecordDecl();
-  return RD && RD->isInStdNamespace() && RD->getIdentifier() &&
-         RD->getName() == Name;
-}
 
 Expr *PullbackBuilder::rebuildInitList(const InitListExpr *IL,
                                        SmallVector<unsigned, 2> Prefix,
@@ -357,7 +352,10 @@ void PullbackBuilder::restoreExitSizes(Stmts &Fwd, Stmts &Rev) {
       continue;
     Fwd.push_back(B.assign(B.ref(Z), exitMark(V, VD)));
     // Nothing after the block reads the vector: its adjoint starts at zero
-    // (an element owner's shadow as it was made for the iteration).
+    // (an element owner's shadow as the iteration left it: saved at the
+    // exit, after any saves of whole assignments in the block).
+    if (VarDecl *Slot = OwnerSlots.lookup(VD))
+      Fwd.push_back(B.memberCall(B.ref(Slot), "save", {}));
     if (VarDecl *Slot = OwnerSlots.lookup(VD))
       Resize.push_back(
           B.ifStmt(B.binop(BO_NE, B.ref(Z), B.intLit(0, Ctx.getSizeType())),
@@ -373,8 +371,11 @@ void PullbackBuilder::exitSizesAtJump(const Stmt *J, size_t F, Stmts &Fwd) {
   const SourceManager &SM = Ctx.getSourceManager();
   for (auto [Z, VD] : Frames[F].ExitSizes)
     if (VarDecl *V = mapVar(VD);
-        V && SM.isBeforeInTranslationUnit(VD->getLocation(), J->getBeginLoc()))
+        V && SM.isBeforeInTranslationUnit(VD->getLocation(), J->getBeginLoc())) {
       Fwd.push_back(B.assign(B.ref(Z), exitMark(V, VD)));
+      if (VarDecl *Slot = OwnerSlots.lookup(VD))
+        Fwd.push_back(B.memberCall(B.ref(Slot), "save", {}));
+    }
 }
 
 Expr *PullbackBuilder::exitMark(VarDecl *V, const VarDecl *VD) {

@@ -500,7 +500,9 @@ void PullbackBuilder::elementOwnerDecl(const VarDecl *VD, Stmts &Fwd,
   // Declared as written (a computed one from its rebuilt call).
   VarDecl *NV = nullptr;
   if (Computed) {
+    DeclaredCall = strip(Computed);
     Expr *NewInit = fwd(Computed, false);
+    DeclaredCall = nullptr;
     if (Failed)
       return;
     NV = VarDecl::Create(Ctx, PB, VD->getBeginLoc(), VD->getLocation(),
@@ -531,7 +533,14 @@ void PullbackBuilder::elementOwnerDecl(const VarDecl *VD, Stmts &Fwd,
     Blocks.insert(Blocks.begin(), R.begin(), R.end());
   }
   if (!Loops.empty()) {
-    Fwd.push_back(B.memberCall(B.ref(Slot), "save", {}));
+    // Saved where the block that declares it exits (restoreExitSizes),
+    // else here.
+    bool AtExit = false;
+    for (const Frame &F : Frames)
+      for (auto [Z, V] : F.ExitSizes)
+        AtExit |= V == VD;
+    if (!AtExit)
+      Fwd.push_back(B.memberCall(B.ref(Slot), "save", {}));
   } else if (Half != SplitHalf::None) {
     // The reverse half gets the shadow from the forward half's end, if the
     // declaration was reached.
@@ -539,6 +548,52 @@ void PullbackBuilder::elementOwnerDecl(const VarDecl *VD, Stmts &Fwd,
     Fwd.push_back(B.assign(B.ref(Made), B.intLit(1, Ctx.getSizeType())));
     SplitOwners.push_back({Slot, Made});
   }
+}
+
+bool PullbackBuilder::isObjectAssignment(const CallExpr *CE) const {
+  const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
+  if (!OC || OC->getOperator() != OO_Equal || OC->getNumArgs() != 2)
+    return false;
+  const auto *DRE = dyn_cast<DeclRefExpr>(strip(OC->getArg(0)));
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  return VD && OwnerSlots.count(VD);
+}
+
+Expr *PullbackBuilder::objectAssignment(const CallExpr *CE) {
+  const auto *OC = cast<CXXOperatorCallExpr>(CE);
+  const auto *VD =
+      cast<VarDecl>(cast<DeclRefExpr>(strip(OC->getArg(0)))->getDecl());
+  const Expr *RHS = OC->getArg(1);
+  VarDecl *Slot = OwnerSlots.lookup(VD);
+  VarDecl *NV = mapVar(VD);
+  if (!NV)
+    return unsupported(CE, "assignment to " + spelled(OC->getArg(0)));
+  QualType T = VD->getType().getCanonicalType().getUnqualifiedType();
+  Expr *Value = fwd(RHS, false);
+  if (Failed)
+    return nullptr;
+  // The old shadow (zero, the old sizes) until the reverse sweep gets back
+  // here; a new one shaped like the new value.
+  Cur->push_back(B.memberCall(B.ref(Slot), "save", {}));
+  Expr *Call = B.binop(BO_Assign, B.ref(NV), Value);
+  Cur->push_back(Call);
+  Cur->push_back(B.memberCall(B.ref(Slot), "emplace", {B.ref(NV)}));
+  Expr *Sh = adjointStorage(VD);
+  zeroFloatingData(B, T, [&]() -> Expr * { return adjointStorage(VD); },
+                   *Cur);
+  SideEffectCalls.insert(strip(CE));
+  Stmts R;
+  VarDecl *A = nullptr;
+  if (Act.isActive(strip(RHS))) {
+    A = B.var(PB, fresh("_r"), T, Sh);
+    R.push_back(B.declStmt(A));
+  }
+  R.push_back(B.memberCall(B.ref(Slot), "restore", {}));
+  if (A)
+    backprop(RHS, B.ref(A), R);
+  if (!Frames.empty())
+    Frames.back().SideRev.push_back(std::move(R));
+  return Call;
 }
 
 void PullbackBuilder::recordAssignment(const Expr *LHS, const Expr *RHS,

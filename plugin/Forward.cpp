@@ -293,6 +293,14 @@ Expr *PullbackBuilder::record(const Expr *Key, Expr *Value) {
   QualType T = Value->getType().getNonReferenceType().getUnqualifiedType();
   if (T->isRecordType())
     T = T.getCanonicalType().getUnqualifiedType();
+  if (const auto *RD = T->getAsCXXRecordDecl();
+      RD && RD->hasDefinition() && !RD->hasDefaultConstructor() &&
+      !isPlainRecord(T)) // (those start as zero bytes: see hoist)
+    return unsupported(Key, "value of " + spelled(Key) + ", of type '" +
+                                T.getAsString(Ctx.getPrintingPolicy()) +
+                                "' without a default constructor, kept for "
+                                "the reverse sweep (initialise a local "
+                                "with it first)");
   VarDecl *Tmp = hoist("_t", T);
   Cur->push_back(B.assign(B.ref(Tmp), Value));
   Values[strip(Key)] = Tmp;
@@ -475,6 +483,8 @@ Expr *PullbackBuilder::rebuildCall(const CallExpr *CE, bool Need, bool Plain) {
   // memory is differentiated (its derivative reverses the writes) or an
   // error (no body, no rule).
   bool Writes = writtenStorage(CE) != nullptr;
+  if (Writes && isObjectAssignment(CE))
+    return objectAssignment(CE);
   if (Writes && isContainerMutation(CE))
     return containerMutation(CE);
   bool Method = isa<CXXMethodDecl>(FD) && !cast<CXXMethodDecl>(FD)->isStatic();

@@ -90,6 +90,11 @@ bool PullbackBuilder::storageActive(const Expr *E) {
       return Act.ThisActive;
     return R ? Act.isActive(R) : true;
   }
+  // A member function returning a reference or pointer into its own
+  // object (`t.at(i, j)`, `t.row(1)`): that object.
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
+      MC && MC->getMethodDecl() && returnsIntoObject(MC->getMethodDecl()))
+    return storageActive(MC->getImplicitObjectArgument());
   // A call or anything else that yields a reference or pointer to floating
   // data may point into differentiated storage.
   QualType T = E->getType();

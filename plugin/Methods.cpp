@@ -259,7 +259,7 @@ Expr *PullbackBuilder::rebuildMutatingCall(const CallExpr *CE, bool Need) {
   Stmts R;
   backpropMethodCall(CE, P.Seed ? B.ref(P.Seed) : nullptr, R);
   if (P.Seed)
-    R.push_back(B.assign(B.ref(P.Seed), B.zero(P.Seed->getType())));
+    R.push_back(resetSeed(P.Seed));
   if (!Frames.empty())
     Frames.back().SideRev.push_back(std::move(R));
   (void)Need;

@@ -106,6 +106,8 @@ private:
   /// \p Seed for a floating value.
   clang::Expr *hoistCall(const clang::CallExpr *CE, clang::Expr *Call,
                          clang::QualType RT, clang::VarDecl *&Seed);
+  /// Zero again after the reverse call used it (a number or an object).
+  clang::Stmt *resetSeed(clang::VarDecl *Seed);
   /// `T(args)` through a constructor that computes members or has a body
   /// (Constructors.cpp): as written in the forward sweep; the reverse
   /// sweep calls its `constructor_pullback` on an object of zero bytes.
@@ -324,6 +326,14 @@ private:
   /// Emits the mutation into the forward sweep, its undo on the shadow
   /// as a side effect of the statement; returns the forward call.
   clang::Expr *containerMutation(const clang::CallExpr *CE);
+  /// `m = other;`, `m = make(x);` on a local whose shadow is a copy (an
+  /// object keeping its elements in a container member, a vector of
+  /// vectors) (Declarations.cpp): the old
+  /// shadow is saved and a new one made from the new value; the reverse
+  /// sweep sends the new value's adjoint to what it came from and restores
+  /// the old shadow.
+  bool isObjectAssignment(const clang::CallExpr *CE) const;
+  clang::Expr *objectAssignment(const clang::CallExpr *CE);
   /// True if \p VD's shadow is the caller's adjoint (a container passed
   /// by reference): sized by the caller for the value on exit.
   bool shadowFromCaller(const clang::VarDecl *VD) const;
@@ -602,6 +612,9 @@ private:
   /// `_value = V;` (a class without a plain zero: kept in a slot,
   /// `_value.emplace(V)`), and what the forward half returns.
   clang::Stmt *setReturnValue(clang::Expr *V);
+  /// A call whose forward-half value initialises a declaration as written
+  /// (`Mat n = scale(m, x);`): not recorded again.
+  const clang::Expr *DeclaredCall = nullptr;
   clang::Expr *returnedValue();
   bool RetSlot = false;
   /// Checks what a function returning a non-const reference returns (a

@@ -33,6 +33,12 @@ QualType complexValueType(QualType T) {
 
 bool isComplex(QualType T) { return !complexValueType(T).isNull(); }
 
+bool isStdClass(QualType T, StringRef Name) {
+  const auto *RD = T->getAsCXXRecordDecl();
+  return RD && RD->isInStdNamespace() && RD->getIdentifier() &&
+         RD->getName() == Name;
+}
+
 /// `const double c;`, `const Vec3 v;`: a member the adjoint cannot write.
 static bool isConstFloating(const FieldDecl *F) {
   QualType T = F->getType();
@@ -628,7 +634,9 @@ const Expr *firstShapeWrite(const Stmt *Body) {
       return true;
     }
     bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+      // (`a = b;` of the whole variable makes a new shadow.)
       if (!Found && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2 &&
+          !isa<DeclRefExpr>(OC->getArg(0)->IgnoreParenImpCasts()) &&
           copiedVector(OC->getArg(0)))
         Found = OC;
       return true;

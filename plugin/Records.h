@@ -49,6 +49,10 @@ bool isPlainRecord(clang::QualType T, std::string *Why = nullptr);
 /// the way.
 bool isElementOwner(clang::QualType T, std::string *Why = nullptr);
 
+/// True if \p T is the class template specialization std::Name<...>
+/// (`isStdClass(T, "vector")`).
+bool isStdClass(clang::QualType T, llvm::StringRef Name);
+
 /// True if \p T is a std::vector or std::array of std::vectors (of numbers,
 /// plain structs or such vectors again): `std::vector<std::vector<double>>`.
 /// Its shadow is a copy too (the inner sizes are the object's).

@@ -49,14 +49,15 @@ static double frob(const Mat &m) {
 }
 
 // Loop-local matrix whose size changes per iteration: each iteration's
-// shadow is saved where it is made and restored where the reverse sweep
-// enters the iteration.
+// shadow is saved where the iteration's block exits and restored where the
+// reverse sweep enters the iteration.
 // DUMP-LABEL: void loopmat_pullback({{.*}}) {
 // DUMP: grad::detail::slot<Mat> _d_t_s0;
 // DUMP-NEXT: Mat &_d_t = _d_t_s0.get();
 // DUMP: Mat t(it, it + 1);
 // DUMP-NEXT: _d_t_s0.emplace(t);
 // DUMP-NEXT: ::grad::detail::zero(_d_t.data);
+// DUMP: _z0 = 1UL;
 // DUMP-NEXT: _d_t_s0.save();
 // DUMP: if (_z0 != 0UL)
 // DUMP-NEXT: _d_t_s0.restore();

@@ -186,6 +186,35 @@ struct P {
   return v[1].b * v[0].a;
 }
 
+std::vector<double> vscale(std::vector<double> a, double s) {
+  for (std::size_t i = 0; i < a.size(); ++i)
+    a[i] *= s;
+  return a;
+}
+
+Mat mscale(Mat m, double s) { // (Mat has no default constructor)
+  m(0, 0) *= s;
+  m(1, 1) *= s;
+  return m;
+}
+
+// The arguments are written after the calls: the helpers returning objects
+// are differentiated in two halves.
+// DUMP-LABEL: Mat _grad_mscale_fwd(Mat m, double s) {
+// DUMP: grad::detail::slot<Mat> _value{{[0-9]+}};
+// DUMP: _value{{[0-9]+}}.emplace(m);
+// DUMP: return ::std::move(_value{{[0-9]+}}.get());
+[[grad]] double splitReturns(double x) {
+  std::vector<double> v(3, x);
+  v[1] = x * x;
+  std::vector<double> w = vscale(v, x);
+  v[0] = w[1] * x;
+  Mat m = outer(x, 0.5);
+  Mat n = mscale(m, x);
+  m(0, 0) = n(1, 1) * x;
+  return w[0] * w[1] + v[0] * v[1] + n(0, 0) * m(0, 0);
+}
+
 int main() {
   double dx = 0, dy = 0;
   returned_pullback(0.7, 1.0, &dx);
@@ -247,6 +276,9 @@ int main() {
   dx = 0;
   structs_pullback(0.7, 1.0, &dx);
   expect("structs", dx, fd(structs, 0, 0.7));
+  dx = 0;
+  splitReturns_pullback(0.7, 1.0, &dx);
+  expect("splitReturns", dx, fd(splitReturns, 0, 0.7));
   return failures();
 }
 // CHECK: ok returned
@@ -267,3 +299,4 @@ int main() {
 // CHECK: ok iterated
 // CHECK: ok throughref
 // CHECK: ok structs
+// CHECK: ok splitReturns

@@ -167,4 +167,21 @@ struct KC {
 // CHECK: class-values.cpp:[[@LINE+2]]:38: error: grad: cannot differentiate parameter 'k' of type 'KC' (it has a const member 'c' of floating type, which its adjoint cannot accumulate) in 'constparam'
 // CHECK: class-values.cpp:[[@LINE+1]]:3: note: while differentiating 'constparam' requested here
 [[grad]] double constparam(const KC &k, double a) { return k.v * a + k.c; }
-// CHECK: 16 errors generated
+// A member call on the value of a helper returning such an object (the
+// helper is differentiated in two halves: m changes after the call):
+// declare a local first.
+Mat scaled(Mat m, double s) {
+  m(0, 0) *= s;
+  return m;
+}
+double first(const Mat &m) { return m.get(0, 0); }
+// CHECK: class-values.cpp:[[@LINE+5]]:14: error: grad: cannot differentiate member call on call to 'scaled' in 'unheld'
+// CHECK: class-values.cpp:[[@LINE+1]]:3: note: while differentiating 'unheld' requested here
+[[grad]] double unheld(double a) {
+  Mat m(1, 1);
+  m(0, 0) = a;
+  double r = scaled(m, a).get(0, 0);
+  m(0, 0) = r * a;
+  return m(0, 0);
+}
+// CHECK: 17 errors generated

@@ -105,7 +105,9 @@ before the memory ones), `memory` and `-NAME` are accepted):
              `P3(e, e, e).z` (a member of a temporary) and
              `P3(e, e, e).lam(e)` (a const method calling a local lambda
              that captures `this`); P3 locals are read, written, copied and
-             passed to sscale like the other structs
+             passed to sscale like the other structs; with values,
+             `V3 t = sstep(u, e);` (a helper writing through its reference
+             parameter and returning a struct)
   shaped     (not in all or memory; with locals) `M2 t{n, {}};`, a 2 x 2
              matrix in a row-major array whose row length n (2, 3, or
              `2 + i % 2` in a loop over i: it changes per iteration) is a
@@ -125,7 +127,8 @@ before the memory ones), `memory` and `-NAME` are accepted):
              v's iterators, then still read) and `v = vscale(v, tanh(e));`
              (a helper taking the vector by value, writing its copy and
              returning it); with owners, `MV t = mvmake(n, e, f);` (a
-             helper returning the object) and `s = mvsum(t);` (a helper
+             helper returning the object; or `t = mvmake(...)` assigned
+             whole to one in scope) and `s = mvsum(t);` (a helper
              taking it by value, writing its copy, summing its elements in
              a range-for over the member)
   intmembers (not in all or memory; with locals) `K3 t{e, n, e};`, a struct
@@ -1042,7 +1045,8 @@ class Gen:
             self.set_bound(t, b)
             return
         if self.on("values") and self.chance(0.3):
-            # Returned by a helper.
+            # Returned by a helper; into a new MV, or assigned whole to one
+            # in scope (its row length may change).
             es = [self.dbl(self.limit(self.expr(2))) for _ in range(2)]
             ba, bb = es[0].bound, es[1].bound
             cells = [("{t}.at(0, 0)", ba), ("{t}(0, 1)", 0.5 * (ba + bb)),
@@ -1051,6 +1055,13 @@ class Gen:
             n = self.rng.choice(["2", "3"] +
                                 ([f"2 + {self.rng.choice(ints)} % 2"] * 2
                                  if ints else []))
+            if mvs and self.chance(0.4):
+                dst = self.rng.choice(mvs)
+                self.emit(f"{dst} = mvmake({n}, {es[0].text}, "
+                          f"{es[1].text});")
+                for cell, b in cells:
+                    self.set_bound(self.lookup(cell.format(t=dst)), b)
+                return
             name = self.new_local()
             self.emit(f"MV {name} = mvmake({n}, {es[0].text}, {es[1].text});")
             for cell, b in cells:
@@ -1117,7 +1128,9 @@ class Gen:
                                (["pctor", "pctor", "ptemp"]
                                 if self.on("ctors") else []) +
                                (["dctor", "dctor"]
-                                if self.on("delegating") else []))
+                                if self.on("delegating") else []) +
+                               (["step", "step"]
+                                if self.on("values") and ins else []))
         name = self.new_local()
         if kind == "bind":
             # A structured binding of a copy: `auto [a, b, c] = u;`; the
@@ -1203,6 +1216,13 @@ class Gen:
             if kind == "copy":
                 self.emit(f"{ty} {name} = {src};")
                 bounds = sb
+            elif kind == "step":
+                # A helper that writes through its reference parameter and
+                # returns a struct (`V3 t = sstep(u, e);`).
+                e = self.squash(self.limit(self.expr(2)), 1.0)
+                self.emit(f"{ty} {name} = sstep({src}, {e.text});")
+                self.set_bound(self.lookup(f"{src}.x"), sb[0] * e.bound)
+                bounds = [sb[0] * e.bound, sb[1] + e.bound, sb[2]]
             else:
                 e = self.squash(self.limit(self.expr(2)), 1.0)
                 self.emit(f"{ty} {name} = sscale({src}, {e.text});")
@@ -1968,7 +1988,8 @@ class Gen:
                 moves += [f"{v.name} = {v.name} + 1;"]
         if not moves or self.chance(0.3):
             roots = [u for u in self.vars() if (u.array or u.scalar) and
-                     not u.is_int and (u.assignable or v.pconst)]
+                     not u.is_int and (u.assignable or v.pconst) and
+                     not getattr(u, "noaddr", False)]
             root = r.choice(roots)
             off = r.randrange(root.length) if root.array else 0
             if root.array:
@@ -3184,6 +3205,12 @@ struct P3 {
 };
 static V3 operator+(const V3 &a, const V3 &b) {
   return {a.x + b.x, a.y + b.y, a.z + b.z};
+}
+template <class S> static S sstep(S &a, double s) {
+  a.x *= s;
+  S r = a;
+  r.y += s;
+  return r;
 }
 template <class S> static S sscale(const S &a, double s) {
   S r = a;

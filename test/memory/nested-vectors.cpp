@@ -14,6 +14,7 @@
 // DUMP: std::vector<std::vector<double>> t(it, std::vector<double>(2));
 // DUMP-NEXT: _d_t_s0.emplace(t);
 // DUMP-NEXT: ::grad::detail::zero(_d_t);
+// DUMP: _z0 = 1UL;
 // DUMP-NEXT: _d_t_s0.save();
 #include <vector>
 #include <cmath>
