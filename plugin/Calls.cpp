@@ -305,13 +305,17 @@ Expr *PullbackBuilder::hoistCall(const CallExpr *CE, Expr *Call, QualType RT,
                 (RD && RD->getIdentifier() && RD->getName() == "tensor"));
   if ((RD && RD->hasDefinition() && !RD->hasDefaultConstructor() &&
        !isPlainRecord(T)) ||
-      (Sized && !Loops.empty()))
+      (Sized && !Loops.empty()) || (isTuple(T) && hasFloatingData(T)))
     return unsupported(CE, "value of " + spelled(CE) + ", of type '" +
                                T.getAsString(Ctx.getPrintingPolicy()) +
                                "', returned by a call that also writes "
                                "through its arguments" +
                                (Loops.empty() ? "" : ", inside a loop") +
-                               " (return it through a reference parameter)");
+                               (isTuple(T) ? " (return a struct or a "
+                                             "std::pair, or return it "
+                                             "through a reference parameter)"
+                                           : " (return it through a "
+                                             "reference parameter)"));
   VarDecl *V = hoist("_t", T);
   Cur->push_back(B.assign(B.ref(V), Call));
   Values[strip(CE)] = V;

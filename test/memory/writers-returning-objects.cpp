@@ -1,8 +1,9 @@
 // Helpers that write through a reference parameter and return an object
-// (a struct, std::array, std::vector, or a class keeping its elements in a
-// std::vector member): the call is a side effect of its statement, its
-// value goes to a temporary whose adjoint (an object shaped like the
-// value) receives what the statement sends back. The adjoint of a returned
+// (a struct, std::pair, std::complex, std::array, std::vector, or a class
+// keeping its elements in a std::vector member; a std::tuple is an error):
+// the call is a side effect of its statement, its value goes to a
+// temporary whose adjoint (an object shaped like the value) receives what
+// the statement sends back. The adjoint of a returned
 // struct was dropped (a wrong gradient without a diagnostic: `V2 n =
 // growp(m, x);` gave 1.372 for 3.744), the others did not compile.
 // RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
@@ -10,6 +11,9 @@
 // RUN: not %gradxx -fsyntax-only -DREFUSED %s 2>&1 | FileCheck %s --check-prefix=REFUSED
 // RUN: %dump %s --function=plain %dflags | FileCheck %s --check-prefix=DUMP
 #include <array>
+#include <complex>
+#include <utility>
+#include <tuple>
 #include <vector>
 #include "gradcheck.h"
 using namespace gradcheck;
@@ -92,7 +96,36 @@ Mat growm(Mat &m, double s) {
   return n(0, 0) * m(0, 0) + n(0, 1);
 }
 
+std::pair<double, double> growpair(double &m, double s) {
+  m *= s;
+  return {m * s, s};
+}
+
+std::complex<double> growc(double &m, double s) {
+  m *= s;
+  return {m, s * m};
+}
+
+[[grad]] double pairs(double x) {
+  double m = x;
+  auto p = growpair(m, x);
+  auto c = growc(m, p.first);
+  return p.first * p.second + c.real() * c.imag() + m;
+}
+
+std::tuple<double, int, double> growt(double &m, double s) {
+  m *= s;
+  return {m * s, 2, s * s};
+}
+
 #ifdef REFUSED
+// REFUSED: writers-returning-objects.cpp:[[@LINE+3]]:12: error: grad: cannot differentiate value of growt(m, x), of type 'std::tuple<double, int, double>', returned by a call that also writes through its arguments (return a struct or a std::pair, or return it through a reference parameter) in 'tuple'
+[[grad]] double tuple(double x) {
+  double m = x;
+  auto t = growt(m, x);
+  return std::get<0>(t) * std::get<2>(t) + m;
+}
+
 // Shaped by its value: not kept per iteration.
 [[grad]] double vectorLoop(double a) {
   std::vector<double> m(1, a);
@@ -122,6 +155,9 @@ int main() {
   dx = 0;
   owner_pullback(0.7, 1.0, &dx);
   expect("owner", dx, fd(owner, 0, 0.7));
+  dx = 0;
+  pairs_pullback(0.7, 1.0, &dx);
+  expect("pairs", dx, fd(pairs, 0, 0.7));
   return failures();
 }
 // CHECK: ok plain
@@ -129,3 +165,4 @@ int main() {
 // CHECK: ok array
 // CHECK: ok vector
 // CHECK: ok owner
+// CHECK: ok pairs
