@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <iterator>
@@ -211,6 +212,23 @@ TEST(RulesTest, SelectAndPiecewiseRules) {
   EXPECT_EQ(max_da(1.0, 1.0, 1.0), 1.0);
   EXPECT_EQ(fmod_db(7.0, 2.0, 1.0), -3.0);
   EXPECT_EQ(floor_dx(1.5f, 1.0f), 0.0f);
+}
+
+// rules.h evaluates std::clamp itself (the runtime includes no <algorithm>):
+// the same value and the same argument returned, ties and -0.0 included.
+TEST(RulesTest, ClampMatchesStd) {
+  const double Vs[] = {-2.0, -1.0, -0.0, 0.0, 0.5, 1.0, 3.0};
+  for (double V : Vs)
+    for (double Lo : Vs)
+      for (double Hi : Vs) {
+        if (Hi < Lo)
+          continue;
+        const double Want = std::clamp(V, Lo, Hi);
+        const double Got = grad::rules::clamp_eval(V, Lo, Hi);
+        EXPECT_EQ(Got, Want) << V << " " << Lo << " " << Hi;
+        EXPECT_EQ(std::signbit(Got), std::signbit(Want))
+            << V << " " << Lo << " " << Hi;
+      }
 }
 
 } // namespace

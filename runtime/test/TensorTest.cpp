@@ -110,6 +110,30 @@ TEST(TensorTest, ShapeToString) {
   EXPECT_EQ(grad::shape_to_string({2, 3}), "[2, 3]");
   EXPECT_EQ(grad::shape_to_string({7}), "[7]");
   EXPECT_EQ(grad::shape_to_string({}), "[]");
+  EXPECT_EQ(grad::shape_to_string({0, 18446744073709551615ULL}),
+            "[0, 18446744073709551615]");
+}
+
+// The runtime formats its messages without <string>: exact text, and a
+// message longer than its 511 characters ends in "...".
+TEST(TensorTest, ErrorMessages) {
+  try {
+    tensor<double> A({2, 3}, 0.0);
+    A += tensor<double>({3, 2}, 0.0);
+    ADD_FAILURE() << "no std::invalid_argument thrown";
+  } catch (const std::invalid_argument &E) {
+    EXPECT_STREQ(E.what(), "grad::tensor +=: shape mismatch [2, 3] vs [3, 2]");
+  }
+  std::vector<std::size_t> Long(200, 1);
+  try {
+    tensor<double>(Long, std::vector<double>{1, 2});
+    ADD_FAILURE() << "no std::invalid_argument thrown";
+  } catch (const std::invalid_argument &E) {
+    const std::string M = E.what();
+    EXPECT_EQ(M.size(), 511u);
+    EXPECT_EQ(M.substr(0, 28), "grad::tensor: shape [1, 1, 1");
+    EXPECT_EQ(M.substr(508), "...");
+  }
 }
 
 } // namespace

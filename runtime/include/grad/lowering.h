@@ -33,7 +33,6 @@
 #include "ops.h"
 #include "tape.h"
 
-#include <algorithm>
 #include <cstddef>
 #include <tuple>
 #include <type_traits>
@@ -157,7 +156,7 @@ template <class X> const Shape *tensorShape(const X &V, const Shape *Prev) {
 /// operand is a scalar or has the same shape (map, and most broadcasts).
 template <class... Xs> bool isFlat(std::size_t &N, const Xs &...X) {
   N = 0;
-  ((N = std::is_arithmetic_v<Xs> ? N : std::max(N, flatSize(X))), ...);
+  ((N = std::is_arithmetic_v<Xs> ? N : (N < flatSize(X) ? flatSize(X) : N)), ...);
   const Shape *TS = nullptr;
   ((TS = tensorShape(X, TS)), ...);
   if (((std::is_arithmetic_v<Xs>)&&...))

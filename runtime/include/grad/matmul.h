@@ -25,8 +25,6 @@
 
 #include <climits>
 #include <cstddef>
-#include <stdexcept>
-#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -57,7 +55,7 @@ void gemm(bool TransA, bool TransB, std::size_t M, std::size_t N, std::size_t K,
   if (M == 0 || N == 0 || K == 0)
     return;
   if (M > INT_MAX || N > INT_MAX || K > INT_MAX)
-    throw std::length_error("grad::matmul: matrix extent exceeds BLAS int");
+    throwLength("grad::matmul: matrix extent exceeds BLAS int");
   const int IM = static_cast<int>(M), IN = static_cast<int>(N),
             IK = static_cast<int>(K);
   // Row-major leading dimensions: the stored row length of each operand.
@@ -75,9 +73,8 @@ void gemm(bool TransA, bool TransB, std::size_t M, std::size_t N, std::size_t K,
 [[noreturn]] inline void throwMatmul(const char *Fn, const char *What,
                                      const std::vector<std::size_t> &A,
                                      const std::vector<std::size_t> &B) {
-  throw std::invalid_argument(std::string("grad::") + Fn + ": " + What + " " +
-                              shape_to_string(A) + " and " +
-                              shape_to_string(B));
+  throwInvalid(message() << "grad::" << Fn << ": " << What << " " << A
+                         << " and " << B);
 }
 
 inline void checkMatmul(const char *Fn, const std::vector<std::size_t> &A,

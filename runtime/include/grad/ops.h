@@ -32,8 +32,6 @@
 #include <array>
 #include <cstddef>
 #include <span>
-#include <stdexcept>
-#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -73,11 +71,10 @@ template <class X> Shape shapeOf(const X &V) {
     return {V.size()};
 }
 
-[[noreturn]] inline void throwShapes(const char *Fn, const std::string &What,
+[[noreturn]] inline void throwShapes(const char *Fn, const char *What,
                                      const Shape &A, const Shape &B) {
-  throw std::invalid_argument(std::string("grad::") + Fn + ": " + What + " " +
-                              shape_to_string(A) + " and " +
-                              shape_to_string(B));
+  throwInvalid(message() << "grad::" << Fn << ": " << What << " " << A
+                         << " and " << B);
 }
 
 /// Throws unless the adjoint D of X has X's shape.
@@ -201,11 +198,10 @@ auto map(F &&Fn, const X &First, const Xs &...Rest) {
   [[maybe_unused]] auto Check = [&](const auto &V) {
     ++Arg;
     if (detail::shapeOf(V) != detail::shapeOf(First))
-      throw std::invalid_argument(
-          "grad::map: shape mismatch: argument 1 has shape " +
-          shape_to_string(detail::shapeOf(First)) + ", argument " +
-          std::to_string(Arg) + " has shape " +
-          shape_to_string(detail::shapeOf(V)));
+      detail::throwInvalid(detail::message()
+                           << "grad::map: shape mismatch: argument 1 has shape "
+                           << detail::shapeOf(First) << ", argument " << Arg
+                           << " has shape " << detail::shapeOf(V));
   };
   (Check(Rest), ...);
   using R = std::remove_cvref_t<decltype(Fn(First[0], Rest[0]...))>;

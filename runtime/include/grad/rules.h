@@ -30,11 +30,27 @@
 #ifndef GRAD_RULES_H
 #define GRAD_RULES_H
 
-// <algorithm> only for std::min / std::max, which rules.def differentiates.
-#include <algorithm>
 #include <cmath>
+#include <cstddef> // __GLIBCXX__ for the libstdc++ test below
+
+// std::min and std::max come with <cmath> and <vector> in libstdc++; the
+// runtime includes no <algorithm> (a sixth of a translation unit's parse
+// time) and gives std::clamp's definition itself (lib::clamp).
+#if !defined(__GLIBCXX__)
+#include <algorithm>
+#endif
 
 namespace grad::rules {
+
+/// The primal functions of the rows of rules.def.
+namespace lib {
+using std::fma;
+/// std::clamp as libstdc++ defines it: min(max(v, lo), hi).
+template <class T> constexpr T clamp(T v, T lo, T hi) {
+  const T m = (v < lo) ? lo : v;
+  return (hi < m) ? hi : m;
+}
+} // namespace lib
 
 // The rules.def vocabulary; a new function in a partial must be added here.
 /// v * v, v evaluated once (libm calls may set errno and are not merged).
@@ -89,8 +105,7 @@ template <class T> constexpr T sq(T v) { return v * v; }
 
 #define GRAD_RULE3(Name, DA, DB, DC)                                           \
   template <class T> T Name##_eval(T a, T b, T c) {                            \
-    using std::Name;                                                           \
-    return Name(a, b, c);                                                      \
+    return lib::Name(a, b, c);                                                 \
   }                                                                            \
   template <class T>                                                           \
   T Name##_da([[maybe_unused]] T a, [[maybe_unused]] T b,                      \

@@ -30,7 +30,7 @@
 
 #include <cassert>
 #include <cstddef>
-#include <memory>
+#include <new>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -84,7 +84,7 @@ public:
       prevBlock();
     --Cur;
     T V = std::move(*Cur);
-    std::destroy_at(Cur);
+    Cur->~T();
     return V;
   }
 
@@ -154,7 +154,8 @@ private:
     if (K == Blocks.size()) {
       Blocks.reserve(K + 1);
       size_type N = blockSize(K);
-      T *P = std::allocator<T>().allocate(N);
+      T *P = static_cast<T *>(
+          ::operator new(N * sizeof(T), std::align_val_t(alignof(T))));
       Blocks.push_back({P, P + N});
     }
     enterBlock(K, ElementsBefore);
@@ -170,20 +171,24 @@ private:
     Cur = End;
   }
 
+  static void destroy(T *First, T *Last) {
+    for (; First != Last; ++First)
+      First->~T();
+  }
+
   void destroyAll() {
     if constexpr (!std::is_trivially_destructible_v<T>) {
       for (size_type K = 0; K < CurBlock && K < Blocks.size(); ++K)
-        std::destroy(Blocks[K].Begin, Blocks[K].End);
+        destroy(Blocks[K].Begin, Blocks[K].End);
       if (!Blocks.empty())
-        std::destroy(Begin, Cur);
+        destroy(Begin, Cur);
     }
   }
 
   void release() {
     destroyAll();
     for (const Block &B : Blocks)
-      std::allocator<T>().deallocate(B.Begin,
-                                     static_cast<size_type>(B.End - B.Begin));
+      ::operator delete(B.Begin, std::align_val_t(alignof(T)));
     Blocks.clear();
     Cur = Begin = End = nullptr;
     CurBlock = Before = 0;

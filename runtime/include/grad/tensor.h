@@ -8,6 +8,12 @@
 /// `tensor<T>`: an owning, row-major (C order) N-d array, plus `zeros_like`
 /// (the zero adjoint of any supported container) and `shape_to_string`.
 ///
+/// Shape errors throw std::invalid_argument. The runtime formats their
+/// messages itself and includes neither <string> nor <stdexcept> (with
+/// libstdc++; they are a third of a translation unit's parse time), so
+/// `shape_to_string`, a template returning std::string, needs <string> where
+/// it is called.
+///
 /// A tensor's shape is a std::vector<std::size_t>; its size is the product
 /// of the extents, so a rank-0 tensor (shape {}) holds one element and any
 /// zero extent makes it empty. A default-constructed tensor has shape {0}.
@@ -20,23 +26,86 @@
 #include <array>
 #include <cassert>
 #include <cstddef>
-#include <stdexcept>
-#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
-namespace grad {
+#if defined(__GLIBCXX__)
+#include <bits/stringfwd.h> // std::string, declared only
+#else
+#include <stdexcept>
+#include <string>
+#endif
 
-/// "[2, 3]" for shape {2, 3}; "[]" for a rank-0 shape.
-inline std::string shape_to_string(const std::vector<std::size_t> &Shape) {
-  std::string S = "[";
-  for (std::size_t I = 0; I < Shape.size(); ++I) {
-    if (I != 0)
-      S += ", ";
-    S += std::to_string(Shape[I]);
+namespace grad {
+namespace detail {
+
+/// An error message of at most 511 characters (longer ones end in "..."),
+/// built without <string>: `message() << "shape " << Shape << " needs " << N`.
+class message {
+public:
+  message &operator<<(const char *S) {
+    while (*S)
+      put(*S++);
+    return *this;
   }
-  return S + "]";
+  message &operator<<(std::size_t N) {
+    char Digits[24];
+    int K = 0;
+    do
+      Digits[K++] = static_cast<char>('0' + N % 10);
+    while ((N /= 10) != 0);
+    while (K)
+      put(Digits[--K]);
+    return *this;
+  }
+  /// "[2, 3]" for shape {2, 3}; "[]" for a rank-0 shape.
+  message &operator<<(const std::vector<std::size_t> &Shape) {
+    *this << "[";
+    for (std::size_t I = 0; I < Shape.size(); ++I)
+      *this << (I != 0 ? ", " : "") << Shape[I];
+    return *this << "]";
+  }
+  const char *c_str() const { return Buf; }
+
+private:
+  void put(char C) {
+    if (Len + 1 < sizeof(Buf)) {
+      Buf[Len++] = C;
+      Buf[Len] = 0;
+    } else {
+      Buf[Len - 3] = Buf[Len - 2] = Buf[Len - 1] = '.';
+    }
+  }
+  char Buf[512] = {};
+  std::size_t Len = 0;
+};
+
+/// Throws std::invalid_argument(M.c_str()).
+[[noreturn]] inline void throwInvalid(const message &M) {
+#if defined(__GLIBCXX__)
+  std::__throw_invalid_argument(M.c_str());
+#else
+  throw std::invalid_argument(M.c_str());
+#endif
+}
+
+/// Throws std::length_error(What).
+[[noreturn]] inline void throwLength(const char *What) {
+#if defined(__GLIBCXX__)
+  std::__throw_length_error(What);
+#else
+  throw std::length_error(What);
+#endif
+}
+
+} // namespace detail
+
+/// "[2, 3]" for shape {2, 3}; "[]" for a rank-0 shape. (A template only so
+/// that the header needs no <string>: include it where this is called.)
+template <class String = std::string>
+String shape_to_string(const std::vector<std::size_t> &Shape) {
+  return String((detail::message() << Shape).c_str());
 }
 
 /// The number of elements of a tensor of shape Shape.
@@ -68,10 +137,10 @@ public:
   tensor(std::vector<std::size_t> Shape, std::vector<T> Data)
       : Shape(std::move(Shape)), Data(std::move(Data)) {
     if (this->Data.size() != shape_size(this->Shape))
-      throw std::invalid_argument(
-          "grad::tensor: shape " + shape_to_string(this->Shape) + " needs " +
-          std::to_string(shape_size(this->Shape)) + " elements, got " +
-          std::to_string(this->Data.size()));
+      detail::throwInvalid(detail::message()
+                           << "grad::tensor: shape " << this->Shape
+                           << " needs " << shape_size(this->Shape)
+                           << " elements, got " << this->Data.size());
   }
 
   const std::vector<std::size_t> &shape() const { return Shape; }
@@ -149,9 +218,9 @@ private:
 
   void checkSameShape(const tensor &O, const char *Op) const {
     if (Shape != O.Shape)
-      throw std::invalid_argument(std::string("grad::tensor ") + Op +
-                                  ": shape mismatch " + shape_to_string(Shape) +
-                                  " vs " + shape_to_string(O.Shape));
+      detail::throwInvalid(detail::message()
+                           << "grad::tensor " << Op << ": shape mismatch "
+                           << Shape << " vs " << O.Shape);
   }
 
   std::vector<std::size_t> Shape;
