@@ -713,9 +713,8 @@ Expr *PullbackBuilder::localParamShadow(const ParmVarDecl *P) {
       std::tie(Slot, A) = shadowSlot(Name, VT);
       if (!Slot)
         return nullptr;
-      FwdStart.push_back(B.memberCall(B.ref(Slot), "emplace", {Entry}));
-      zeroFloatingData(B, VT, [&]() -> Expr * { return B.ref(A); },
-                       FwdStart);
+      copyShadow(Slot, Entry, VT, [&]() -> Expr * { return B.ref(A); },
+                 FwdStart);
       VarDecl *Made = hoist("_made", Ctx.getSizeType());
       FwdStart.push_back(
           B.assign(B.ref(Made), B.intLit(1, Ctx.getSizeType())));
@@ -733,15 +732,10 @@ Expr *PullbackBuilder::localParamShadow(const ParmVarDecl *P) {
   }
   VarDecl *A = adjointOf(P);
   // Shaped like the entry value (the prologue runs before the body).
-  if (RecName == "vector")
-    (Split ? FwdStart : Prologue).push_back(zeroFill(
-        B, B.ref(A),
-        B.memberCall(B.ref(param(P->getFunctionScopeIndex())), "size", {}),
-        T));
-  else if (RecName == "tensor")
-    Prologue.push_back(B.assign(
-        B.ref(A), B.callGrad("zeros_like",
-                             {B.ref(param(P->getFunctionScopeIndex()))})));
+  if (RecName == "vector" || RecName == "tensor")
+    (Split ? FwdStart : Prologue)
+        .push_back(zeroShapedLike(
+            B.ref(A), B.ref(param(P->getFunctionScopeIndex())), T));
   if (HasAdjoint)
     LocalParamShadows.push_back({P, A});
   return B.ref(A);

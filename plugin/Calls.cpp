@@ -331,18 +331,13 @@ Expr *PullbackBuilder::hoistCall(const CallExpr *CE, Expr *Call, QualType RT,
     std::tie(Slot, Seed) = shadowSlot(Name, T);
     if (!Slot)
       return nullptr;
-    Cur->push_back(B.memberCall(B.ref(Slot), "emplace", {B.ref(V)}));
-    zeroFloatingData(B, T, [&]() -> Expr * { return B.ref(Seed); }, *Cur);
-  } else if (Sized && isStdClass(T, "vector")) {
-    Seed = B.var(PB, fresh(Name), T, nullptr);
-    Prologue.push_back(B.declStmt(Seed));
-    Cur->push_back(zeroFill(B, B.ref(Seed),
-                            B.memberCall(B.ref(V), "size", {}), T));
+    copyShadow(Slot, B.ref(V), T, [&]() -> Expr * { return B.ref(Seed); },
+               *Cur);
   } else if (Sized) {
+    // A vector or a tensor.
     Seed = B.var(PB, fresh(Name), T, nullptr);
     Prologue.push_back(B.declStmt(Seed));
-    Cur->push_back(
-        B.assign(B.ref(Seed), B.callGrad("zeros_like", {B.ref(V)})));
+    Cur->push_back(zeroShapedLike(B.ref(Seed), B.ref(V), T));
   } else if (hasFloatingData(T)) {
     // Structs, std::array, std::complex, pairs: zero.
     Seed = B.var(PB, fresh(Name), T,

@@ -463,6 +463,19 @@ PullbackBuilder::shadowSlot(StringRef Name, QualType T) {
   return {Slot, A};
 }
 
+void PullbackBuilder::copyShadow(VarDecl *Slot, Expr *Value, QualType T,
+                                 llvm::function_ref<Expr *()> Shadow,
+                                 Stmts &Out) {
+  Out.push_back(B.memberCall(B.ref(Slot), "emplace", {Value}));
+  zeroFloatingData(B, T, Shadow, Out);
+}
+
+Stmt *PullbackBuilder::zeroShapedLike(Expr *Shadow, Expr *Value, QualType T) {
+  if (isStdClass(T, "vector"))
+    return zeroFill(B, Shadow, B.memberCall(Value, "size", {}), T);
+  return B.assign(Shadow, B.callGrad("zeros_like", {Value}));
+}
+
 void PullbackBuilder::elementOwnerDecl(const VarDecl *VD, Stmts &Fwd,
                                        Stmts &Blocks) {
   QualType T = VD->getType().getCanonicalType().getUnqualifiedType();
@@ -525,8 +538,7 @@ void PullbackBuilder::elementOwnerDecl(const VarDecl *VD, Stmts &Fwd,
   Adjoints[VD] = A;
   OwnerSlots[VD] = Slot;
   // A copy of the object (its sizes), floating data zero.
-  Fwd.push_back(B.memberCall(B.ref(Slot), "emplace", {B.ref(NV)}));
-  zeroFloatingData(B, T, [&]() -> Expr * { return B.ref(A); }, Fwd);
+  copyShadow(Slot, B.ref(NV), T, [&]() -> Expr * { return B.ref(A); }, Fwd);
   if (const Expr *Src = From ? From : Computed; Src && Act.isActive(strip(Src))) {
     Stmts R;
     backprop(Src, B.ref(A), R);
@@ -577,15 +589,16 @@ Expr *PullbackBuilder::objectAssignment(const CallExpr *CE) {
   Cur->push_back(B.memberCall(B.ref(Slot), "save", {}));
   Expr *Call = B.binop(BO_Assign, B.ref(NV), Value);
   Cur->push_back(Call);
-  Cur->push_back(B.memberCall(B.ref(Slot), "emplace", {B.ref(NV)}));
+  copyShadow(Slot, B.ref(NV), T,
+             [&]() -> Expr * { return adjointStorage(VD); }, *Cur);
   Expr *Sh = adjointStorage(VD);
-  zeroFloatingData(B, T, [&]() -> Expr * { return adjointStorage(VD); },
-                   *Cur);
   SideEffectCalls.insert(strip(CE));
   Stmts R;
   VarDecl *A = nullptr;
   if (Act.isActive(strip(RHS))) {
-    A = B.var(PB, fresh("_r"), T, Sh);
+    // Moved out: restore() overwrites the shadow next.
+    A = B.var(PB, fresh("_r"), T,
+              B.staticCast(Ctx.getRValueReferenceType(T), Sh));
     R.push_back(B.declStmt(A));
   }
   R.push_back(B.memberCall(B.ref(Slot), "restore", {}));

@@ -201,6 +201,14 @@ private:
   /// or nulls without the runtime.
   std::pair<clang::VarDecl *, clang::VarDecl *> shadowSlot(llvm::StringRef Name,
                                                            clang::QualType T);
+  /// `Slot.emplace(Value)`, then the floating data of the slot's object
+  /// (\p Shadow) zero: a shadow of type \p T sized like \p Value.
+  void copyShadow(clang::VarDecl *Slot, clang::Expr *Value, clang::QualType T,
+                  llvm::function_ref<clang::Expr *()> Shadow, Stmts &Out);
+  /// `Shadow = 0` shaped like \p Value of type \p T: a std::vector's size,
+  /// a tensor's shape (zeros_like).
+  clang::Stmt *zeroShapedLike(clang::Expr *Shadow, clang::Expr *Value,
+                              clang::QualType T);
   /// `v.size()` for a std::vector, 1 for an element owner: what a block's
   /// exit records for \p VD (mapped to \p V).
   clang::Expr *exitMark(clang::VarDecl *V, const clang::VarDecl *VD);

@@ -55,7 +55,7 @@ Mat wide(double a, int n) {
 // DUMP-NEXT: m = ::wide(x * s, 5);
 // DUMP-NEXT: _d_m_s0.emplace(m);
 // DUMP-NEXT: ::grad::detail::zero(_d_m.data);
-// DUMP: Mat _r{{[0-9]+}} = _d_m;
+// DUMP: Mat _r{{[0-9]+}} = static_cast<Mat &&>(_d_m);
 // DUMP-NEXT: _d_m_s0.restore();
 // DUMP: ::wide_pullback(x * s, 5, _r{{[0-9]+}}, &_g0);
 [[grad]] double resized(double x) { // sizes change
