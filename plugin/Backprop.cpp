@@ -52,7 +52,7 @@ void PullbackBuilder::backpropBraces(const InitListExpr *IL,
     return;
   }
   unsigned NB = RD ? RD->getNumBases() : 0;
-  bool StdArray = RD && !isPlainStruct(T);
+  bool StdArray = RD && isStdClass(T, "array");
   for (unsigned I = 0; I < IL->getNumInits(); ++I) {
     const Expr *E = IL->getInit(I);
     if (isa<ImplicitValueInitExpr>(E))
@@ -186,6 +186,12 @@ void PullbackBuilder::backprop(const Expr *E, Expr *Adj, Stmts &Out) {
                                {B.exprArg(B.intLit(I, Ctx.getSizeType()))})
                    : B.member(B.ref(A), I == 0 ? "first" : "second"),
                Out);
+    return;
+  }
+  if (const InitListExpr *IL = bracedVector(K)) {
+    // std::vector<double>{a, b}: element I gets the adjoint's element I.
+    ValueDecl *A = bindRef(Adj, T, true, Out);
+    backpropBraces(IL, [&] { return B.ref(A); }, Out);
     return;
   }
   if (const auto *IL = dyn_cast<InitListExpr>(K)) {

@@ -381,8 +381,10 @@ void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,
     NewInit = SI.FwdInit;
     Direct = SI.Direct;
   } else if (Copy && Ctor->getNumArgs() >= 1) {
-    // A copy of another container: the copy's adjoint flows back into it.
-    NewInit = rebuild(Ctor->getArg(0), false, true);
+    // A copy of another container: the copy's adjoint flows back into it
+    // (`k ? a : b` records its condition).
+    NewInit = rebuild(Ctor->getArg(0), false,
+                      !Act.isActive(strip(Ctor->getArg(0))));
     Computed = true;
   } else if (Init && !IsArray) {
     // A container computed by an expression (a map, ...).
@@ -479,12 +481,12 @@ Stmt *PullbackBuilder::zeroShapedLike(Expr *Shadow, Expr *Value, QualType T) {
 void PullbackBuilder::elementOwnerDecl(const VarDecl *VD, Stmts &Fwd,
                                        Stmts &Blocks) {
   QualType T = VD->getType().getCanonicalType().getUnqualifiedType();
-  std::string TName = VD->getType().getAsString(Ctx.getPrintingPolicy());
   const Expr *Init = VD->hasInit() ? strip(VD->getInit()) : nullptr;
   // `Mat c = a;`, `auto c = std::move(a);`: a copy of a variable, whose
   // shadow receives the copy's adjoints where the reverse sweep reaches the
   // declaration.
-  const Expr *From = nullptr;
+  // A copy of another expression (`Mat c = k ? a : b;`) is computed from it.
+  const Expr *From = nullptr, *CopyOf = nullptr;
   if (const auto *CC = dyn_cast_or_null<CXXConstructExpr>(Init);
       CC && CC->getNumArgs() >= 1 &&
       CC->getConstructor()->isCopyOrMoveConstructor()) {
@@ -495,25 +497,21 @@ void PullbackBuilder::elementOwnerDecl(const VarDecl *VD, Stmts &Fwd,
     if (DRE && isa<VarDecl>(DRE->getDecl()) &&
         Ctx.hasSameUnqualifiedType(A->getType().getNonReferenceType(), T))
       From = A;
+    else
+      CopyOf = A;
   }
-  // `Mat m = make(x);`: the value of a call, whose pullback takes the
-  // shadow as its seed where the reverse sweep reaches the declaration.
+  // `Mat m = make(x);`, `Grid g{{x, 2 * x}, 0.5};`, `Mat m(n, n, x);`: a
+  // value computed from differentiated values, whose adjoint is the shadow
+  // where the reverse sweep reaches the declaration (a call's pullback
+  // takes it as its seed).
   const Expr *Computed = nullptr;
-  if (Init && Act.isActive(Init) && !From) {
-    if (!isa<CallExpr>(Init)) {
-      unsupported(Init, "initializer of '" + VD->getNameAsString() +
-                            "' of type '" + TName +
-                            "' that carries derivatives (construct it from "
-                            "its sizes and set its elements, or return it "
-                            "from a function)");
-      return;
-    }
-    Computed = VD->getInit();
-  }
-  // Declared as written (a computed one from its rebuilt call).
+  if (Init && Act.isActive(Init) && !From)
+    Computed = CopyOf ? CopyOf : VD->getInit();
+  // Declared as written (a computed one from its rebuilt initializer).
   VarDecl *NV = nullptr;
   if (Computed) {
-    DeclaredCall = strip(Computed);
+    if (isa<CallExpr>(strip(Computed)))
+      DeclaredCall = strip(Computed);
     Expr *NewInit = fwd(Computed, false);
     DeclaredCall = nullptr;
     if (Failed)

@@ -713,6 +713,16 @@ Expr *PullbackBuilder::rebuild(const Expr *E, bool Need, bool Plain) {
     Expr *R = B.construct(K->getType(), Args, /*List=*/true);
     return R ? R : unsupported(K, constructName(K));
   }
+  if (const InitListExpr *IL = bracedVector(K)) {
+    // std::vector<double>{a, b}: the elements rebuilt.
+    SmallVector<Expr *, 4> Args;
+    for (const Expr *El : IL->inits())
+      Args.push_back(rebuild(El, false, Plain));
+    if (Failed)
+      return nullptr;
+    Expr *R = B.construct(K->getType(), Args, /*List=*/true);
+    return R ? R : unsupported(K, constructName(K));
+  }
   if (const CXXConstructExpr *CC = complexConstruction(K)) {
     // std::complex<double>(re, im): as written.
     Expr *R = rebuildConstruction(CC, Plain);

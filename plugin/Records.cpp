@@ -552,6 +552,13 @@ const InitListExpr *bracedElements(const Expr *E) {
   return IL;
 }
 
+const InitListExpr *bracedVector(const Expr *E) {
+  const auto *CC = dyn_cast<CXXConstructExpr>(E);
+  if (!CC || CC->getNumArgs() < 1 || !isStdClass(CC->getType(), "vector"))
+    return nullptr;
+  return bracedElements(CC->getArg(0));
+}
+
 SmallVector<const Expr *, 4> tupleElements(const Expr *E) {
   E = E->IgnoreImplicit();
   auto Size = [](QualType T) -> unsigned {

@@ -120,6 +120,9 @@ llvm::SmallVector<const clang::Expr *, 4> tupleElements(const clang::Expr *E);
 /// The braces of a std::initializer_list argument (`v.assign({x, y})`,
 /// `v.insert(pos, {x, y})`), or null.
 const clang::InitListExpr *bracedElements(const clang::Expr *E);
+/// The braces of `std::vector<double>{a, b}` (also `return {a, b};` from a
+/// function returning a vector), or null.
+const clang::InitListExpr *bracedVector(const clang::Expr *E);
 
 /// True for std::tuple (whose elements are reached with std::get).
 bool isTuple(clang::QualType T);

@@ -56,16 +56,16 @@ struct Grid {
   return m.m * xs[0];
 }
 
-// A class keeping its elements in a std::vector member: its shadow is a
-// copy made at the declaration, so the initializer may not carry
-// derivatives, its sizes may not change after it, calls returning values
-// are not kept per call, and no pointer reaches its elements from the
-// object.
-// CHECK: class-values.cpp:[[@LINE+3]]:9: error: grad: cannot differentiate initializer of 'g' of type 'Grid' that carries derivatives (construct it from its sizes and set its elements, or return it from a function) in 'owner'
+// A class keeping its elements in a std::vector member (or a container of
+// containers): its shadow is a copy made at the declaration, so a
+// constructor may not compute its elements from differentiated values, its
+// sizes may not change after it, calls returning values are not kept per
+// call, and no pointer reaches its elements from the object.
+// CHECK: class-values.cpp:[[@LINE+3]]:36: error: grad: cannot differentiate construction of 'std::vector<std::vector<double> >' in 'owner'
 // CHECK: class-values.cpp:[[@LINE+1]]:3: note: while differentiating 'owner' requested here
 [[grad]] double owner(double x) {
-  Grid g{{x, 2 * x}, 0.5};
-  return g.v[0] * g.h + g.v[1];
+  std::vector<std::vector<double>> a(2, std::vector<double>(3, x));
+  return a[0][1] * a[1][2];
 }
 struct Mat {
   int rows, cols;

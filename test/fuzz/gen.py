@@ -126,11 +126,14 @@ before the memory ones), `memory` and `-NAME` are accepted):
              values: with vectors, whole assignment `v = w;` (w built from
              v's iterators, then still read) and `v = vscale(v, tanh(e));`
              (a helper taking the vector by value, writing its copy and
-             returning it); with owners, `MV t = mvmake(n, e, f);` (a
+             returning it), `v = vmix(e, f);` (a helper returning
+             braces); with owners, `MV t = mvmake(n, e, f);` (a
              helper returning the object; or `t = mvmake(...)` assigned
              whole to one in scope) and `s = mvsum(t);` (a helper
              taking it by value, writing its copy, summing its elements in
-             a range-for over the member)
+             a range-for over the member), and vectors of rows from
+             braces (`std::vector<std::vector<double>> t{{e, f}, {f,
+             0.5 * e}};`)
   intmembers (not in all or memory; with locals) `K3 t{e, n, e};`, a struct
              whose integer member k (1..3, or `1 + i % 3` from a loop
              counter) is read in arithmetic like an int local (and
@@ -755,8 +758,8 @@ class Gen:
             if other is None and size > 1:
                 ops += ["swap", "swap"]
             if self.on("values"):
-                ops += ["scaled"] + (["whole"] if other is None and size > 1
-                                     else [])
+                ops += ["scaled", "braced"] + (
+                    ["whole"] if other is None and size > 1 else [])
             op = r.choice(ops)
             if op == "range":
                 text, n, b = rng_of()
@@ -805,6 +808,12 @@ class Gen:
             elif op == "scaled":
                 e = self.dbl(self.limit(self.expr(2)))
                 self.emit(f"{v} = vscale({v}, std::tanh({e.text}));")
+            elif op == "braced":
+                # A helper returning braces: {a * b, a - b, 0.5 * b}.
+                a, b = value(), value()
+                self.emit(f"{v} = vmix({a.text}, {b.text});")
+                size = 3
+                bound = max(a.bound * b.bound, a.bound + b.bound)
             elif op == "whole":
                 # v takes the value of a vector built from its own tail.
                 j = r.randrange(size)
@@ -1069,6 +1078,22 @@ class Gen:
                 v.call_cell = name
                 v.noaddr = True
                 v.owner_kind = "MV"
+                self.scopes[-1].append(v)
+            return
+        if self.on("values") and self.chance(0.2):
+            # A vector of rows from braces.
+            es = [self.dbl(self.limit(self.expr(2))) for _ in range(2)]
+            name = self.new_local()
+            self.emit(f"std::vector<std::vector<double>> {name}"
+                      f"{{{{{es[0].text}, {es[1].text}}}, "
+                      f"{{{es[1].text}, 0.5 * {es[0].text}}}}};")
+            for cell, b in (("{t}[0][0]", es[0].bound),
+                            ("{t}[0][1]", es[1].bound),
+                            ("{t}[1][0]", es[1].bound),
+                            ("{t}[1].back()", es[0].bound)):
+                v = Var(cell.format(t=name), b)
+                v.call_cell = name
+                v.noaddr = True
                 self.scopes[-1].append(v)
             return
         if self.chance(0.3):
@@ -3159,6 +3184,7 @@ VECTOR_VALUE_HELPERS = """std::vector<double> vscale(std::vector<double> a, doub
     a[i] *= s;
   return a;
 }
+std::vector<double> vmix(double a, double b) { return {a * b, a - b, 0.5 * b}; }
 """
 OWNER_VALUE_HELPERS = """MV mvmake(int n, double a, double b) {
   MV m(n);
