@@ -258,11 +258,30 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
   SmallVector<std::pair<const VarDecl *, const CallExpr *>, 8> Effects;
   llvm::DenseSet<const VarDecl *> &Written, &WrittenData, &AddressTaken;
   bool &ThisWritten;
+  /// Where each storage's data is written (the assignment, increment or
+  /// call being visited; null where unknown).
+  Activity::SiteMap &Sites;
+  const Stmt *Site = nullptr;
   DefCollector(const Activity &A, llvm::DenseSet<const VarDecl *> &W,
                llvm::DenseSet<const VarDecl *> &WD,
-               llvm::DenseSet<const VarDecl *> &AT, bool &TW)
+               llvm::DenseSet<const VarDecl *> &AT, bool &TW,
+               Activity::SiteMap &S)
       : Act(A), Written(W), WrittenData(WD), AddressTaken(AT),
-        ThisWritten(TW) {}
+        ThisWritten(TW), Sites(S) {}
+
+  /// (Inside a lambda's body a write runs where the lambda is called, which
+  /// may be anywhere: its site is unknown.)
+  unsigned LambdaDepth = 0;
+  void dataWritten(const VarDecl *R) {
+    WrittenData.insert(R);
+    Sites[R].push_back(LambdaDepth ? nullptr : Site);
+  }
+  bool TraverseLambdaExpr(LambdaExpr *L) {
+    ++LambdaDepth;
+    bool R = RecursiveASTVisitor::TraverseLambdaExpr(L);
+    --LambdaDepth;
+    return R;
+  }
 
   SmallVector<std::pair<const VarDecl *, const VarDecl *>, 4> Ranges;
   llvm::DenseSet<const VarDecl *> RangeVars;
@@ -307,7 +326,7 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
       if (isAliasVar(VD) && VD->getType()->isReferenceType()) {
         // Through a reference: the storage it binds to.
         auto Mark = [&](const VarDecl *R) {
-          WrittenData.insert(R);
+          dataWritten(R);
           if (isScalarStorage(R))
             Written.insert(R);
           if (RHS)
@@ -327,13 +346,13 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
     if (const VarDecl *VD = elementVar(K)) {
       const VarDecl *R = Act.storageOf(VD);
       for (const VarDecl *MR : Act.rootsOf(VD)) {
-        WrittenData.insert(MR);
+        dataWritten(MR);
         if (RHS)
           Defs.push_back({MR, RHS});
       }
       if (!R)
         return;
-      WrittenData.insert(R);
+      dataWritten(R);
       if (isScalarStorage(R))
         Written.insert(R);
       if (RHS)
@@ -373,11 +392,13 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
     return true;
   }
   bool VisitBinaryOperator(BinaryOperator *BO) {
+    Site = BO;
     if (BO->isAssignmentOp())
       writeTo(BO->getLHS(), BO->getRHS());
     return true;
   }
   bool VisitUnaryOperator(UnaryOperator *UO) {
+    Site = UO;
     if (UO->isIncrementDecrementOp()) {
       writeTo(UO->getSubExpr(), nullptr);
     } else if (UO->getOpcode() == UO_AddrOf) {
@@ -396,6 +417,7 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
     // What the call may write through: non-const pointer and reference
     // parameters, and the object of a non-const member function.
     const FunctionDecl *FD = CE->getDirectCallee();
+    Site = CE;
     if (isDeallocation(FD) || accessorArg(CE) || writesNothing(FD))
       return true;
     // \p ByRef: the parameter binds the argument itself (a reference), so
@@ -411,12 +433,12 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
         Written.insert(VD);
       if (const VarDecl *Base = pathRoot(A, IsThis))
         for (const VarDecl *MR : Act.rootsOf(Base)) {
-          WrittenData.insert(MR);
+          dataWritten(MR);
           Effects.push_back({MR, CE});
         }
       if (!R)
         return;
-      WrittenData.insert(R);
+      dataWritten(R);
       if (isScalarStorage(R))
         Written.insert(R);
       Effects.push_back({R, CE});
@@ -432,7 +454,7 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
           classify(Info);
         for (const LiftedCapture &C : Info.Caps)
           if (C.Written && C.ByRef && C.Var) {
-            WrittenData.insert(C.Var);
+            dataWritten(C.Var);
             if (isScalarStorage(C.Var))
               Written.insert(C.Var);
             Effects.push_back({C.Var, CE});
@@ -587,7 +609,9 @@ void Activity::run(const FunctionDecl *FD, const WrtMask &Wrt) {
       Order.push_back(FD->getParamDecl(I));
     }
   computeAliases(FD->getBody());
-  DefCollector C(*this, Written, WrittenData, AddressTaken, ThisWritten);
+  Body = FD->getBody();
+  DefCollector C(*this, Written, WrittenData, AddressTaken, ThisWritten,
+                 DataSites);
   C.TraverseStmt(FD->getBody());
   // A constructor's member initialisers write the object.
   if (isa<CXXConstructorDecl>(FD))
@@ -674,6 +698,60 @@ std::string Activity::print() const {
       S += " " + N;
   }
   return S;
+}
+
+namespace {
+/// Pre-order numbers of a body's statements, the last number inside each,
+/// and the loops.
+struct Numbering : RecursiveASTVisitor<Numbering> {
+  llvm::DenseMap<const Stmt *, std::pair<unsigned, unsigned>> &Span;
+  SmallVectorImpl<const Stmt *> &Loops;
+  unsigned Next = 0;
+  Numbering(llvm::DenseMap<const Stmt *, std::pair<unsigned, unsigned>> &S,
+            SmallVectorImpl<const Stmt *> &L)
+      : Span(S), Loops(L) {}
+  bool shouldVisitLambdaBody() const { return false; }
+  bool dataTraverseStmtPre(Stmt *S) {
+    Span[S] = {Next, Next};
+    ++Next;
+    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S))
+      Loops.push_back(S);
+    return true;
+  }
+  bool dataTraverseStmtPost(Stmt *S) {
+    Span[S].second = Next - 1;
+    return true;
+  }
+};
+} // namespace
+
+bool Activity::unchangedAfter(const VarDecl *VD, const Expr *Read) const {
+  auto It = DataSites.find(VD);
+  if (It == DataSites.end() || !Body || isAlias(VD) || isAddressTaken(VD) ||
+      isWritten(VD) || !Roots.empty())
+    return false;
+  if (Span.empty())
+    Numbering(Span, LoopStmts).TraverseStmt(const_cast<Stmt *>(Body));
+  auto RS = Span.find(Read);
+  if (RS == Span.end())
+    return false;
+  unsigned R = RS->second.first;
+  auto Inside = [&](std::pair<unsigned, unsigned> Outer, unsigned N) {
+    return Outer.first <= N && N <= Outer.second;
+  };
+  for (const Stmt *W : It->second) {
+    auto WS = W ? Span.find(W) : Span.end();
+    // A write that may run after the read: one that does not end before
+    // it, or that shares a loop with it.
+    if (WS == Span.end() || WS->second.second >= R)
+      return false;
+    for (const Stmt *L : LoopStmts) {
+      auto LS = Span.find(L)->second;
+      if (Inside(LS, R) && Inside(LS, WS->second.first))
+        return false;
+    }
+  }
+  return true;
 }
 
 } // namespace grad

@@ -90,6 +90,16 @@ public:
     return AddressTaken.count(VD);
   }
 
+  /// True if no write to the data of the local array or container \p VD
+  /// can run after \p Read (an expression of the function's body): every
+  /// write ends before it, outside any loop around it. The reverse sweep
+  /// may then read it again instead of recording it.
+  bool unchangedAfter(const clang::VarDecl *VD, const clang::Expr *Read) const;
+
+  using SiteMap =
+      llvm::DenseMap<const clang::VarDecl *,
+                     llvm::SmallVector<const clang::Stmt *, 2>>;
+
   /// "active: x, y, t; written: t".
   std::string print() const;
 
@@ -105,6 +115,12 @@ private:
                  llvm::SmallVector<const clang::VarDecl *, 2>>
       Roots;
   llvm::SmallVector<const clang::VarDecl *, 16> Order;
+  const clang::Stmt *Body = nullptr;
+  SiteMap DataSites;
+  // (unchangedAfter's numbering, built on first use.)
+  mutable llvm::DenseMap<const clang::Stmt *, std::pair<unsigned, unsigned>>
+      Span;
+  mutable llvm::SmallVector<const clang::Stmt *, 8> LoopStmts;
   llvm::DenseMap<const clang::Expr *, bool> Cache;
   bool Done = false;
 };

@@ -64,7 +64,7 @@ bool PullbackBuilder::inScopeInReverse(const VarDecl *VD) const {
          TopLevelLocals.count(VD);
 }
 
-bool PullbackBuilder::readOnly(const Expr *E) const {
+bool PullbackBuilder::readOnly(const Expr *E, bool AtRead) const {
   // The halves of a split derivative re-read nothing: the reverse half
   // runs after the caller may have changed any memory.
   if (Half != SplitHalf::None)
@@ -75,9 +75,20 @@ bool PullbackBuilder::readOnly(const Expr *E) const {
     VD = D;
   if (IsThis)
     return !Act.ThisWritten;
-  if (!VD || Act.isDataWritten(VD) || Act.isWritten(VD) ||
+  // A local array or container whose data no write changes after this
+  // read (Qdiags filled before the loops that read it) is read again too.
+  // (Its own storage: an array or a container, not memory behind a
+  // pointer, which may be freed before the reverse sweep.)
+  bool Unchanged =
+      AtRead && VD && VD->isLocalVarDecl() && VD->hasLocalStorage() &&
+      (VD->getType()->isArrayType() || isStdClass(VD->getType(), "vector") ||
+       isStdClass(VD->getType(), "array")) &&
+      Act.unchangedAfter(VD, stripAll(E));
+  if (!VD || (Act.isDataWritten(VD) && !Unchanged) || Act.isWritten(VD) ||
       !inScopeInReverse(VD))
     return false;
+  if (Unchanged)
+    return true;
   // Through an alias: the storage must be unchanged and in scope too
   // (heap memory may be freed before the reverse sweep).
   const VarDecl *R = Act.storageOf(VD);
@@ -222,7 +233,7 @@ Expr *PullbackBuilder::rebuildPathImpl(const Expr *E, bool Need, bool Plain,
   } else
     R = buildStep(B, rebuildBase(pathBase(K), NeedIdx), K,
                   [&](const Expr *I) { return rebuild(I, NeedIdx, true); });
-  if (Need && !readOnly(K))
+  if (Need && !readOnly(K, true))
     return record(K, R);
   return R;
 }
@@ -232,7 +243,7 @@ Expr *PullbackBuilder::rebuildElement(const Expr *E, bool Need, bool Plain) {
   bool ElemActive = !Plain && Act.isActive(K);
   // The reverse sweep indexes the adjoint with the same indices, and
   // re-reads read-only storage.
-  bool NeedIdx = ElemActive || (Need && readOnly(K));
+  bool NeedIdx = ElemActive || (Need && readOnly(K, true));
   return rebuildPathImpl(K, Need, Plain, NeedIdx);
 }
 

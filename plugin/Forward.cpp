@@ -28,6 +28,19 @@ namespace grad {
 
 static const Expr *strip(const Expr *E) { return stripExpr(E); }
 
+/// \p A and \p B are the same expression without side effects (`x[i]`
+/// twice), so they have the same value.
+static bool sameValue(const ASTContext &Ctx, const Expr *A, const Expr *B) {
+  A = A->IgnoreParenImpCasts();
+  B = B->IgnoreParenImpCasts();
+  if (A->HasSideEffects(Ctx) || B->HasSideEffects(Ctx))
+    return false;
+  llvm::FoldingSetNodeID IA, IB;
+  A->Profile(IA, Ctx, /*Canonical=*/true);
+  B->Profile(IB, Ctx, /*Canonical=*/true);
+  return IA == IB;
+}
+
 static bool isLiteral(const Expr *E) {
   return isa<FloatingLiteral>(E) || isa<IntegerLiteral>(E) ||
          isa<CXXBoolLiteralExpr>(E) || isa<CharacterLiteral>(E) ||
@@ -350,7 +363,7 @@ Expr *PullbackBuilder::val(const Expr *E) {
     return plain(K);
   if (isConstantTag(K))
     return plain(K);
-  if (isElementAccess(K) && readOnly(K))
+  if (isElementAccess(K) && readOnly(K, true))
     return valPath(K);
   if (recomputable(K) && !isa<DeclRefExpr>(K))
     return recompute(K);
@@ -681,15 +694,36 @@ Expr *PullbackBuilder::rebuild(const Expr *E, bool Need, bool Plain) {
       Cur->push_back(plain(BO->getLHS()));
       return rebuild(BO->getRHS(), Need, Plain);
     }
-    bool NeedOps = !Plain && (Op == BO_Mul || Op == BO_Div);
+    // The reverse sweep reads an operand of a product only for the other
+    // one's derivative, and a divisor for both (see backprop).
+    bool Arith = !Plain && (Op == BO_Mul || Op == BO_Div);
+    bool LA = Arith && Act.isActive(strip(BO->getLHS()));
+    bool RA = Arith && Act.isActive(strip(BO->getRHS()));
+    bool NeedL = RA, NeedR = LA || (Op == BO_Div && RA);
+    // `x[i] * x[i]`: the value is recorded once.
+    bool Square = Op == BO_Mul && NeedL && NeedR &&
+                  sameValue(Ctx, BO->getLHS(), BO->getRHS());
     bool Short = Op == BO_LAnd || Op == BO_LOr;
-    Expr *L = rebuild(BO->getLHS(), NeedOps, Plain || Short);
+    Expr *L = rebuild(BO->getLHS(), NeedL, Plain || Short);
+    if (Square)
+      if (const auto *DR = dyn_cast_or_null<DeclRefExpr>(L)) {
+        auto It = Values.find(strip(BO->getLHS()));
+        if (It != Values.end() && It->second == DR->getDecl()) {
+          // The right operand is rebuilt for what its adjoint needs (its
+          // indices), and its value is the left one's.
+          VarDecl *V = It->second;
+          Expr *Rr = rebuild(BO->getRHS(), false, Plain);
+          Values[strip(BO->getRHS())] = V;
+          Expr *Out = B.binop(Op, L, Rr);
+          return Need ? record(BO, Out) : Out;
+        }
+      }
     // The right operand of && and || runs only sometimes: no side
     // effect can be hoisted out of it.
     NoHoistScope NH(*this, Short ? (Op == BO_LAnd ? "on the right of '&&'"
                                                   : "on the right of '||'")
                                  : nullptr);
-    Expr *Rr = rebuild(BO->getRHS(), NeedOps, Plain || Short);
+    Expr *Rr = rebuild(BO->getRHS(), NeedR, Plain || Short);
     Expr *Out = B.binop(Op, L, Rr);
     return Need ? record(BO, Out) : Out;
   }

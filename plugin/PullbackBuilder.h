@@ -322,7 +322,9 @@ private:
   /// The path re-read in the reverse sweep (storage never written).
   clang::Expr *valPath(const clang::Expr *E);
   clang::Expr *valBase(const clang::Expr *BaseE);
-  bool readOnly(const clang::Expr *E) const;
+  /// \p AtRead: \p E is a read in the body, and storage that no write
+  /// changes after it counts as read-only there.
+  bool readOnly(const clang::Expr *E, bool AtRead = false) const;
   /// Parameters, globals and top-level locals are visible to the reverse
   /// sweep.
   bool inScopeInReverse(const clang::VarDecl *VD) const;

@@ -341,6 +341,24 @@ public:
     __pop_reversed(__vs...);
   }
 
+  /// Room for \p __n values of trivially copyable \p _Tp on top of the
+  /// stack (a loop's values, stored by iteration): valid until the stack
+  /// grows, so no push may come between take() and the last write, nor
+  /// between give() and the last read. give<_Tp>(__n) pops the same block
+  /// and returns it.
+  template <class _Tp> _Tp *take(std::size_t __n) {
+    const std::size_t __bytes = (__n * sizeof(_Tp) + 7) & ~std::size_t(7);
+    if (static_cast<std::size_t>(__end - __top) < __bytes) [[unlikely]]
+      __grow(__bytes);
+    _Tp *__p = reinterpret_cast<_Tp *>(__top);
+    __top += __bytes;
+    return __p;
+  }
+  template <class _Tp> _Tp *give(std::size_t __n) {
+    __top -= (__n * sizeof(_Tp) + 7) & ~std::size_t(7);
+    return reinterpret_cast<_Tp *>(__top);
+  }
+
   /// Bytes in use; a position to come back to with reset().
   std::size_t size() const {
     return static_cast<std::size_t>(__top - __begin);
