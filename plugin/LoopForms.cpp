@@ -68,6 +68,35 @@ static bool memberPath(const Expr *E) {
   return isa<DeclRefExpr>(Base) || isa<CXXThisExpr>(Base) || memberPath(Base);
 }
 
+/// True if \p E is an element of a variable through indices that are
+/// constants or satisfy \p Counter (`a[i]`, `rows[i][2]`, `s.v[i]`).
+static bool counterPath(const Expr *E,
+                        llvm::function_ref<bool(const VarDecl *)> Counter) {
+  auto Index = [&](const Expr *I) {
+    I = I->IgnoreParenImpCasts();
+    if (isa<IntegerLiteral>(I))
+      return true;
+    const auto *DRE = dyn_cast<DeclRefExpr>(I);
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    return VD && Counter(VD);
+  };
+  const Expr *K = E->IgnoreParenImpCasts();
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(K))
+    return Index(AS->getIdx()) &&
+           (isa<DeclRefExpr>(AS->getBase()->IgnoreParenImpCasts()) ||
+            counterPath(AS->getBase(), Counter));
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(K);
+      OC && OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2)
+    return Index(OC->getArg(1)) &&
+           (isa<DeclRefExpr>(OC->getArg(0)->IgnoreParenImpCasts()) ||
+            counterPath(OC->getArg(0), Counter));
+  if (const auto *ME = dyn_cast<MemberExpr>(K);
+      ME && !ME->isArrow() && isa<FieldDecl>(ME->getMemberDecl()))
+    return isa<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts()) ||
+           counterPath(ME->getBase(), Counter);
+  return false;
+}
+
 void PullbackBuilder::rangeFor(const CXXForRangeStmt *RF, Stmts &Fwd,
                                Stmts &Rev) {
   const Expr *RangeE = RF->getRangeInit();
@@ -97,8 +126,31 @@ void PullbackBuilder::rangeFor(const CXXForRangeStmt *RF, Stmts &Fwd,
       return;
     }
   }
+  // An element of a container of containers by value (`for (double e :
+  // a[i])`), indexed by counters of enclosing loops (recomputed in the
+  // reverse sweep), integer parameters the function does not write, or
+  // constants: read by index like a member path.
+  bool ElementPath = false;
+  if (!MC && !Root && !ThisRoot && !ByRef &&
+      counterPath(RangeE, [&](const VarDecl *I) {
+        return RevIndex.count(I) != 0 ||
+               (isa<ParmVarDecl>(I) && !Act.isWritten(I) &&
+                !I->getType()->isReferenceType() &&
+                I->getType()->isIntegralOrEnumerationType());
+      })) {
+    Root = pathRoot(RangeE, ThisRoot, /*Strict=*/true);
+    ElementPath = Root && mapVar(Root) && !ThisRoot;
+    if (!ElementPath)
+      Root = nullptr, ThisRoot = false;
+  }
   if (!MC && !Root && !ThisRoot) {
-    unsupported(RF, "range-based 'for' loop over an expression");
+    unsupported(RF, ByRef && isElementAccess(stripExpr(RangeE))
+                        ? "range-based 'for' loop binding a reference to the "
+                          "elements of '" + spelled(RangeE) +
+                              "' (take the elements by value, or loop over "
+                              "an index)"
+                        : std::string("range-based 'for' loop over an "
+                                      "expression"));
     return;
   }
   QualType RangeT = RangeE->getType().getNonReferenceType();
@@ -143,7 +195,9 @@ void PullbackBuilder::rangeFor(const CXXForRangeStmt *RF, Stmts &Fwd,
                       B.unop(UO_PreDec, B.ref(LI->Count)));
   VarDecl *RV = nullptr;
   if (Reread) {
-    RV = B.var(PB, V->getName(), ET, B.subscript(Range(), B.ref(RK)));
+    // (An element path with the reverse sweep's counters.)
+    Expr *RevRange = ElementPath ? valPath(stripExpr(RangeE)) : Range();
+    RV = B.var(PB, V->getName(), ET, B.subscript(RevRange, B.ref(RK)));
     RevIndex[V] = RV;
   }
   Loops.push_back(LI);

@@ -131,9 +131,10 @@ before the memory ones), `memory` and `-NAME` are accepted):
              helper returning the object; or `t = mvmake(...)` assigned
              whole to one in scope) and `s = mvsum(t);` (a helper
              taking it by value, writing its copy, summing its elements in
-             a range-for over the member), and vectors of rows from
-             braces (`std::vector<std::vector<double>> t{{e, f}, {f,
-             0.5 * e}};`)
+             a range-for over the member), vectors of rows from braces
+             (`std::vector<std::vector<double>> t{{e, f}, {f, 0.5 *
+             e}};`), and range-based for over a row by value (`for
+             (double e : t[1]) s += 0.5 * std::tanh(e * s);`)
   intmembers (not in all or memory; with locals) `K3 t{e, n, e};`, a struct
              whose integer member k (1..3, or `1 + i % 3` from a loop
              counter) is read in arithmetic like an int local (and
@@ -1094,7 +1095,20 @@ class Gen:
                 v = Var(cell.format(t=name), b)
                 v.call_cell = name
                 v.noaddr = True
+                v.owner_kind = "rows"
                 self.scopes[-1].append(v)
+            return
+        rows = sorted({v.call_cell for v in self.vars()
+                       if getattr(v, "owner_kind", None) == "rows"})
+        if self.on("values") and rows and self.chance(0.6):
+            # A range-based for over one row, by value: tanh keeps the sum
+            # bounded whatever the row holds.
+            src = self.rng.choice(rows)
+            t = self.target()
+            e = self.new_local()
+            self.emit(f"for (double {e} : {src}[{self.rng.choice('01')}])")
+            self.emit(f"  {t.name} += 0.5 * std::tanh({e} * {t.name});")
+            self.set_bound(t, t.bound + 1.5)
             return
         if self.chance(0.3):
             # A vector of rows.
@@ -1102,7 +1116,7 @@ class Gen:
                 "std::vector<std::vector<double>> {t}(2, "
                 "std::vector<double>({n}));",
                 ["{t}[0][0]", "{t}[0][1]", "{t}[1][0]", "{t}[1].back()"],
-                True)
+                True, "rows")
             return
         self.matrix_cells("MV {t}({n});",
                           ["{t}.at(0, 0)", "{t}(0, 1)", "{t}.a[{t}.n]",
