@@ -5,9 +5,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "Diagnostics.h"
+#include "Registry.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -55,6 +58,146 @@ std::string spelledExpr(const ASTContext &Ctx, const Expr *E) {
   llvm::raw_string_ostream OS(Out);
   E->printPretty(OS, nullptr, PrintingPolicy(Ctx.getLangOpts()));
   return Out;
+}
+
+/// A construct named as the user wrote it, never by its AST class.
+std::string constructName(const Stmt *S) {
+  switch (S->getStmtClass()) {
+  case Stmt::GotoStmtClass:
+  case Stmt::IndirectGotoStmtClass:
+    return "'goto'";
+  case Stmt::LabelStmtClass:
+    return "label";
+  case Stmt::GCCAsmStmtClass:
+  case Stmt::MSAsmStmtClass:
+    return "inline assembly";
+  case Stmt::CXXTryStmtClass:
+    return "'try' block";
+  case Stmt::CXXThrowExprClass:
+    return "'throw' expression";
+  case Stmt::ForStmtClass:
+    return "'for' loop";
+  case Stmt::WhileStmtClass:
+    return "'while' loop";
+  case Stmt::DoStmtClass:
+    return "'do' loop";
+  case Stmt::CXXForRangeStmtClass:
+    return "range-based 'for' loop";
+  case Stmt::SwitchStmtClass:
+    return "'switch' statement";
+  case Stmt::BreakStmtClass:
+    return "'break'";
+  case Stmt::ContinueStmtClass:
+    return "'continue'";
+  case Stmt::LambdaExprClass:
+    return "lambda expression";
+  case Stmt::CXXNewExprClass:
+    return "'new' expression";
+  case Stmt::CXXDeleteExprClass:
+    return "'delete' expression";
+  case Stmt::MemberExprClass:
+    if (const auto *CE = dyn_cast<CallExpr>(
+            cast<MemberExpr>(S)->getBase()->IgnoreParenImpCasts()))
+      if (const FunctionDecl *FD = CE->getDirectCallee();
+          FD && returnsWritableReference(FD))
+        return "use of the reference returned by '" + FD->getNameAsString() +
+               "' (write the call as a statement of its own)";
+    return "member access";
+  case Stmt::ArraySubscriptExprClass:
+    return "array subscript";
+  case Stmt::CXXMemberCallExprClass:
+    return "member function call";
+  case Stmt::CXXOperatorCallExprClass:
+    return "overloaded operator call";
+  case Stmt::CoreturnStmtClass:
+  case Stmt::CoawaitExprClass:
+  case Stmt::CoyieldExprClass:
+  case Stmt::CoroutineBodyStmtClass:
+    return "coroutine";
+  case Stmt::VAArgExprClass:
+    return "'va_arg'";
+  case Stmt::StmtExprClass:
+    return "statement expression";
+  case Stmt::CXXThisExprClass:
+    return "'this'";
+  case Stmt::UnaryOperatorClass:
+    switch (cast<UnaryOperator>(S)->getOpcode()) {
+    case UO_Deref:
+      if (const auto *CE = dyn_cast<CallExpr>(
+              cast<UnaryOperator>(S)->getSubExpr()->IgnoreParenImpCasts()))
+        if (const FunctionDecl *FD = CE->getDirectCallee())
+          return "dereference of the pointer '" + FD->getNameAsString() +
+                 "' returns, whose target the plugin cannot track (it must "
+                 "point into one pointer or container argument)";
+      return "pointer dereference";
+    case UO_AddrOf:
+      return "address-of";
+    default:
+      return "'" +
+             std::string(UnaryOperator::getOpcodeStr(
+                 cast<UnaryOperator>(S)->getOpcode())) +
+             "' operator";
+    }
+  default:
+    break;
+  }
+  // Named by what the user wrote, never by the AST class.
+  auto TypeName = [](const Expr *E) {
+    LangOptions LO;
+    LO.CPlusPlus = LO.Bool = true;
+    PrintingPolicy Policy(LO);
+    Policy.SuppressTagKeyword = true;
+    return "'" + E->getType().getAsString(Policy) + "'";
+  };
+  if (const auto *CE = dyn_cast<CallExpr>(S)) {
+    if (const auto *FD =
+            dyn_cast_or_null<FunctionDecl>(CE->getCalleeDecl()))
+      return "call to '" + FD->getNameAsString() + "'";
+    return "call through a function pointer";
+  }
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(S))
+    return (CE->isListInitialization() ? "brace initialisation of "
+                                       : "construction of ") +
+           TypeName(CE);
+  if (const auto *IL = dyn_cast<InitListExpr>(S))
+    return "brace initialisation of " + TypeName(IL);
+  if (isa<PredefinedExpr>(S))
+    return "'__func__'";
+  if (isa<StringLiteral>(S))
+    return "string literal";
+  if (const auto *NC = dyn_cast<CXXNamedCastExpr>(S))
+    return "'" + std::string(NC->getCastName()) + "'";
+  if (const auto *EC = dyn_cast<ExplicitCastExpr>(S))
+    return "cast to " + TypeName(EC);
+  if (isa<AbstractConditionalOperator>(S))
+    return "'?:' expression";
+  if (const auto *BO = dyn_cast<BinaryOperator>(S))
+    return "'" + BO->getOpcodeStr().str() + "' operator";
+  if (isa<CXXDefaultArgExpr>(S))
+    return "default argument";
+  if (isa<CXXStdInitializerListExpr>(S))
+    return "'std::initializer_list'";
+  if (isa<UnaryExprOrTypeTraitExpr>(S))
+    return "'sizeof'";
+  if (isa<CXXTypeidExpr>(S))
+    return "'typeid'";
+  if (isa<CXXNoexceptExpr>(S))
+    return "'noexcept' operator";
+  if (isa<AtomicExpr>(S))
+    return "atomic builtin";
+  if (isa<ConstantExpr>(S) || isa<MaterializeTemporaryExpr>(S) ||
+      isa<CXXBindTemporaryExpr>(S) || isa<ExprWithCleanups>(S) ||
+      isa<ImplicitCastExpr>(S))
+    return constructName(*S->child_begin());
+  if (const auto *E = dyn_cast<Expr>(S))
+    return "expression of type " + TypeName(E);
+  if (isa<DeclStmt>(S))
+    return "declaration";
+  if (isa<CXXCatchStmt>(S))
+    return "'catch' handler";
+  if (isa<SEHTryStmt>(S))
+    return "'__try' block";
+  return "statement";
 }
 
 } // namespace grad
