@@ -260,14 +260,14 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
   bool &ThisWritten;
   /// Where each storage's data is written (the assignment, increment or
   /// call being visited; null where unknown).
-  Activity::SiteMap &Sites;
+  Activity::SiteMap &Sites, &VarSites;
   const Stmt *Site = nullptr;
   DefCollector(const Activity &A, llvm::DenseSet<const VarDecl *> &W,
                llvm::DenseSet<const VarDecl *> &WD,
                llvm::DenseSet<const VarDecl *> &AT, bool &TW,
-               Activity::SiteMap &S)
+               Activity::SiteMap &S, Activity::SiteMap &VS)
       : Act(A), Written(W), WrittenData(WD), AddressTaken(AT),
-        ThisWritten(TW), Sites(S) {}
+        ThisWritten(TW), Sites(S), VarSites(VS) {}
 
   /// (Inside a lambda's body a write runs where the lambda is called, which
   /// may be anywhere: its site is unknown.)
@@ -275,6 +275,12 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
   void dataWritten(const VarDecl *R) {
     WrittenData.insert(R);
     Sites[R].push_back(LambdaDepth ? nullptr : Site);
+  }
+  /// The variable itself is written (assigned, incremented, bound to a
+  /// non-const reference or pointer).
+  void written(const VarDecl *VD) {
+    Written.insert(VD);
+    VarSites[VD].push_back(LambdaDepth ? nullptr : Site);
   }
   bool TraverseLambdaExpr(LambdaExpr *L) {
     ++LambdaDepth;
@@ -328,7 +334,7 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
         auto Mark = [&](const VarDecl *R) {
           dataWritten(R);
           if (isScalarStorage(R))
-            Written.insert(R);
+            written(R);
           if (RHS)
             Defs.push_back({R, RHS});
         };
@@ -338,7 +344,7 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
           Mark(MR);
         return;
       }
-      Written.insert(VD);
+      written(VD);
       if (RHS)
         Defs.push_back({VD, RHS});
       return;
@@ -354,7 +360,7 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
         return;
       dataWritten(R);
       if (isScalarStorage(R))
-        Written.insert(R);
+        written(R);
       if (RHS)
         Defs.push_back({R, RHS});
       return;
@@ -376,6 +382,7 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
     return true;
   }
   bool VisitVarDecl(VarDecl *VD) {
+    Site = nullptr; // (a reference bound here: its writes are anywhere)
     if (!VD->hasInit())
       return true;
     Defs.push_back({VD, VD->getInit()});
@@ -386,7 +393,7 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
       if (const VarDecl *R = Act.rootOf(VD->getInit(), IsThis)) {
         AddressTaken.insert(R);
         if (isScalarStorage(R))
-          Written.insert(R);
+          written(R);
       }
     }
     return true;
@@ -406,10 +413,10 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
       if (const VarDecl *R = Act.rootOf(UO->getSubExpr(), IsThis)) {
         AddressTaken.insert(R);
         if (isScalarStorage(R))
-          Written.insert(R);
+          written(R);
       }
       if (const VarDecl *VD = refVar(UO->getSubExpr()))
-        Written.insert(VD);
+        written(VD);
     }
     return true;
   }
@@ -430,7 +437,7 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
         return;
       }
       if (const VarDecl *VD = refVar(A); VD && ByRef)
-        Written.insert(VD);
+        written(VD);
       if (const VarDecl *Base = pathRoot(A, IsThis))
         for (const VarDecl *MR : Act.rootsOf(Base)) {
           dataWritten(MR);
@@ -440,7 +447,7 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
         return;
       dataWritten(R);
       if (isScalarStorage(R))
-        Written.insert(R);
+        written(R);
       Effects.push_back({R, CE});
     };
     // A call of a local lambda writes what its body writes by reference.
@@ -456,7 +463,7 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
           if (C.Written && C.ByRef && C.Var) {
             dataWritten(C.Var);
             if (isScalarStorage(C.Var))
-              Written.insert(C.Var);
+              written(C.Var);
             Effects.push_back({C.Var, CE});
           }
       }
@@ -611,7 +618,7 @@ void Activity::run(const FunctionDecl *FD, const WrtMask &Wrt) {
   computeAliases(FD->getBody());
   Body = FD->getBody();
   DefCollector C(*this, Written, WrittenData, AddressTaken, ThisWritten,
-                 DataSites);
+                 DataSites, VarSites);
   C.TraverseStmt(FD->getBody());
   // A constructor's member initialisers write the object.
   if (isa<CXXConstructorDecl>(FD))
@@ -725,11 +732,8 @@ struct Numbering : RecursiveASTVisitor<Numbering> {
 };
 } // namespace
 
-bool Activity::unchangedAfter(const VarDecl *VD, const Expr *Read) const {
-  auto It = DataSites.find(VD);
-  if (It == DataSites.end() || !Body || isAlias(VD) || isAddressTaken(VD) ||
-      isWritten(VD) || !Roots.empty())
-    return false;
+bool Activity::sitesEndBefore(llvm::ArrayRef<const Stmt *> Sites,
+                              const Stmt *Read) const {
   if (Span.empty())
     Numbering(Span, LoopStmts).TraverseStmt(const_cast<Stmt *>(Body));
   auto RS = Span.find(Read);
@@ -739,7 +743,7 @@ bool Activity::unchangedAfter(const VarDecl *VD, const Expr *Read) const {
   auto Inside = [&](std::pair<unsigned, unsigned> Outer, unsigned N) {
     return Outer.first <= N && N <= Outer.second;
   };
-  for (const Stmt *W : It->second) {
+  for (const Stmt *W : Sites) {
     auto WS = W ? Span.find(W) : Span.end();
     // A write that may run after the read: one that does not end before
     // it, or that shares a loop with it.
@@ -748,6 +752,61 @@ bool Activity::unchangedAfter(const VarDecl *VD, const Expr *Read) const {
     for (const Stmt *L : LoopStmts) {
       auto LS = Span.find(L)->second;
       if (Inside(LS, R) && Inside(LS, WS->second.first))
+        return false;
+    }
+  }
+  return true;
+}
+
+bool Activity::unchangedAfter(const VarDecl *VD, const Stmt *Read) const {
+  auto It = DataSites.find(VD);
+  if (It == DataSites.end() || !Body || isAlias(VD) || isAddressTaken(VD) ||
+      isWritten(VD) || !Roots.empty())
+    return false;
+  return sitesEndBefore(It->second, Read);
+}
+
+bool Activity::valueUnchangedAfter(const VarDecl *VD,
+                                   const Stmt *Read) const {
+  if (!Body || isAlias(VD) || isAddressTaken(VD) || isDataWritten(VD) ||
+      !Roots.empty())
+    return false;
+  auto It = VarSites.find(VD);
+  return It == VarSites.end() || sitesEndBefore(It->second, Read);
+}
+
+bool Activity::unchangedWithin(const VarDecl *VD, const Stmt *Read,
+                               const Stmt *Root) const {
+  if (!Body || isAlias(VD) || isAddressTaken(VD) || isWritten(VD) ||
+      !Roots.empty())
+    return false;
+  auto It = DataSites.find(VD);
+  if (It == DataSites.end())
+    return true;
+  if (Span.empty())
+    Numbering(Span, LoopStmts).TraverseStmt(const_cast<Stmt *>(Body));
+  auto RS = Span.find(Read), OS = Span.find(Root);
+  if (RS == Span.end() || OS == Span.end())
+    return false;
+  unsigned R = RS->second.first;
+  auto Inside = [](std::pair<unsigned, unsigned> Outer, unsigned N) {
+    return Outer.first <= N && N <= Outer.second;
+  };
+  std::pair<unsigned, unsigned> O = OS->second;
+  for (const Stmt *W : It->second) {
+    if (!W)
+      return false; // (inside a lambda: anywhere)
+    auto WS = Span.find(W);
+    if (WS == Span.end())
+      return false;
+    if (!Inside(O, WS->second.first))
+      continue;
+    if (WS->second.second >= R)
+      return false;
+    for (const Stmt *L : LoopStmts) {
+      auto LS = Span.find(L)->second;
+      if (L != Root && Inside(O, LS.first) && Inside(LS, R) &&
+          Inside(LS, WS->second.first))
         return false;
     }
   }

@@ -94,7 +94,18 @@ public:
   /// can run after \p Read (an expression of the function's body): every
   /// write ends before it, outside any loop around it. The reverse sweep
   /// may then read it again instead of recording it.
-  bool unchangedAfter(const clang::VarDecl *VD, const clang::Expr *Read) const;
+  bool unchangedAfter(const clang::VarDecl *VD, const clang::Stmt *Read) const;
+  /// True if no write to the scalar variable \p VD can run after \p Read:
+  /// every assignment or increment ends before it, outside any loop around
+  /// it (and nothing takes its address or binds a reference to it).
+  bool valueUnchangedAfter(const clang::VarDecl *VD,
+                           const clang::Stmt *Read) const;
+  /// True if, of the writes to the data of \p VD inside the statement
+  /// \p Root, none can run after \p Read (inside \p Root too) in the same
+  /// run of \p Root: each ends before it and shares no loop inside \p Root
+  /// with it. (For an iteration recomputed just before its reverse.)
+  bool unchangedWithin(const clang::VarDecl *VD, const clang::Stmt *Read,
+                       const clang::Stmt *Root) const;
 
   using SiteMap =
       llvm::DenseMap<const clang::VarDecl *,
@@ -105,6 +116,8 @@ public:
 
 private:
   bool compute(const clang::Expr *E) const;
+  bool sitesEndBefore(llvm::ArrayRef<const clang::Stmt *> Sites,
+                      const clang::Stmt *Read) const;
   void computeAliases(const clang::Stmt *Body);
 
   const State &St;
@@ -116,7 +129,7 @@ private:
       Roots;
   llvm::SmallVector<const clang::VarDecl *, 16> Order;
   const clang::Stmt *Body = nullptr;
-  SiteMap DataSites;
+  SiteMap DataSites, VarSites;
   // (unchangedAfter's numbering, built on first use.)
   mutable llvm::DenseMap<const clang::Stmt *, std::pair<unsigned, unsigned>>
       Span;

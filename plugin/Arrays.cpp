@@ -83,7 +83,11 @@ bool PullbackBuilder::readOnly(const Expr *E, bool AtRead) const {
       AtRead && VD && VD->isLocalVarDecl() && VD->hasLocalStorage() &&
       (VD->getType()->isArrayType() || isStdClass(VD->getType(), "vector") ||
        isStdClass(VD->getType(), "array")) &&
-      Act.unchangedAfter(VD, stripAll(E));
+      (Act.unchangedAfter(VD, stripAll(E)) ||
+       // In an iteration run again just before its reverse: no write
+       // of that iteration after this read.
+       (RecomputeRoot && VD->getType()->isArrayType() &&
+        Act.unchangedWithin(VD, stripAll(E), RecomputeRoot)));
   if (!VD || (Act.isDataWritten(VD) && !Unchanged) || Act.isWritten(VD) ||
       !inScopeInReverse(VD))
     return false;

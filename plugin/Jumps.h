@@ -7,6 +7,7 @@
 #ifndef CLANG_GRAD_JUMPS_H
 #define CLANG_GRAD_JUMPS_H
 
+#include "clang/AST/Decl.h"
 #include "clang/AST/Stmt.h"
 
 namespace grad {
@@ -19,6 +20,11 @@ bool hasReturn(const clang::Stmt *Body);
 /// True if \p Body has a `break` or `continue` that leaves it, or a
 /// `return`.
 bool hasJumps(const clang::Stmt *Body);
+
+/// Recognises a counted loop `for (int i = A; i OP B; ++i / i++ / i += 1 /
+/// --i ...)` whose body and condition do not write `i`: returns `i` and
+/// sets \p Step to +1 or -1 (null otherwise).
+const clang::VarDecl *canonicalIndex(const clang::ForStmt *FS, int &Step);
 
 } // namespace grad
 

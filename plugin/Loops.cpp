@@ -61,9 +61,8 @@ struct WriteFinder : RecursiveASTVisitor<WriteFinder> {
     return true;
   }
 };
+} // namespace
 
-/// Recognises `for (int i = A; i OP B; ++i / i++ / i += 1 / --i ...)`.
-/// Returns the index and sets Step to +1 or -1.
 const VarDecl *canonicalIndex(const ForStmt *FS, int &Step) {
   const auto *DS = dyn_cast_or_null<DeclStmt>(FS->getInit());
   if (!DS || !DS->isSingleDecl())
@@ -102,8 +101,6 @@ const VarDecl *canonicalIndex(const ForStmt *FS, int &Step) {
     W.TraverseStmt(const_cast<Expr *>(FS->getCond()));
   return W.Found ? nullptr : VD;
 }
-} // namespace
-
 VarDecl *PullbackBuilder::tapeFor(QualType T) {
   T = T.getCanonicalType().getUnqualifiedType();
   auto It = Tapes.find(T.getTypePtr());
@@ -364,12 +361,18 @@ void PullbackBuilder::loop(const Stmt *L, Stmts &Fwd, Stmts &Rev) {
 
   Loops.push_back(LI);
   LI->BodyFrame = Frames.size();
-  Stmts BodyFwd, BodyRev;
+  Stmts BodyFwd, BodyRev, Again;
   BodyFwd.push_back(B.unop(UO_PreInc, B.ref(LI->Count)));
+  unsigned RecomputedBefore = RecomputedLoops;
   stmt(Body, BodyFwd, BodyRev);
   if (LI->Flag)
     BodyFwd.push_back(pushValue(B.intLit(0, Ctx.getSizeType()),
                                 Ctx.getSizeType()));
+  // Each iteration run again just before its reverse instead of recorded
+  // (not inside another such loop, nor around one).
+  if (Bound && !LI->Flag && !Failed && Half == SplitHalf::None &&
+      !RecomputeRoot && RecomputedLoops == RecomputedBefore)
+    recomputeIterations(cast<ForStmt>(L), Index, BodyFwd, BodyRev, Again);
   Loops.pop_back();
   if (Index)
     RevIndex.erase(Index);
@@ -398,6 +401,7 @@ void PullbackBuilder::loop(const Stmt *L, Stmts &Fwd, Stmts &Rev) {
     RevBody.push_back(B.declStmt(RI));
   if (LI->Flag)
     RevBody.push_back(pop(LI->Flag));
+  RevBody.insert(RevBody.end(), Again.begin(), Again.end());
   RevBody.insert(RevBody.end(), BodyRev.begin(), BodyRev.end());
   Stmts R;
   if (Bound) {

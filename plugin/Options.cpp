@@ -19,6 +19,10 @@ bool Options::parse(llvm::StringRef Arg) {
     PrintActivity = true;
   else if (Arg == "no-runtime-include")
     NoRuntimeInclude = true;
+  else if (Arg == "no-recompute")
+    Recompute = false;
+  else if (Arg == "recompute-always")
+    RecomputeAlways = true;
   else
     return false;
   return true;

@@ -17,6 +17,8 @@ namespace grad {
 struct Options {
   bool Dump = false;                ///< print generated code to stderr
   bool Remarks = false;             ///< lowering remarks
+  bool Recompute = true;            ///< iterations recomputed (no-recompute)
+  bool RecomputeAlways = false;     ///< whatever the cost (recompute-always)
   bool NoPromotionWarnings = false; ///< silence the promotion warning
   bool PrintActivity = false;       ///< the activity analysis, as remarks
   /// Do not include grad/core.h into the translation unit (the user

@@ -648,6 +648,35 @@ private:
   clang::LabelDecl *FwdEnd = nullptr;
   /// Canonical loop indices, recomputed in the reverse loop.
   llvm::DenseMap<const clang::VarDecl *, clang::VarDecl *> RevIndex;
+
+  // Recompute.cpp: iterations run again just before their reverse.
+  /// True if each iteration of the counted loop \p L (index \p Index) can
+  /// run again in the reverse sweep with the same result: it reads only
+  /// what nothing changes during the loop and after it (parameters and
+  /// globals the function never writes, locals no later write changes,
+  /// indices of enclosing counted loops) and storage it writes first
+  /// itself (`v = e;`, or `for (int c = 0; c < n; ++c) a[c] = e;` before
+  /// reads of `a` at indices below n); writes only locals declared in the
+  /// body or at the function's top level; calls only math functions.
+  /// Otherwise sets \p Why. \p Ops: its operations, weighted.
+  bool iterationRecomputable(const clang::ForStmt *L,
+                             const clang::VarDecl *Index, std::string &Why,
+                             unsigned &Ops) const;
+  /// Builds the body of \p L again as the reverse sweep would recompute
+  /// it; if that saves enough tape traffic, the forward body loses its
+  /// pushes, \p Again gets the recomputation and \p BodyRev the reverse
+  /// that reads its values.
+  bool recomputeIterations(const clang::ForStmt *L,
+                           const clang::VarDecl *Index, Stmts &BodyFwd,
+                           Stmts &BodyRev, Stmts &Again);
+  /// Values \p Sts push on the stack (a loop's body counted 8 times).
+  unsigned pushCount(llvm::ArrayRef<clang::Stmt *> Sts) const;
+  /// \p S without its pushes on the stack (null if it is one).
+  clang::Stmt *withoutPushes(clang::Stmt *S);
+  /// The loop whose body is being built as the reverse sweep recomputes
+  /// it (readOnly() may then read its scratch in place).
+  const clang::ForStmt *RecomputeRoot = nullptr;
+  unsigned RecomputedLoops = 0;
 };
 
 /// True if \p VD is a pointer or reference to memory that holds no

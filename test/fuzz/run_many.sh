@@ -19,6 +19,11 @@
 #              a failing seed keeps seed-S.cpp and seed-S.log there
 #   BUILD      build directory with lib/ClangGrad.so (default: <repo>/build)
 #   CXX        compiler (default: clang++-19)
+#   FLAGS      extra compiler flags for the build that is checked (e.g.
+#              -fplugin-arg-grad-recompute-always)
+#   COMPARE_FLAGS  also build each seed with these extra flags (e.g.
+#              -fplugin-arg-grad-no-recompute) and fail the seed unless both
+#              builds print the same digest (every adjoint, bit for bit)
 
 set -u
 N=${1:?usage: run_many.sh N [FIRST_SEED]}
@@ -29,6 +34,8 @@ FUNCTIONS=${FUNCTIONS:-25}
 FEATURES=${FEATURES:-default}
 JOBS=${JOBS:-$(nproc)}
 BUILD=${BUILD:-$ROOT/build}
+COMPARE_FLAGS=${COMPARE_FLAGS:-}
+FLAGS=${FLAGS:-}
 CXX=${CXX:-clang++-19}
 OUT=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/grad-fuzz.XXXXXX")}
 mkdir -p "$OUT"
@@ -43,7 +50,8 @@ one() {
   local S=$1 Base="$OUT/seed-$1"
   python3 "$HERE/gen.py" --seed "$S" --functions "$FUNCTIONS" \
     --features "$FEATURES" -o "$Base.cpp" || { echo "gen 0 0 0" >"$Base.status"; return; }
-  if ! "$CXX" -std=c++20 -O1 -Werror -fplugin="$BUILD/lib/ClangGrad.so" \
+  # shellcheck disable=SC2086
+  if ! "$CXX" -std=c++20 -O1 -Werror -fplugin="$BUILD/lib/ClangGrad.so" $FLAGS \
       -I"$ROOT/runtime/include" -I"$ROOT/test/Inputs" "$Base.cpp" -o "$Base" \
       >"$Base.log" 2>&1; then
     echo "compile 0 0 0" >"$Base.status"
@@ -53,6 +61,26 @@ one() {
   local RC=$?
   local Sum
   Sum=$(sed -n 's/^checked \([0-9]*\) functions, \([0-9]*\) points, \([0-9]*\) failures.*/\1 \2 \3/p' "$Base.log")
+  if [ $RC -eq 0 ] && [ -n "$Sum" ] && [ -n "${COMPARE_FLAGS:-}" ]; then
+    # The same program built with COMPARE_FLAGS: the same adjoints.
+    # shellcheck disable=SC2086
+    if ! "$CXX" -std=c++20 -O1 -Werror -fplugin="$BUILD/lib/ClangGrad.so" \
+        $COMPARE_FLAGS -I"$ROOT/runtime/include" -I"$ROOT/test/Inputs" \
+        "$Base.cpp" -o "$Base.cmp" >>"$Base.log" 2>&1; then
+      echo "compare-compile ${Sum}" >"$Base.status"
+      return
+    fi
+    local D1 D2
+    D1=$(grep '^digest' "$Base.log")
+    D2=$(timeout 120 "$Base.cmp" | grep '^digest')
+    rm -f "$Base.cmp"
+    if [ "$D1" != "$D2" ]; then
+      echo "digest $D1 with COMPARE_FLAGS: $D2" >>"$Base.log"
+      echo "differs ${Sum}" >"$Base.status"
+      rm -f "$Base"
+      return
+    fi
+  fi
   if [ $RC -eq 0 ] && [ -n "$Sum" ]; then
     echo "ok $Sum" >"$Base.status"
     rm -f "$Base" "$Base.cpp" "$Base.log"
@@ -62,7 +90,7 @@ one() {
   fi
 }
 export -f one
-export OUT HERE ROOT FUNCTIONS FEATURES BUILD CXX
+export OUT HERE ROOT FUNCTIONS FEATURES BUILD CXX COMPARE_FLAGS FLAGS
 
 START=$(date +%s)
 seq "$FIRST" $((FIRST + N - 1)) | xargs -P "$JOBS" -I{} bash -c 'one {}'
