@@ -86,7 +86,9 @@ bool PullbackBuilder::readOnly(const Expr *E, bool AtRead) const {
       (Act.unchangedAfter(VD, stripAll(E)) ||
        // In an iteration run again just before its reverse: no write
        // of that iteration after this read.
-       (RecomputeRoot && VD->getType()->isArrayType() &&
+       (RecomputeRoot &&
+        (VD->getType()->isArrayType() ||
+         isStdClass(VD->getType(), "vector")) &&
         Act.unchangedWithin(VD, stripAll(E), RecomputeRoot)));
   if (!VD || (Act.isDataWritten(VD) && !Unchanged) || Act.isWritten(VD) ||
       !inScopeInReverse(VD))

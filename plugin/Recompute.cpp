@@ -27,6 +27,7 @@
 #include "Diagnostics.h"
 #include "Jumps.h"
 #include "PullbackBuilder.h"
+#include "Records.h"
 #include "Rules.h"
 
 #include "clang/AST/ASTContext.h"
@@ -61,6 +62,35 @@ bool scalarOrArray(QualType T) {
   while (const ArrayType *AT = T->getAsArrayTypeUnsafe())
     T = AT->getElementType();
   return T->isArithmeticType();
+}
+
+/// A std::vector of numbers.
+bool numberVector(QualType T) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T->getAsCXXRecordDecl());
+  return Spec && isStdClass(T, "vector") &&
+         Spec->getTemplateArgs().size() >= 1 &&
+         Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type &&
+         Spec->getTemplateArgs()[0].getAsType()->isArithmeticType();
+}
+
+/// Storage an iteration may keep its scratch in: numbers, arrays of
+/// numbers, std::vectors of numbers (declared outside the loop: only their
+/// elements are read and written, through `[]`).
+bool scratchType(QualType T) {
+  return scalarOrArray(T) || numberVector(T);
+}
+
+/// `v[i]` on a std::vector of numbers: v (and \p Idx), else null.
+const VarDecl *vectorElement(const Expr *E, const Expr **Idx) {
+  const auto *OC = dyn_cast<CXXOperatorCallExpr>(E->IgnoreParens());
+  if (!OC || OC->getOperator() != OO_Subscript || OC->getNumArgs() != 2)
+    return nullptr;
+  const VarDecl *V = refVar(OC->getArg(0));
+  if (!V || !numberVector(V->getType()))
+    return nullptr;
+  *Idx = OC->getArg(1);
+  return V;
 }
 
 /// Walks a loop body in execution order and checks that every iteration
@@ -190,7 +220,7 @@ private:
     }
     if (!TopLevel.count(V))
       return fail("it reads " + quoted(V) + ", declared in an enclosing block");
-    if (!scalarOrArray(V->getType()) || Act.isAlias(V) ||
+    if (!scratchType(V->getType()) || Act.isAlias(V) ||
         Act.isAddressTaken(V) ||
         (Act.isWritten(V) && !Act.valueUnchangedAfter(V, L)))
       return fail("it reads " + quoted(V) +
@@ -203,7 +233,7 @@ private:
   bool write(const VarDecl *V) {
     if (Inner.count(V))
       return true;
-    if (!TopLevel.count(V) || !scalarOrArray(V->getType()) ||
+    if (!TopLevel.count(V) || !scratchType(V->getType()) ||
         Act.isAlias(V) || Act.isAddressTaken(V))
       return fail("it writes " + quoted(V) +
                   ", which outlives the function's locals");
@@ -215,6 +245,9 @@ private:
     E = E->IgnoreParens();
     if (const VarDecl *V = refVar(E))
       return write(V) && (!AlsoRead || read(V, nullptr));
+    const Expr *VIdx = nullptr;
+    if (const VarDecl *V = vectorElement(E, &VIdx))
+      return write(V) && (!AlsoRead || read(V, VIdx)) && expr(VIdx);
     if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
       // a[i] or a[i][j]: the array a, one or more indices.
       llvm::SmallVector<const Expr *, 2> Idx;
@@ -303,6 +336,9 @@ private:
       Count += UO->getOpcode() == UO_Plus ? 0 : flops(UO);
       return expr(UO->getSubExpr());
     }
+    const Expr *VIdx = nullptr;
+    if (const VarDecl *V = vectorElement(E, &VIdx))
+      return read(V, VIdx) && expr(VIdx);
     if (const auto *CO = dyn_cast<ConditionalOperator>(E))
       return expr(CO->getCond()) && expr(CO->getTrueExpr()) &&
              expr(CO->getFalseExpr());
@@ -431,16 +467,21 @@ private:
           Parts = llvm::ArrayRef<Stmt *>(const_cast<Stmt **>(&Body), 1);
         for (const Stmt *P : Parts) {
           const auto *A = dyn_cast<BinaryOperator>(P);
-          const auto *AS = A && A->getOpcode() == BO_Assign
-                               ? dyn_cast<ArraySubscriptExpr>(
-                                     A->getLHS()->IgnoreParens())
+          const Expr *LHS =
+              A && A->getOpcode() == BO_Assign ? A->getLHS() : nullptr;
+          const auto *AS = LHS ? dyn_cast<ArraySubscriptExpr>(
+                                     LHS->IgnoreParens())
                                : nullptr;
+          const Expr *Idx = AS ? AS->getIdx() : nullptr;
           const VarDecl *V =
-              AS ? refVar(AS->getBase()->IgnoreParenImpCasts()) : nullptr;
-          if (!V || refVar(AS->getIdx()) != C || Inner.count(V) ||
-              !V->getType()->isConstantArrayType() ||
-              V->getType()->getAsArrayTypeUnsafe()->getElementType()
-                  ->isArrayType()) {
+              AS ? refVar(AS->getBase()->IgnoreParenImpCasts())
+                 : LHS ? vectorElement(LHS, &Idx) : nullptr;
+          bool OneDim =
+              V && (numberVector(V->getType()) ||
+                    (V->getType()->isConstantArrayType() &&
+                     !V->getType()->getAsArrayTypeUnsafe()->getElementType()
+                          ->isArrayType()));
+          if (!V || refVar(Idx) != C || Inner.count(V) || !OneDim) {
             Filled.clear();
             break;
           }

@@ -14,6 +14,7 @@
 #include "gradcheck.h"
 #include <cmath>
 #include <cstdio>
+#include <vector>
 using namespace gradcheck;
 
 constexpr int D = 4, K = 3, P = 5;
@@ -99,6 +100,24 @@ constexpr int D = 4, K = 3, P = 5;
   return s;
 }
 // REMARK: recompute-iterations.cpp:[[@LINE-12]]:3: remark: grad: each iteration of this loop in 'scalar_first_in_range' runs again just before its reverse: 128 values fewer on the tape, 139 operations recomputed
+
+// The same with std::vector scratch (elements through [] only).
+[[grad]] double vec_scratch(const double *x, double y) {
+  std::vector<double> a(4);
+  double t, s = 0;
+  for (int i = 0; i < 6; ++i) {
+    t = x[i % 4] * y;
+    for (int c = 0; c < 4; ++c)
+      a[c] = x[c] * t;
+    double u = 0;
+    for (int c = 0; c < 4; ++c)
+      for (int e = c; e < 4; ++e)
+        u += a[c] * a[e];
+    s += u * t;
+  }
+  return s;
+}
+// REMARK: recompute-iterations.cpp:[[@LINE-12]]:3: remark: grad: each iteration of this loop in 'vec_scratch' runs again just before its reverse: 128 values fewer on the tape
 
 // Conditions inside the iteration, and an inner loop whose trip count is
 // computed in the iteration: pushed and popped by the recomputation.
@@ -242,6 +261,7 @@ int main() {
   }
   check("scalar_first", scalar_first, scalar_first_pullback, x, 4, y);
   check("scalar_first_in_range", scalar_first_in_range, scalar_first_in_range_pullback, x, 4, y);
+  check("vec_scratch", vec_scratch, vec_scratch_pullback, x, 4, y);
   check("branches", branches, branches_pullback, x, 4, y);
   check("shared_scratch", shared_scratch, shared_scratch_pullback, x, 4, y);
   check("carried", carried, carried_pullback, x, 4, y);
@@ -255,6 +275,7 @@ int main() {
 }
 // CHECK: ok mixture dy
 // CHECK: ok scalar_first_in_range dy
+// CHECK: ok vec_scratch dy
 // CHECK: ok branches dy
 // CHECK: ok shared_scratch dy
 // CHECK: ok enclosing dx

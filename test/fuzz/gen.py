@@ -1656,7 +1656,11 @@ class Gen:
         i, c, a, b = f"i{n}", f"c{n}", f"a{n}", f"b{n}"
         trips = r.randint(1, 4)
         self.no_calls = True
-        self.emit(f"double {s}[4], {q}[4], {acc} = 0;")
+        if r.random() < 0.4:
+            self.emit(f"std::vector<double> {s}(4), {q}(4);")
+            self.emit(f"double {acc} = 0;")
+        else:
+            self.emit(f"double {s}[4], {q}[4], {acc} = 0;")
         self.emit(f"for (int {i} = 0; {i} < {trips}; ++{i}) {{")
         self.indent += 1
         self.scopes.append([Var(i, trips, False, is_int=True)])
@@ -3359,7 +3363,8 @@ def generate(seed, n, features):
         out[-1:-1] = ["#include <vector>"]
     if "complex" in features:
         out[-1:-1] = ["#include <complex>"]
-    if "vectors" in features or "owners" in features:
+    if "vectors" in features or "owners" in features or \
+            "scratch" in features:
         out[-1:-1] = ["#include <vector>"]
     if "copies" in features:
         out[-1:-1] = ["#include <algorithm>", "#include <cstring>",
