@@ -26,12 +26,17 @@
 /// result type of generated pushforwards; its functions are in dual.h. So
 /// is `lanes<T, N>`, the tangents of vector pushforwards.
 ///
-/// Every name the header uses beyond its API is reserved (`__top`, `_Tp`):
+/// Every name the header uses beyond its API is reserved (`__pos`, `_Tp`):
 /// it is included into translation units that may define any macro.
 ///
 /// Values are trivially copyable and stored in 8-byte slots. push and pop
 /// are O(1): one compare and a store (or load) on the fast path; growth is
-/// amortised O(1) and out of line.
+/// amortised O(1) and out of line. The top is kept as an offset, not a
+/// pointer, and a value is stored as an object of its own type (placement
+/// new, read back through std::launder): with clang 19's type-based alias
+/// analysis, a pointer store would also be a store to every pointer (a
+/// std::vector's data pointer must then be loaded again after each push)
+/// and a memcpy'd byte store one to everything (-11% for the GMM gradient).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -41,6 +46,7 @@
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <type_traits>
 #include <utility>
 
@@ -270,18 +276,18 @@ public:
   template <class _Tp> void push(const _Tp &__v) {
     static_assert(std::is_trivially_copyable_v<_Tp>,
                   "the stack holds trivially copyable values");
-    if (static_cast<std::size_t>(__end - __top) < slot<_Tp>()) [[unlikely]]
+    if ((__capacity - __pos) < slot<_Tp>()) [[unlikely]]
       __grow(slot<_Tp>());
-    std::memcpy(__top, &__v, sizeof(_Tp));
-    __top += slot<_Tp>();
+    ::new (static_cast<void *>(__begin + __pos)) _Tp(__v);
+    __pos += slot<_Tp>();
   }
 
   /// Removes the last value (of the argument's type) into the argument.
   template <class _Tp> void pop(_Tp &__v) {
     static_assert(std::is_trivially_copyable_v<_Tp>,
                   "the stack holds trivially copyable values");
-    __top -= slot<_Tp>();
-    std::memcpy(static_cast<void *>(&__v), __top, sizeof(_Tp));
+    __pos -= slot<_Tp>();
+    __v = *std::launder(reinterpret_cast<_Tp *>(__begin + __pos));
   }
 
   /// A std::vector (any resizable contiguous container of trivially
@@ -292,11 +298,11 @@ public:
     using _Vp = typename _Cp::value_type;
     const std::size_t __n = __c.size();
     const std::size_t __bytes = (__n * sizeof(_Vp) + 7) & ~std::size_t(7);
-    if (static_cast<std::size_t>(__end - __top) < __bytes) [[unlikely]]
+    if ((__capacity - __pos) < __bytes) [[unlikely]]
       __grow(__bytes);
     if (__n)
-      std::memcpy(__top, __c.data(), __n * sizeof(_Vp));
-    __top += __bytes;
+      std::memcpy(__begin + __pos, __c.data(), __n * sizeof(_Vp));
+    __pos += __bytes;
     push(__n);
   }
   template <__tape_container _Cp>
@@ -304,21 +310,21 @@ public:
     using _Vp = typename _Cp::value_type;
     std::size_t __n;
     pop(__n);
-    __top -= (__n * sizeof(_Vp) + 7) & ~std::size_t(7);
+    __pos -= (__n * sizeof(_Vp) + 7) & ~std::size_t(7);
     __c.resize(__n);
     if (__n)
-      std::memcpy(static_cast<void *>(__c.data()), __top, __n * sizeof(_Vp));
+      std::memcpy(static_cast<void *>(__c.data()), __begin + __pos, __n * sizeof(_Vp));
   }
 
   template <__tape_shaped _Cp> void push(const _Cp &__c) {
     using _Vp = typename _Cp::value_type;
     const std::size_t __n = __c.size();
     const std::size_t __bytes = (__n * sizeof(_Vp) + 7) & ~std::size_t(7);
-    if (static_cast<std::size_t>(__end - __top) < __bytes) [[unlikely]]
+    if ((__capacity - __pos) < __bytes) [[unlikely]]
       __grow(__bytes);
     if (__n)
-      std::memcpy(__top, __c.data(), __n * sizeof(_Vp));
-    __top += __bytes;
+      std::memcpy(__begin + __pos, __c.data(), __n * sizeof(_Vp));
+    __pos += __bytes;
     push(__c.shape());
   }
   template <__tape_shaped _Cp> void pop(_Cp &__c) {
@@ -327,9 +333,9 @@ public:
     pop(__shape);
     __c = _Cp(std::move(__shape));
     const std::size_t __n = __c.size();
-    __top -= (__n * sizeof(_Vp) + 7) & ~std::size_t(7);
+    __pos -= (__n * sizeof(_Vp) + 7) & ~std::size_t(7);
     if (__n)
-      std::memcpy(static_cast<void *>(__c.data()), __top, __n * sizeof(_Vp));
+      std::memcpy(static_cast<void *>(__c.data()), __begin + __pos, __n * sizeof(_Vp));
   }
 
   /// Pushes the values in order (a split derivative's frame).
@@ -348,31 +354,31 @@ public:
   /// and returns it.
   template <class _Tp> _Tp *take(std::size_t __n) {
     const std::size_t __bytes = (__n * sizeof(_Tp) + 7) & ~std::size_t(7);
-    if (static_cast<std::size_t>(__end - __top) < __bytes) [[unlikely]]
+    if ((__capacity - __pos) < __bytes) [[unlikely]]
       __grow(__bytes);
-    _Tp *__p = reinterpret_cast<_Tp *>(__top);
-    __top += __bytes;
+    _Tp *__p = reinterpret_cast<_Tp *>(__begin + __pos);
+    __pos += __bytes;
     return __p;
   }
   template <class _Tp> _Tp *give(std::size_t __n) {
-    __top -= (__n * sizeof(_Tp) + 7) & ~std::size_t(7);
-    return reinterpret_cast<_Tp *>(__top);
+    __pos -= (__n * sizeof(_Tp) + 7) & ~std::size_t(7);
+    return reinterpret_cast<_Tp *>(__begin + __pos);
   }
 
   /// Bytes in use; a position to come back to with reset().
   std::size_t size() const {
-    return static_cast<std::size_t>(__top - __begin);
+    return __pos;
   }
   std::size_t capacity() const {
-    return static_cast<std::size_t>(__end - __begin);
+    return __capacity;
   }
-  bool empty() const { return __top == __begin; }
+  bool empty() const { return __pos == 0; }
   /// Number of allocations made so far (for tests).
   std::size_t allocations() const { return __allocations; }
 
   /// Drops everything above the position it is given.
   void reset(std::size_t __size) {
-    __top = __begin + __size;
+    __pos = __size;
     if (__size == 0 && capacity() > keep_bytes)
       __release();
   }
@@ -395,15 +401,16 @@ private:
       std::abort();
     ++__allocations;
     __begin = __p;
-    __top = __p + __used;
-    __end = __p + __cap;
+    __capacity = __cap;
   }
   void __release() {
     std::free(__begin);
-    __begin = __top = __end = nullptr;
+    __begin = nullptr;
+    __pos = __capacity = 0;
   }
 
-  unsigned char *__begin = nullptr, *__top = nullptr, *__end = nullptr;
+  unsigned char *__begin = nullptr;
+  std::size_t __pos = 0, __capacity = 0;
   std::size_t __allocations = 0;
 };
 
