@@ -116,8 +116,11 @@ public:
 
 private:
   bool compute(const clang::Expr *E) const;
+  /// No write in \p Sites can run after \p Read; with \p Root, only the
+  /// writes inside \p Root count, and only loops inside it.
   bool sitesEndBefore(llvm::ArrayRef<const clang::Stmt *> Sites,
-                      const clang::Stmt *Read) const;
+                      const clang::Stmt *Read,
+                      const clang::Stmt *Root = nullptr) const;
   void computeAliases(const clang::Stmt *Body);
 
   const State &St;
