@@ -19,6 +19,7 @@ TARGETS = [
     ("horner grad/primal", "horner/grad", "horner/primal", 3.0),
     ("rnn grad/primal", "rnn/grad", "rnn/primal", 3.0),
     ("xAx grad/primal", "xAx/grad", "xAx/primal", 3.0),
+    ("xAxRows grad/primal", "xAxRows/grad", "xAxRows/primal", 3.0),
     ("gmm grad/primal", "gmm/grad", "gmm/primal", 3.5),
     ("gmm_vec grad/primal", "gmm_vec/grad", "gmm_vec/primal", 3.5),
     ("fabs grad/hand", "fabs/grad", "fabs/hand", 1.2),

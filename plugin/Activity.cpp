@@ -6,6 +6,7 @@
 
 #include "Activity.h"
 #include "Lift.h"
+#include "Records.h"
 #include "Selectors.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -599,6 +600,94 @@ void Activity::computeAliases(const Stmt *Body) {
       }
       if (Alias[VD] != New) {
         Alias[VD] = New;
+        Changed = true;
+      }
+    }
+    if (!Changed)
+      break;
+  }
+  computeMemberPaths(AD.Defs);
+}
+
+/// The members from a variable to the container member \p E reaches
+/// (through `&`, `[]`, pointer arithmetic, `.data()`), into \p Path: false
+/// if \p E reaches no container member of a variable. An alias on the way
+/// lends its own path (\p Paths).
+static bool containerPath(
+    const Expr *E,
+    const llvm::DenseMap<const VarDecl *, SmallVector<const FieldDecl *, 2>>
+        &Paths,
+    SmallVectorImpl<const FieldDecl *> &Path) {
+  for (const Expr *K = E; K;) {
+    K = K->IgnoreParenImpCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(K)) {
+      auto It = Paths.find(dyn_cast<VarDecl>(DRE->getDecl()));
+      if (It == Paths.end())
+        return false;
+      Path.assign(It->second.begin(), It->second.end());
+      return true;
+    }
+    const auto *ME = dyn_cast<MemberExpr>(K);
+    if (ME && isa<FieldDecl>(ME->getMemberDecl()) &&
+        (isStdClass(ME->getType(), "vector") ||
+         isStdClass(ME->getType(), "array"))) {
+      SmallVector<const FieldDecl *, 2> Fields;
+      const Expr *X = ME;
+      while (const auto *M = dyn_cast<MemberExpr>(X->IgnoreParenImpCasts())) {
+        const auto *FD = dyn_cast<FieldDecl>(M->getMemberDecl());
+        // (`p->a.v` only at the root: a pointer parameter.)
+        if (!FD || (M->isArrow() &&
+                    !isa<DeclRefExpr>(M->getBase()->IgnoreParenImpCasts())))
+          return false;
+        Fields.push_back(FD);
+        X = M->getBase();
+      }
+      if (!isa<DeclRefExpr>(X->IgnoreParenImpCasts()))
+        return false;
+      Path.assign(Fields.rbegin(), Fields.rend());
+      return true;
+    }
+    const Expr *Next = pathBase(K);
+    K = Next ? Next : pointerBase(K);
+  }
+  return false;
+}
+
+void Activity::computeMemberPaths(
+    const llvm::MapVector<const VarDecl *, SmallVector<const Expr *, 2>>
+        &Defs) {
+  // (Aliases of aliases in any order: a few rounds.)
+  for (unsigned Round = 0; Round < 4; ++Round) {
+    bool Changed = false;
+    for (const auto &[VD, L] : Defs) {
+      const VarDecl *R = storageOf(VD);
+      if (!R || R == VD)
+        continue;
+      ASTContext &Ctx = VD->getASTContext();
+      SmallVector<const FieldDecl *, 2> Path;
+      bool First = true, Same = true;
+      for (const Expr *E : L) {
+        if (E->IgnoreParenImpCasts()->isNullPointerConstant(
+                Ctx, Expr::NPC_ValueDependentIsNotNull) ||
+            basedOn(E, VD))
+          continue;
+        SmallVector<const FieldDecl *, 2> P;
+        containerPath(E, MemberPaths, P);
+        if (First)
+          Path = P;
+        else if (P != Path)
+          Same = false;
+        First = false;
+      }
+      if (!Same)
+        Path.clear();
+      auto It = MemberPaths.find(VD);
+      if (Path.empty() ? It != MemberPaths.end()
+                       : It == MemberPaths.end() || It->second != Path) {
+        if (Path.empty())
+          MemberPaths.erase(It);
+        else
+          MemberPaths[VD] = Path;
         Changed = true;
       }
     }

@@ -23,6 +23,7 @@
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
 #include <string>
 
 namespace grad {
@@ -82,6 +83,18 @@ public:
                              : llvm::ArrayRef<const clang::VarDecl *>(
                                    It->second);
   }
+  /// For an alias of one storage into the elements of a container member of
+  /// it (`double *r = &m.data[i * n]`, `for (double &v : m.data)`, `double
+  /// *q = r + 1`): the members from the storage to that container; empty
+  /// for any other alias, and for one whose definitions go through
+  /// different members.
+  llvm::ArrayRef<const clang::FieldDecl *>
+  memberPathOf(const clang::VarDecl *VD) const {
+    auto It = MemberPaths.find(VD);
+    return It == MemberPaths.end()
+               ? llvm::ArrayRef<const clang::FieldDecl *>()
+               : llvm::ArrayRef<const clang::FieldDecl *>(It->second);
+  }
   /// The storage the pointer or lvalue expression \p E points into: a
   /// variable, or null (unknown, or `this` with \p IsThis set).
   const clang::VarDecl *rootOf(const clang::Expr *E, bool &IsThis) const;
@@ -122,6 +135,9 @@ private:
                       const clang::Stmt *Read,
                       const clang::Stmt *Root = nullptr) const;
   void computeAliases(const clang::Stmt *Body);
+  void computeMemberPaths(
+      const llvm::MapVector<const clang::VarDecl *,
+                            llvm::SmallVector<const clang::Expr *, 2>> &Defs);
 
   const State &St;
   llvm::DenseSet<const clang::VarDecl *> Active, Written, WrittenData,
@@ -130,6 +146,9 @@ private:
   llvm::DenseMap<const clang::VarDecl *,
                  llvm::SmallVector<const clang::VarDecl *, 2>>
       Roots;
+  llvm::DenseMap<const clang::VarDecl *,
+                 llvm::SmallVector<const clang::FieldDecl *, 2>>
+      MemberPaths;
   llvm::SmallVector<const clang::VarDecl *, 16> Order;
   const clang::Stmt *Body = nullptr;
   SiteMap DataSites, VarSites;

@@ -289,7 +289,8 @@ static QualType aliasPointee(const VarDecl *VD) {
 /// The storage a root variable provides to aliases: its first element (or
 /// the object), on the primal side (\p Shadow false) or the shadow side.
 Expr *PullbackBuilder::aliasBase(const VarDecl *R, QualType Pointee,
-                                 bool Shadow, bool &Elements) {
+                                 bool Shadow, bool &Elements,
+                                 ArrayRef<const FieldDecl *> Path) {
   QualType RT = R->getType().getNonReferenceType();
   // (A scalar parameter's local adjoint, not the caller's *d_x: a
   // Hessian-vector product only writes that.)
@@ -298,6 +299,20 @@ Expr *PullbackBuilder::aliasBase(const VarDecl *R, QualType Pointee,
   Expr *Obj = !Shadow       ? B.ref(mapVar(R))
               : ScalarParam ? B.ref(adjointOf(R))
                             : adjointStorage(R);
+  if (!Path.empty()) {
+    // Into a container member (`&m.data[k]`): offsets from its data().
+    if (RT->isPointerType() && !Shadow)
+      Obj = B.ref(entryPointer(R));
+    for (const FieldDecl *F : Path) {
+      Obj = B.member(Obj, F->getName(), RT->isPointerType() && F == Path[0]);
+      if (!Obj)
+        return nullptr;
+    }
+    Expr *Data = B.memberCall(Obj, "data", {});
+    Elements = Data && Ctx.hasSameUnqualifiedType(
+                           Data->getType()->getPointeeType(), Pointee);
+    return Data;
+  }
   if (RT->isPointerType()) {
     // A pointer parameter: the pointer it had on entry.
     if (!Shadow)
@@ -336,7 +351,8 @@ Expr *PullbackBuilder::aliasOffset(const VarDecl *VD) {
     return nullptr;
   QualType Pointee = aliasPointee(VD);
   bool Elements;
-  Expr *Base = aliasBase(R, Pointee, /*Shadow=*/false, Elements);
+  Expr *Base = aliasBase(R, Pointee, /*Shadow=*/false, Elements,
+                         Act.memberPathOf(VD));
   Expr *Ptr = B.ref(mapVar(VD));
   if (VD->getType()->isReferenceType())
     Ptr = B.addrOf(Ptr);
@@ -348,11 +364,15 @@ Expr *PullbackBuilder::aliasOffset(const VarDecl *VD) {
 }
 
 void PullbackBuilder::declareAlias(const VarDecl *VD) {
-  // Declared once outside loops and never re-seated: one offset serves
-  // every use.
+  // Never re-seated: one offset serves every use. Inside a loop it is
+  // recorded with the block that declares it (the frame around the
+  // declaration's own), whose reverse starts by restoring it, before the
+  // reverse of any use in the block; unless a jump out of the block came
+  // before the declaration (it pushed the block's values without this one).
   const VarDecl *R = Act.storageOf(VD);
-  if (!Loops.empty() || Act.isWritten(VD) || !R ||
-      (Act.isOwner(R) && !StableOwners.count(R)))
+  if (Act.isWritten(VD) || !R || (Act.isOwner(R) && !StableOwners.count(R)) ||
+      (!Loops.empty() &&
+       (Frames.size() < 2 || Frames[Frames.size() - 2].JumpedOut)))
     return;
   Expr *Off = aliasOffset(VD);
   if (!Off)
@@ -360,6 +380,8 @@ void PullbackBuilder::declareAlias(const VarDecl *VD) {
   VarDecl *T = hoist("_o", Off->getType());
   Cur->push_back(B.assign(B.ref(T), Off));
   AliasOffsets[VD] = T;
+  if (!Loops.empty())
+    Frames[Frames.size() - 2].Recorded.push_back(T);
 }
 
 void PullbackBuilder::noteAliasDef(const VarDecl *VD, const Expr *RHS,
@@ -538,7 +560,8 @@ Expr *PullbackBuilder::aliasShadow(const DeclRefExpr *Use) {
                                 "' (internal error: no offset)");
   QualType Pointee = aliasPointee(VD);
   bool Elements;
-  Expr *Base = aliasBase(R, Pointee, /*Shadow=*/true, Elements);
+  Expr *Base = aliasBase(R, Pointee, /*Shadow=*/true, Elements,
+                         Act.memberPathOf(VD));
   Expr *P;
   if (Elements) {
     P = B.binop(BO_Add, Base, B.ref(Off));

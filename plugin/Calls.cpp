@@ -131,8 +131,19 @@ bool PullbackBuilder::temporaryObject(QualType PT, const Expr *K) const {
   QualType T = PT.getNonReferenceType();
   if (PT->isReferenceType() && !T.isConstQualified())
     return false;
-  return isPlainStruct(T) && !isa<DeclRefExpr>(K) && !isElementAccess(K) &&
-         !K->isGLValue();
+  // (Also `std::vector<double>{x, y}`, kept whole, its adjoint a local
+  // vector of as many zeros, and `std::array<double, 2>{x, y}`.)
+  bool Braced = bracedVector(K) ||
+                (isStdClass(T, "array") && isa<InitListExpr>(K));
+  return (isPlainStruct(T) || Braced) && !isa<DeclRefExpr>(K) &&
+         !isElementAccess(K) && !K->isGLValue();
+}
+
+Expr *PullbackBuilder::temporaryZero(QualType T, const Expr *K) {
+  if (const InitListExpr *IL = bracedVector(K))
+    return B.construct(T, {B.intLit(IL->getNumInits(), Ctx.getSizeType())},
+                       /*List=*/false);
+  return B.zero(T);
 }
 
 bool PullbackBuilder::discarded(const Expr *E) {
@@ -414,7 +425,12 @@ void PullbackBuilder::backpropUserCall(const CallExpr *CE, Expr *Adj,
     }
     if (temporaryObject(FD->getParamDecl(I)->getType(), strip(A))) {
       QualType OT = AT.getUnqualifiedType();
-      VarDecl *G = B.var(PB, fresh("_g"), OT, B.zero(OT));
+      Expr *Zero = temporaryZero(OT, strip(A));
+      if (!Zero) {
+        Failed = true;
+        return;
+      }
+      VarDecl *G = B.var(PB, fresh("_g"), OT, Zero);
       Out.push_back(B.declStmt(G));
       Args.push_back(B.addrOf(B.ref(G)));
       Outs.push_back({A, G});

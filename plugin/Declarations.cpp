@@ -258,6 +258,10 @@ bool PullbackBuilder::aliasIntoObjectBytes(const VarDecl *VD,
     const auto *RD = RT->getAsCXXRecordDecl();
     if (!RD || isPlainRecord(RT))
       continue;
+    // Into a container member, the same one at every definition
+    // (`double *r = &m.data[i * n]`): at an offset from its data().
+    if (!Act.memberPathOf(VD).empty())
+      continue;
     bool Container = RD->getIdentifier() &&
                      llvm::is_contained({"vector", "array", "span", "tensor"},
                                         RD->getName());

@@ -118,7 +118,7 @@ void PullbackBuilder::rangeFor(const CXXForRangeStmt *RF, Stmts &Fwd,
     Root = pathRoot(RangeE, ThisRoot, /*Strict=*/true);
     if (!(Root ? mapVar(Root) != nullptr : ThisRoot))
       Root = nullptr;
-    else if (ByRef) {
+    else if (ByRef && Act.memberPathOf(V).empty()) {
       unsupported(RF, "range-based 'for' loop binding a reference to the "
                       "elements of '" + spelled(RangeE) +
                       "' (take the elements by value, or loop over an "

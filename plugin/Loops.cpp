@@ -231,6 +231,7 @@ void PullbackBuilder::jump(const Stmt *J, Stmts &Fwd, Stmts &Rev) {
   size_t LoopIdx = Loops.size();
   for (size_t F = Frames.size(); F-- > Target;) {
     exitSizesAtJump(J, F, Fwd);
+    Frames[F].JumpedOut = true;
     for (VarDecl *V : Frames[F].Recorded)
       Fwd.push_back(push(V));
     if (LoopIdx == 0 || F != Loops[LoopIdx - 1]->BodyFrame)

@@ -199,6 +199,11 @@ Expr *PullbackBuilder::adjointTarget(const Expr *Arg, Stmts &Out,
     Expr *Init = T->isRecordType() && !isPlainRecord(T)
                      ? B.callGrad("zeros_like", {val(K)})
                                    : B.zero(T);
+    if (!Init)
+      return unsupported(K, "argument " + spelled(K) + " of type '" +
+                                T.getAsString(Ctx.getPrintingPolicy()) +
+                                "', whose adjoint cannot be made here (bind "
+                                "it to a local first)");
     VarDecl *Z = B.var(PB, fresh("_z"), T, Init);
     Out.push_back(B.declStmt(Z));
     return B.addrOf(B.ref(Z));
@@ -210,6 +215,11 @@ Expr *PullbackBuilder::adjointTarget(const Expr *Arg, Stmts &Out,
   Expr *Init = T->isRecordType() && !isPlainRecord(T)
                      ? B.callGrad("zeros_like", {val(K)})
                                  : B.zero(T);
+  if (!Init)
+    return unsupported(K, "argument " + spelled(K) + " of type '" +
+                              T.getAsString(Ctx.getPrintingPolicy()) +
+                              "', whose adjoint cannot be made here (bind "
+                              "it to a local first)");
   VarDecl *G = B.var(PB, fresh("_g"), T, Init);
   Out.push_back(B.declStmt(G));
   Later.push_back({K, G});

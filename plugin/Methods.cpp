@@ -297,6 +297,21 @@ void PullbackBuilder::methodPullbackArgs(const CXXMethodDecl *MD,
     QualType AT =
         CS.ParamTypes[CS.AdjointIndex[I]]->getPointeeType().getUnqualifiedType();
     const Expr *AK = strip(Args[I]);
+    // A temporary container (`a.dot({x, y})`): a local adjoint of its size.
+    if (bracedVector(AK) &&
+        temporaryObject(MD->getParamDecl(I)->getType(), AK)) {
+      Expr *Zero = temporaryZero(AT, AK);
+      VarDecl *G = Zero ? B.var(PB, fresh("_g"), AT, Zero) : nullptr;
+      if (!G) {
+        CallArgs.push_back(nullptr);
+        continue;
+      }
+      Out.push_back(B.declStmt(G));
+      CallArgs.push_back(B.addrOf(B.ref(G)));
+      if (Act.isActive(AK))
+        Later.push_back({Args[I], G});
+      continue;
+    }
     if (!Ctx.hasSameUnqualifiedType(
             AK->getType().getNonReferenceType(), AT) &&
         !AT->isRecordType()) {

@@ -273,6 +273,9 @@ private:
   /// Values recorded by one statement: pushed at its end inside loops.
   struct Frame {
     llvm::SmallVector<clang::VarDecl *, 4> Recorded;
+    /// A jump out of this statement pushed Recorded as it was then: only
+    /// the statement itself may still record into this frame.
+    bool JumpedOut = false;
     /// Reverse blocks of the side effects inside the statement's
     /// expressions (calls that write memory, assignments and increments
     /// inside expressions), in forward order: they run after the
@@ -368,13 +371,16 @@ private:
   clang::Expr *localParamShadow(const clang::ParmVarDecl *P);
   /// Aliases (local pointers and references): the base of the storage
   /// root \p R as a pointer to \p Pointee (primal or shadow side);
-  /// \p Elements tells whether offsets count elements or bytes.
+  /// \p Elements tells whether offsets count elements or bytes; \p Path
+  /// leads to a container member of R whose elements the alias points into
+  /// (Activity::memberPathOf).
   clang::Expr *aliasBase(const clang::VarDecl *R, clang::QualType Pointee,
-                         bool Shadow, bool &Elements);
+                         bool Shadow, bool &Elements,
+                         llvm::ArrayRef<const clang::FieldDecl *> Path = {});
   /// The offset of alias \p VD into its storage, now (forward sweep).
   clang::Expr *aliasOffset(const clang::VarDecl *VD);
-  /// At the declaration of an alias: one offset for all uses, when it is
-  /// declared outside loops and never re-seated.
+  /// At the declaration of an alias never re-seated: one offset for all
+  /// uses (inside loops, recorded with the enclosing block).
   void declareAlias(const clang::VarDecl *VD);
   /// A use of an alias whose shadow the reverse sweep needs: its offset.
   void noteAliasUse(const clang::DeclRefExpr *Use);
@@ -480,6 +486,9 @@ private:
   /// True if \p K, passed for a parameter of type \p PT, is a temporary
   /// struct (by value or const reference): recorded, with a local adjoint.
   bool temporaryObject(clang::QualType PT, const clang::Expr *K) const;
+  /// The zero adjoint of such a temporary \p K of type \p T (as many
+  /// elements as its braces).
+  clang::Expr *temporaryZero(clang::QualType T, const clang::Expr *K);
   /// Its reverse: the callee's pullback or reverse half.
   void backpropUserCall(const clang::CallExpr *CE, clang::Expr *Adj,
                         Stmts &Out);

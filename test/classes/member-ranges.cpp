@@ -4,7 +4,8 @@
 // the member path, whose elements' adjoints go to the same path on the
 // shadow. Also in a helper differentiated in two halves. (It was an
 // error: "range-based 'for' loop over an expression".) A reference loop
-// variable over such a member is an error naming the member.
+// variable over such a member writes its elements; over a row of a
+// container of containers it is an error naming the row.
 // RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
 // RUN: %gradxx -fsanitize=address,undefined %s -o %t.asan && %t.asan | %FileCheck-strict %s --implicit-check-not=FAIL
 // RUN: not %gradxx -fsyntax-only -DREFUSED %s 2>&1 | FileCheck %s --check-prefix=REFUSED
@@ -104,14 +105,25 @@ double split(Mat &m, double x) {
   return split(m, x) * m.at(1, 1);
 }
 
-#ifdef REFUSED
+// By reference: the loop variable is an alias into the member's elements
+// (test/memory/member-container-aliases.cpp).
 [[grad]] double byRef(double x) {
   Mat m(2, 2);
   m.at(0, 0) = x;
-  // REFUSED: member-ranges.cpp:[[@LINE+1]]:3: error: grad: cannot differentiate range-based 'for' loop binding a reference to the elements of 'm.data' (take the elements by value, or loop over an index) in 'byRef'
+  m.at(1, 1) = x * x;
   for (double &v : m.data)
     v *= x;
-  return m.at(0, 0);
+  return m.at(0, 0) + m.at(1, 1);
+}
+
+#ifdef REFUSED
+// A row of a container of containers, by reference.
+[[grad]] double rowRef(double x) {
+  std::vector<std::vector<double>> a = {{x, 2 * x}, {x, x}};
+  // REFUSED: member-ranges.cpp:[[@LINE+1]]:3: error: grad: cannot differentiate range-based 'for' loop binding a reference to the elements of 'a[0]' (take the elements by value, or loop over an index) in 'rowRef'
+  for (double &e : a[0])
+    e *= x;
+  return a[0][1];
 }
 #endif
 
@@ -119,6 +131,10 @@ int main() {
   double dx = 0;
   owner_pullback(0.7, 1.0, &dx);
   expect("owner", dx, fd(owner, 0, 0.7));
+  dx = 0;
+  byRef_pullback(0.7, 1.0, &dx);
+  expect("byRef", dx, fd(byRef, 0, 0.7));
+  expect("byRef.closed", dx, 2 * 0.7 + 3 * 0.7 * 0.7);
   Poly p{{1.5, -0.5, 0.25}, 0.3}, dp{};
   dx = 0;
   param_pullback(p, 0.7, 1.0, &dp, &dx);
@@ -158,6 +174,8 @@ int main() {
   return failures();
 }
 // CHECK: ok owner
+// CHECK: ok byRef
+// CHECK: ok byRef.closed
 // CHECK: ok param.x
 // CHECK: ok param.c1
 // CHECK: ok param.shift

@@ -127,6 +127,10 @@ before the memory ones), `memory` and `-NAME` are accepted):
              scalar locals (never bound to pointers or references); or a
              vector of two rows of n, cells `t[0][0]` ... `t[1].back()`;
              or a copy of an MV in scope (`MV u = t;`)
+  rowptrs    (not in all or memory; with owners) pointers into an MV's
+             member: `double *r = t.a.data();` or `&t.a[t.n]`, `double *q
+             = r + 1;`, written and read through both; or `for (double &c :
+             t.a) c = 0.5 * std::tanh(c + e);`
   values     (not in all or memory; with vectors or owners) objects as
              values: with vectors, whole assignment `v = w;` (w built from
              v's iterators, then still read) and `v = vscale(v, tanh(e));`
@@ -219,7 +223,8 @@ ALL_FEATURES = LEGACY_FEATURES + MEMORY_FEATURES + ("retwrite", "seqorder",
                                                     "copies", "maps",
                                                     "shaped", "delegating",
                                                     "intmembers", "owners",
-                                                    "values", "scratch")
+                                                    "values", "scratch",
+                                                    "rowptrs")
 # Names that stand for several features.
 GROUPS = {"memory": MEMORY_FEATURES, "all": LEGACY_FEATURES}
 DEFAULT_FEATURES = ("expr", "locals", "overwrite", "ternary", "math", "calls",
@@ -1055,6 +1060,38 @@ class Gen:
                 v.noaddr = True
                 v.owner_kind = "MV"
                 self.scopes[-1].append(v)
+            return
+        if self.on("rowptrs") and mvs and self.chance(0.4):
+            # Pointers and references into the member's elements.
+            src = self.rng.choice(mvs)
+            cells = ["{t}.at(0, 0)", "{t}(0, 1)", "{t}.a[{t}.n]",
+                     "{t}.at(1, 1)"]
+            e = self.dbl(self.limit(self.expr(2)))
+            if self.chance(0.4):
+                c = self.new_local()
+                self.emit(f"for (double &{c} : {src}.a)")
+                self.emit(f"  {c} = 0.5 * std::tanh({c} + {paren(e)});")
+                for cell in cells:
+                    self.set_bound(self.lookup(cell.format(t=src)), 0.5)
+                return
+            # A pointer to a row (`t.a.data()`, `&t.a[t.n]`), then an alias
+            # of it one element on; written through both, read into a
+            # scalar.
+            row = self.rng.choice([0, 1])
+            r, q = self.new_local(), self.new_local()
+            base = f"{src}.a.data()" if row == 0 else f"&{src}.a[{src}.n]"
+            first = self.lookup(cells[2 * row].format(t=src))
+            second = self.lookup(cells[2 * row + 1].format(t=src))
+            self.emit(f"double *{r} = {base};")
+            self.emit(f"double *{q} = {r} + 1;")
+            self.emit(f"*{q} = 0.5 * std::tanh({r}[0] * {q}[0] + "
+                      f"{paren(e)});")
+            self.set_bound(second, 0.5)
+            self.emit(f"{r}[0] *= {q}[0];")
+            self.set_bound(first, first.bound * 0.5)
+            t = self.target()
+            self.emit(f"{t.name} += 0.5 * std::tanh({r}[0] - {q}[0]);")
+            self.set_bound(t, t.bound + 0.5)
             return
         if self.on("values") and mvs and self.chance(0.25):
             # By value to a helper that writes its copy.
