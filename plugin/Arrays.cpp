@@ -90,8 +90,11 @@ bool PullbackBuilder::readOnly(const Expr *E, bool AtRead) const {
         (VD->getType()->isArrayType() ||
          isStdClass(VD->getType(), "vector")) &&
         Act.unchangedWithin(VD, stripAll(E), RecomputeRoot)));
+  // (An alias declared in a block, out of scope in the reverse sweep: its
+  // storage's base plus the offset recorded at its declaration, see
+  // aliasValue.)
   if (!VD || (Act.isDataWritten(VD) && !Unchanged) || Act.isWritten(VD) ||
-      !inScopeInReverse(VD))
+      (!inScopeInReverse(VD) && !(AtRead && AliasOffsets.count(VD))))
     return false;
   if (Unchanged)
     return true;
@@ -633,12 +636,38 @@ VarDecl *PullbackBuilder::entryPointer(const VarDecl *P) {
 // The reverse sweep
 //===----------------------------------------------------------------------===//
 
+Expr *PullbackBuilder::aliasValue(const VarDecl *VD) {
+  auto It = AliasOffsets.find(VD);
+  const VarDecl *R = Act.storageOf(VD);
+  if (It == AliasOffsets.end() || !R || inScopeInReverse(VD))
+    return nullptr;
+  QualType Pointee = aliasPointee(VD);
+  bool Elements;
+  Expr *Base = aliasBase(R, Pointee, /*Shadow=*/false, Elements,
+                         Act.memberPathOf(VD));
+  if (!Base)
+    return nullptr;
+  Expr *P;
+  if (Elements) {
+    P = B.binop(BO_Add, Base, B.ref(It->second));
+  } else {
+    QualType CharP = Ctx.getPointerType(Ctx.CharTy.withConst());
+    P = B.reinterpretCast(
+        Ctx.getPointerType(Pointee.getUnqualifiedType().withConst()),
+        B.binop(BO_Add, B.reinterpretCast(CharP, Base), B.ref(It->second)));
+  }
+  return VD->getType()->isReferenceType() ? B.paren(B.deref(P)) : B.paren(P);
+}
+
 Expr *PullbackBuilder::valBase(const Expr *BaseE) {
   const Expr *K = stripAll(BaseE);
   if (const auto *TE = dyn_cast<CXXThisExpr>(K))
     return S.BuildCXXThisExpr(B.Loc, TE->getType(), /*IsImplicit=*/false);
-  if (declOf(K))
+  if (const VarDecl *VD = declOf(K)) {
+    if (Expr *A = aliasValue(VD))
+      return A;
     return plain(K);
+  }
   if (isElementAccess(K))
     return valPath(K);
   bool Negate;
@@ -663,8 +692,11 @@ Expr *PullbackBuilder::valBase(const Expr *BaseE) {
 
 Expr *PullbackBuilder::valPath(const Expr *E) {
   const Expr *K = stripAll(E);
-  if (declOf(K))
+  if (const VarDecl *VD = declOf(K)) {
+    if (Expr *A = aliasValue(VD))
+      return A;
     return plain(K);
+  }
   if (const Expr *A = refResultArg(K)) {
     Expr *Off = resultOffset(K);
     if (!Off)

@@ -325,6 +325,10 @@ private:
   /// The path re-read in the reverse sweep (storage never written).
   clang::Expr *valPath(const clang::Expr *E);
   clang::Expr *valBase(const clang::Expr *BaseE);
+  /// In the reverse sweep, alias \p VD declared where the reverse sweep
+  /// cannot name it: its storage's base plus its recorded offset (`(A +
+  /// _o0)` for `const double *Ai = A + i * n`), or null.
+  clang::Expr *aliasValue(const clang::VarDecl *VD);
   /// \p AtRead: \p E is a read in the body, and storage that no write
   /// changes after it counts as read-only there.
   bool readOnly(const clang::Expr *E, bool AtRead = false) const;
@@ -602,6 +606,9 @@ private:
   /// The forward statement list being filled by fwd().
   Stmts *Cur = nullptr;
   Stmts Prologue;
+  /// Declarations of local structs and enums, first in the derivative.
+  Stmts LocalTypes;
+  llvm::DenseSet<const clang::Decl *> LocalTypeSet;
   /// Variables declared by statements that failed (see stmt()).
   llvm::DenseSet<const clang::VarDecl *> Poisoned;
   /// By-value container parameters with a shadow of their own (written in
