@@ -70,8 +70,18 @@ void PullbackBuilder::declStmt(const DeclStmt *DS, Stmts &Fwd, Stmts &Rev) {
       if (isa<TypedefNameDecl>(Dc) || isa<StaticAssertDecl>(Dc) ||
           isa<UsingDecl>(Dc) || isa<UsingDirectiveDecl>(Dc))
         continue; // Compile-time only; visible to the pullback already?
-      unsupported(DS, "local declaration");
-      return;
+      // A local struct or enum: declared again, as written, at the top of
+      // the derivative (its shadows and temporaries are declared there).
+      std::string Why;
+      if (!replayableLocalType(Dc, Why)) {
+        unsupported(DS, Why);
+        return;
+      }
+      if (LocalTypeSet.insert(Dc).second)
+        LocalTypes.push_back(new (Ctx) DeclStmt(
+            DeclGroupRef(const_cast<Decl *>(Dc)), DS->getBeginLoc(),
+            DS->getEndLoc()));
+      continue;
     }
     QualType T = VD->getType();
     const auto *DD = dyn_cast<DecompositionDecl>(VD);

@@ -654,4 +654,26 @@ const Expr *firstShapeWrite(const Stmt *Body) {
   return F.Found;
 }
 
+bool replayableLocalType(const Decl *D, std::string &Why) {
+  if (isa<EnumDecl>(D))
+    return true;
+  const auto *RD = dyn_cast<CXXRecordDecl>(D);
+  if (!RD) {
+    Why = "local declaration";
+    return false;
+  }
+  // (A derivative of a member function would be a member of the class,
+  // defined outside it: a local class cannot have one.)
+  for (const Decl *M : RD->decls())
+    if (const auto *FD = dyn_cast<FunctionDecl>(M);
+        (FD && !FD->isImplicit()) || isa<FunctionTemplateDecl>(M)) {
+      Why = "local class '" + RD->getNameAsString() +
+            "' with member functions (define the class outside the "
+            "function)";
+      return false;
+    }
+  return true;
+}
+
 } // namespace grad
+

@@ -83,6 +83,10 @@ const clang::FieldDecl *constFloatingMember(clang::QualType T);
 /// True if \p T is a plain record that is not a container (std::array is
 /// plain, but its elements are reached by index).
 bool isPlainStruct(clang::QualType T);
+/// A local type declaration a derivative can declare again as written (an
+/// enum, or a class without user-declared member functions or
+/// constructors); otherwise null, with \p Why naming what is refused.
+bool replayableLocalType(const clang::Decl *D, std::string &Why);
 
 /// The zero of plain record \p T: `{}` when value-initialisation zeroes
 /// it (a trivial default constructor), else `::grad::detail::zeroed<T>()`.

@@ -181,7 +181,7 @@ bool PullbackBuilder::finishSplit(Stmts &Fwd, Stmts &Rev, Stmts &Epilogue) {
     Frame.push_back(B.ref(V));
   if (!Frame.empty() && !stackVar())
     return false;
-  Stmts All;
+  Stmts All(LocalTypes.begin(), LocalTypes.end());
   if (Half == SplitHalf::Forward) {
     // The stack, the temporaries, the forward sweep, the frame, the value.
     llvm::DenseSet<const Decl *> Keep(Hoisted.begin(), Hoisted.end());

@@ -111,7 +111,13 @@ void TangentBuilder::declStmt(const DeclStmt *DS) {
       if (isa<TypedefNameDecl>(Dl) || isa<UsingDecl>(Dl) ||
           isa<StaticAssertDecl>(Dl))
         continue;
-      fail(DS, "local declaration");
+      // A local struct or enum: declared again where it was.
+      std::string Why;
+      if (!replayableLocalType(Dl, Why))
+        fail(DS, Why);
+      else
+        emit(new (Ctx) DeclStmt(DeclGroupRef(const_cast<Decl *>(Dl)),
+                                DS->getBeginLoc(), DS->getEndLoc()));
       continue;
     }
     if (isa<DecompositionDecl>(VD)) {
