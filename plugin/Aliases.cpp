@@ -1,0 +1,435 @@
+//===- Aliases.cpp - Local pointers and references --------------*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Local pointers and references (aliases) in the pullback: the storage
+/// each points into (Activity: its root, maybe a container member of it,
+/// or several roots chosen at run time), the offset it has there (recorded
+/// once at the declaration when it is never re-seated, else at each use the
+/// reverse sweep needs), its shadow (the root's shadow plus that offset) and,
+/// in the reverse sweep, its value where the reverse sweep cannot name it
+/// (the root plus the offset). Heap scratch (`new[]`, `malloc`) is the root
+/// of its own memory.
+///
+//===----------------------------------------------------------------------===//
+
+#include "Consumer.h"
+#include "Diagnostics.h"
+#include "PullbackBuilder.h"
+#include "Records.h"
+#include "Selectors.h"
+#include "Shadow.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Sema/Sema.h"
+
+#include <functional>
+
+using namespace clang;
+
+namespace grad {
+
+//===----------------------------------------------------------------------===//
+// Aliases: local pointers and references
+//===----------------------------------------------------------------------===//
+
+/// The pointer an alias variable holds: itself, or the address of what a
+/// reference binds to.
+/// The error for a pointer or reference whose target is unknown.
+static std::string untracked(const VarDecl *VD) {
+  bool Ref = VD->getType()->isReferenceType();
+  std::string Msg = (Ref ? "reference '" : "pointer '") +
+                    VD->getNameAsString() +
+                    "' whose target the plugin cannot track";
+  const Expr *I = VD->getInit() ? VD->getInit()->IgnoreImplicitAsWritten()
+                                : nullptr;
+  if (const auto *CE = dyn_cast_or_null<CallExpr>(I))
+    if (const FunctionDecl *FD = CE->getDirectCallee(); FD && Ref)
+      Msg += " (it is bound to what '" + FD->getNameAsString() +
+             "' returns: take the value, '" +
+             VD->getType().getNonReferenceType().getUnqualifiedType()
+                 .getAsString() +
+             " " + VD->getNameAsString() + " = ...')";
+  return Msg;
+}
+
+static QualType aliasPointee(const VarDecl *VD) {
+  QualType T = VD->getType();
+  return T->isReferenceType() ? T.getNonReferenceType()
+                              : T->getPointeeType();
+}
+
+//
+//===----------------------------------------------------------------------===//
+
+/// The storage a root variable provides to aliases: its first element (or
+/// the object), on the primal side (\p Shadow false) or the shadow side.
+Expr *PullbackBuilder::aliasBase(const VarDecl *R, QualType Pointee,
+                                 bool Shadow, bool &Elements,
+                                 ArrayRef<const FieldDecl *> Path) {
+  QualType RT = R->getType().getNonReferenceType();
+  // (A scalar parameter's local adjoint, not the caller's *d_x: a
+  // Hessian-vector product only writes that.)
+  bool ScalarParam = isa<ParmVarDecl>(R) && isFloating(R->getType()) &&
+                     !R->getType()->isReferenceType();
+  Expr *Obj = !Shadow       ? B.ref(mapVar(R))
+              : ScalarParam ? B.ref(adjointOf(R))
+                            : adjointStorage(R);
+  if (!Path.empty()) {
+    // Into a container member (`&m.data[k]`): offsets from its data().
+    if (RT->isPointerType() && !Shadow)
+      Obj = B.ref(entryPointer(R));
+    for (const FieldDecl *F : Path) {
+      Obj = B.member(Obj, F->getName(), RT->isPointerType() && F == Path[0]);
+      if (!Obj)
+        return nullptr;
+    }
+    Expr *Data = B.memberCall(Obj, "data", {});
+    Elements = Data && Ctx.hasSameUnqualifiedType(
+                           Data->getType()->getPointeeType(), Pointee);
+    return Data;
+  }
+  if (RT->isPointerType()) {
+    // A pointer parameter: the pointer it had on entry.
+    if (!Shadow)
+      Obj = B.ref(entryPointer(R));
+    Elements = Ctx.hasSameUnqualifiedType(RT->getPointeeType(), Pointee);
+    return Obj;
+  }
+  if (const auto *AT = Ctx.getAsArrayType(RT)) {
+    Elements = Ctx.hasSameUnqualifiedType(AT->getElementType(), Pointee);
+    return Obj; // decays
+  }
+  if (const auto *RD = RT->getAsCXXRecordDecl()) {
+    if (Ctx.hasSameUnqualifiedType(RT, Pointee)) {
+      Elements = true;
+      return B.addrOf(Obj);
+    }
+    // Into the elements of a container (v.data(), &v[i]).
+    if (RD->getIdentifier() && (RD->getName() == "vector" ||
+                                RD->getName() == "array" ||
+                                RD->getName() == "span")) {
+      Expr *Data = B.memberCall(Obj, "data", {});
+      Elements = Data && Ctx.hasSameUnqualifiedType(
+                             Data->getType()->getPointeeType(), Pointee);
+      return Data;
+    }
+    Elements = false;
+    return B.addrOf(Obj);
+  }
+  Elements = Ctx.hasSameUnqualifiedType(RT, Pointee);
+  return B.addrOf(Obj);
+}
+
+Expr *PullbackBuilder::aliasOffset(const VarDecl *VD) {
+  const VarDecl *R = Act.storageOf(VD);
+  if (!R)
+    return nullptr;
+  QualType Pointee = aliasPointee(VD);
+  bool Elements;
+  Expr *Base = aliasBase(R, Pointee, /*Shadow=*/false, Elements,
+                         Act.memberPathOf(VD));
+  Expr *Ptr = B.ref(mapVar(VD));
+  if (VD->getType()->isReferenceType())
+    Ptr = B.addrOf(Ptr);
+  if (Elements)
+    return B.binop(BO_Sub, Ptr, Base);
+  QualType CharP = Ctx.getPointerType(Ctx.CharTy.withConst());
+  return B.binop(BO_Sub, B.reinterpretCast(CharP, Ptr),
+                 B.reinterpretCast(CharP, Base));
+}
+
+void PullbackBuilder::declareAlias(const VarDecl *VD) {
+  // Never re-seated: one offset serves every use. Inside a loop it is
+  // recorded with the block that declares it (the frame around the
+  // declaration's own), whose reverse starts by restoring it, before the
+  // reverse of any use in the block; unless a jump out of the block came
+  // before the declaration (it pushed the block's values without this one).
+  const VarDecl *R = Act.storageOf(VD);
+  if (Act.isWritten(VD) || !R || (Act.isOwner(R) && !StableOwners.count(R)) ||
+      (!Loops.empty() &&
+       (Frames.size() < 2 || Frames[Frames.size() - 2].JumpedOut)))
+    return;
+  Expr *Off = aliasOffset(VD);
+  if (!Off)
+    return;
+  VarDecl *T = hoist("_o", Off->getType());
+  Cur->push_back(B.assign(B.ref(T), Off));
+  AliasOffsets[VD] = T;
+  if (!Loops.empty())
+    Frames[Frames.size() - 2].Recorded.push_back(T);
+}
+
+void PullbackBuilder::noteAliasDef(const VarDecl *VD, const Expr *RHS,
+                                   Stmts &Out) {
+  if (Act.isActive(VD) && !aliasIntoObjectBytes(VD, RHS))
+    return;
+  ArrayRef<const VarDecl *> Rs = Act.rootsOf(VD);
+  if (Rs.empty() || !RHS || !Act.isActive(VD))
+    return;
+  if (RHS->IgnoreParenImpCasts()->isNullPointerConstant(
+          Ctx, Expr::NPC_ValueDependentIsNotNull))
+    return;
+  // `p = p + 1`: it keeps pointing into the storage it pointed into.
+  if (basedOn(RHS, VD))
+    return;
+  // The root index of one definition: a constant, or for `c ? p : q`
+  // the condition choosing between two (evaluated again: it must have no
+  // side effects).
+  std::function<Expr *(const Expr *)> Index = [&](const Expr *E) -> Expr * {
+    const Expr *K = E->IgnoreParenImpCasts();
+    const auto *CO = dyn_cast<ConditionalOperator>(K);
+    if (!CO)
+      CO = selectorForm(State::get(Ctx), K); // std::max(a, b), ...
+    if (CO) {
+      if (!isSelectorForm(State::get(Ctx), CO) &&
+          !reevaluable(CO->getCond(), Ctx))
+        return unsupported(CO, "pointer '" + VD->getNameAsString() +
+                                   "' chosen by a condition that cannot be "
+                                   "evaluated again (it has side effects or "
+                                   "calls a function without a visible "
+                                   "body)");
+      Expr *T = Index(CO->getTrueExpr());
+      Expr *F = T ? Index(CO->getFalseExpr()) : nullptr;
+      return F ? B.paren(B.cond(plain(CO->getCond()), T, F)) : nullptr;
+    }
+    bool IsThis;
+    const VarDecl *R = Act.rootOf(K, IsThis);
+    const auto *It = llvm::find(Rs, R);
+    if (It == Rs.end())
+      return unsupported(E, untracked(VD));
+    return B.intLit(It - Rs.begin(), Ctx.IntTy);
+  };
+  Expr *I = Index(RHS);
+  if (!I)
+    return;
+  VarDecl *&A = RootIndex[VD];
+  if (!A)
+    A = hoist("_a", Ctx.IntTy);
+  Out.push_back(B.assign(B.ref(A), I));
+}
+
+Expr *PullbackBuilder::multiRootBase(const VarDecl *VD, Expr *Index,
+                                     bool Shadow) {
+  ArrayRef<const VarDecl *> Rs = Act.rootsOf(VD);
+  QualType Pointee = aliasPointee(VD);
+  // (i == 0 ? base0 : i == 1 ? base1 : ... baseN)
+  Expr *Out = nullptr;
+  for (size_t K = Rs.size(); K-- > 0;) {
+    // A root declared after this point cannot be the target yet.
+    if (!Shadow && !isa<ParmVarDecl>(Rs[K]) && !mapVar(Rs[K]) &&
+        (Out || K > 0))
+      continue;
+    bool Elements;
+    Expr *Base = aliasBase(Rs[K], Pointee, Shadow, Elements);
+    if (!Base || !Elements) {
+      unsupported(VD, "pointer '" + VD->getNameAsString() +
+                          "' into storages of different element types");
+      return nullptr;
+    }
+    Out = Out ? B.cond(B.binop(BO_EQ, Index, B.intLit(K, Ctx.IntTy)), Base,
+                       Out)
+              : Base;
+  }
+  return B.paren(Out);
+}
+
+void PullbackBuilder::noteAliasUse(const DeclRefExpr *Use) {
+  const auto *VD = cast<VarDecl>(Use->getDecl());
+  if (!Act.rootsOf(VD).empty()) {
+    // Which storage, and where in it: recorded at the use.
+    if (MultiUses.count(Use))
+      return;
+    VarDecl *A = RootIndex.lookup(VD);
+    if (!A) {
+      unsupported(Use, "pointer '" + VD->getNameAsString() +
+                           "' (internal error: no root index)");
+      return;
+    }
+    VarDecl *UA = hoist("_a", Ctx.IntTy);
+    Cur->push_back(B.assign(B.ref(UA), B.ref(A)));
+    Expr *Base = multiRootBase(VD, B.ref(A), /*Shadow=*/false);
+    if (!Base)
+      return;
+    Expr *Ptr = B.ref(mapVar(VD));
+    if (VD->getType()->isReferenceType())
+      Ptr = B.addrOf(Ptr);
+    Expr *Off = B.binop(BO_Sub, Ptr, Base);
+    VarDecl *UO = hoist("_o", Off->getType());
+    Cur->push_back(B.assign(B.ref(UO), Off));
+    if (!Loops.empty() && !Frames.empty()) {
+      Frames.back().Recorded.push_back(UA);
+      Frames.back().Recorded.push_back(UO);
+    }
+    MultiUses[Use] = {UA, UO};
+    return;
+  }
+  const VarDecl *R = Act.storageOf(VD);
+  if (AliasOffsets.count(VD) || AliasUses.count(Use) ||
+      AliasPtrs.count(Use) || !R || (VD == R && StableOwners.count(R)))
+    return;
+  if (Act.isOwner(R) && !StableOwners.count(R)) {
+    // Heap memory allocated in a loop: the shadow pointer itself, now.
+    VarDecl *Sh = Adjoints.lookup(R);
+    if (!Sh)
+      return;
+    Expr *P = B.ref(Sh);
+    if (VD != R) {
+      Expr *Off = aliasOffset(VD);
+      QualType Pointee = aliasPointee(VD);
+      bool Elements = Ctx.hasSameUnqualifiedType(
+          R->getType()->getPointeeType(), Pointee);
+      if (Elements)
+        P = B.binop(BO_Add, P, Off);
+      else
+        P = B.reinterpretCast(
+            Ctx.getPointerType(Pointee.getUnqualifiedType()),
+            B.binop(BO_Add, B.reinterpretCast(Ctx.getPointerType(Ctx.CharTy), P),
+                    Off));
+    }
+    if (!P)
+      return;
+    VarDecl *T = hoist("_p", P->getType());
+    Cur->push_back(B.assign(B.ref(T), P));
+    if (!Loops.empty() && !Frames.empty())
+      Frames.back().Recorded.push_back(T);
+    AliasPtrs[Use] = T;
+    return;
+  }
+  Expr *Off = aliasOffset(VD);
+  if (!Off)
+    return;
+  VarDecl *T = hoist("_o", Off->getType());
+  Cur->push_back(B.assign(B.ref(T), Off));
+  if (!Loops.empty() && !Frames.empty())
+    Frames.back().Recorded.push_back(T);
+  AliasUses[Use] = T;
+}
+
+Expr *PullbackBuilder::aliasShadow(const DeclRefExpr *Use) {
+  const auto *VD = cast<VarDecl>(Use->getDecl());
+  auto MU = MultiUses.find(Use);
+  if (MU != MultiUses.end()) {
+    Expr *Base = multiRootBase(VD, B.ref(MU->second.first), /*Shadow=*/true);
+    if (!Base)
+      return nullptr;
+    Expr *P = B.binop(BO_Add, Base, B.ref(MU->second.second));
+    if (VD->getType()->isReferenceType())
+      return B.paren(B.deref(P));
+    return P;
+  }
+  const VarDecl *R = Act.storageOf(VD);
+  if (!R)
+    return unsupported(Use, untracked(VD));
+  if (VarDecl *P = AliasPtrs.lookup(Use)) {
+    if (VD->getType()->isReferenceType())
+      return B.paren(B.deref(B.ref(P)));
+    return B.ref(P);
+  }
+  if (VD == R && StableOwners.count(R))
+    return B.ref(Adjoints.lookup(R));
+  VarDecl *Off = AliasOffsets.lookup(VD);
+  if (!Off)
+    Off = AliasUses.lookup(Use);
+  if (!Off)
+    return unsupported(Use, "pointer '" + VD->getNameAsString() +
+                                "' (internal error: no offset)");
+  QualType Pointee = aliasPointee(VD);
+  bool Elements;
+  Expr *Base = aliasBase(R, Pointee, /*Shadow=*/true, Elements,
+                         Act.memberPathOf(VD));
+  Expr *P;
+  if (Elements) {
+    P = B.binop(BO_Add, Base, B.ref(Off));
+  } else {
+    QualType CharP = Ctx.getPointerType(Ctx.CharTy);
+    P = B.reinterpretCast(
+        Ctx.getPointerType(Pointee.getUnqualifiedType()),
+        B.binop(BO_Add, B.reinterpretCast(CharP, Base), B.ref(Off)));
+  }
+  if (VD->getType()->isReferenceType())
+    return B.paren(B.deref(P));
+  return P;
+}
+
+void PullbackBuilder::ownerDecl(const VarDecl *VD, Stmts &Blocks) {
+  // double *buf = new double[n] (or malloc): the shadow is zeroed heap
+  // memory of the same size, allocated with it and freed when the reverse
+  // sweep reaches the allocation. Heap shadows outlive the forward half of
+  // a split derivative, so pointers into them can be recorded.
+  QualType Elem = VD->getType()->getPointeeType();
+  Allocation A = allocation(VD->getInit());
+  if (A.K == Allocation::None || Act.isWritten(VD)) {
+    unsupported(VD, "pointer '" + VD->getNameAsString() +
+                        "' that owns memory and is assigned again");
+    return;
+  }
+  if (!Elem.isTriviallyCopyableType(Ctx)) {
+    unsupported(VD, "heap array of '" + Elem.getAsString() +
+                        "' (its shadow needs constructors)");
+    return;
+  }
+  Expr *Bytes = allocationBytes(
+      B, A, Elem, [this](const Expr *E) { return plain(E); });
+  QualType PT = Ctx.getPointerType(Elem.getUnqualifiedType());
+  VarDecl *Sh = hoist("_d_" + VD->getNameAsString() + "_", PT);
+  Cur->push_back(B.assign(
+      B.ref(Sh), B.staticCast(PT, B.callRuntime("shadow_alloc", {}, {Bytes}))));
+  if (!Loops.empty() && !Frames.empty())
+    Frames.back().Recorded.push_back(Sh);
+  else
+    StableOwners.insert(VD);
+  Adjoints[VD] = Sh;
+  // Reached last by the reverse sweep: nothing uses the shadow after.
+  Blocks.insert(Blocks.begin(),
+                B.callRuntime("shadow_free", {}, {B.ref(Sh)}));
+}
+
+bool PullbackBuilder::tracksOffset(const VarDecl *VD) const {
+  // Local pointers and references, and pointer parameters the body moves.
+  return Act.isAlias(VD) ||
+         (isa<ParmVarDecl>(VD) && VD->getType()->isPointerType() &&
+          Act.isWritten(VD));
+}
+
+VarDecl *PullbackBuilder::entryPointer(const VarDecl *P) {
+  // A pointer parameter re-seated in the body: its value on entry, saved.
+  if (!Act.isWritten(P) || !isa<ParmVarDecl>(P))
+    return mapVar(P);
+  auto It = EntryPointers.find(P);
+  if (It != EntryPointers.end())
+    return It->second;
+  VarDecl *Copy = hoist("_" + P->getNameAsString() + "0", P->getType());
+  FwdStart.push_back(B.assign(B.ref(Copy), B.ref(mapVar(P))));
+  EntryPointers[P] = Copy;
+  return Copy;
+}
+
+Expr *PullbackBuilder::aliasValue(const VarDecl *VD) {
+  auto It = AliasOffsets.find(VD);
+  const VarDecl *R = Act.storageOf(VD);
+  if (It == AliasOffsets.end() || !R || inScopeInReverse(VD))
+    return nullptr;
+  QualType Pointee = aliasPointee(VD);
+  bool Elements;
+  Expr *Base = aliasBase(R, Pointee, /*Shadow=*/false, Elements,
+                         Act.memberPathOf(VD));
+  if (!Base)
+    return nullptr;
+  Expr *P;
+  if (Elements) {
+    P = B.binop(BO_Add, Base, B.ref(It->second));
+  } else {
+    QualType CharP = Ctx.getPointerType(Ctx.CharTy.withConst());
+    P = B.reinterpretCast(
+        Ctx.getPointerType(Pointee.getUnqualifiedType().withConst()),
+        B.binop(BO_Add, B.reinterpretCast(CharP, Base), B.ref(It->second)));
+  }
+  return VD->getType()->isReferenceType() ? B.paren(B.deref(P)) : B.paren(P);
+}
+
+} // namespace grad
