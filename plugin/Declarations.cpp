@@ -624,18 +624,32 @@ Expr *PullbackBuilder::objectAssignment(const CallExpr *CE) {
 void PullbackBuilder::recordAssignment(const Expr *LHS, const Expr *RHS,
                                        Stmts &Fwd, Stmts &Rev) {
   const Expr *L = strip(LHS);
-  bool Element = isElementAccess(L);
+  // `*this = e` in a non-const member function: the object's shadow is
+  // *d_this, in/out.
+  const auto *UO = dyn_cast<UnaryOperator>(L);
+  const auto *This =
+      UO && UO->getOpcode() == UO_Deref
+          ? dyn_cast<CXXThisExpr>(UO->getSubExpr()->IgnoreParenImpCasts())
+          : nullptr;
+  bool Element = !This && isElementAccess(L);
   const auto *DRE = dyn_cast<DeclRefExpr>(L);
   const VarDecl *VD = Element ? indexedVar(L)
                       : DRE   ? dyn_cast<VarDecl>(DRE->getDecl())
                               : nullptr;
-  if (!VD || !mapVar(VD) || !VD->isLocalVarDeclOrParm()) {
+  // (`v = e` of a member of `this`: its shadow is that member of *d_this.)
+  bool IsThis = false;
+  bool ThisMember = Element && !VD && !pathRoot(L, IsThis) && IsThis;
+  if (!This && !ThisMember &&
+      (!VD || !mapVar(VD) || !VD->isLocalVarDeclOrParm())) {
     unsupported(L, "assignment to " + constructName(L));
     return;
   }
-  bool Active = Act.isActive(VD);
+  bool Active = This || ThisMember ? Act.ThisActive : Act.isActive(VD);
   Expr *Target =
-      Element ? rebuildElement(L, false, !Active) : B.ref(mapVar(VD));
+      This ? B.deref(S.BuildCXXThisExpr(B.Loc, This->getType(),
+                                        /*IsImplicit=*/false))
+      : Element ? rebuildElement(L, false, !Active)
+                : B.ref(mapVar(VD));
   Expr *Value = fwd(RHS, false);
   if (Failed)
     return;
@@ -646,7 +660,9 @@ void PullbackBuilder::recordAssignment(const Expr *LHS, const Expr *RHS,
   // had no use after this point.
   QualType T = L->getType().getNonReferenceType().getUnqualifiedType();
   auto Adjoint = [&]() -> Expr * {
-    return Element ? adjointElement(L) : adjointStorage(VD);
+    return This      ? B.deref(thisShadow(L))
+           : Element ? adjointElement(L)
+                     : adjointStorage(VD);
   };
   Stmts R;
   bool RActive = Act.isActive(strip(RHS));
