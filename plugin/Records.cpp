@@ -161,6 +161,11 @@ static bool ownerImpl(QualType T, std::string *Why, unsigned Depth) {
     }
     if (isFloating(FT) || isComplex(FT) || isPlainRecord(FT))
       continue;
+    // Arrays of numbers beside the container (`double bias[3];`): copied
+    // with the object, zeroed and accumulated element by element.
+    if (const auto *AT = dyn_cast<ConstantArrayType>(FT.getTypePtr());
+        AT && isFloating(AT->getElementType()))
+      continue;
     const auto *FRD = FT->getAsCXXRecordDecl();
     StringRef Name = FRD && FRD->getIdentifier() ? FRD->getName() : "";
     if (FRD && FRD->isInStdNamespace() && Name == "vector") {
