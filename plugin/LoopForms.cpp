@@ -188,7 +188,10 @@ void PullbackBuilder::rangeFor(const CXXForRangeStmt *RF, Stmts &Fwd,
   // (Not in a split derivative's reverse half when the range is a
   // parameter it does not receive: the caller may have changed it.)
   const auto *CP = dyn_cast_or_null<ParmVarDecl>(Root);
-  bool Reread = (Root ? !Act.isDataWritten(Root) : !Act.ThisWritten) &&
+  // (Nor when the range's variable is declared in a block the reverse
+  // sweep is outside of.)
+  bool Reread = (Root ? !Act.isDataWritten(Root) && inScopeInReverse(Root)
+                      : !Act.ThisWritten) &&
                 !Act.isWritten(V) &&
                 (Half == SplitHalf::None || (C && (!CP || keptInReverseHalf(CP))));
   VarDecl *RK = B.var(PB, fresh("_k"), SizeT,

@@ -1192,6 +1192,8 @@ class Gen:
             es.append(E(f"double({e.text})", e.bound) if e.is_int else e)
         name = self.new_local()
         self.emit(f"K3 {name}{{{es[0].text}, {n}, {es[1].text}}};")
+        # (Not a V3 / C3 / P3 of an earlier function with the same name.)
+        self.struct_type[name] = "K3"
         self.scopes[-1].append(Var(f"{name}.x", es[0].bound))
         self.scopes[-1].append(Var(f"{name}.y", es[1].bound))
         k = Var(f"{name}.k", 3, False, is_int=True)
