@@ -252,7 +252,9 @@ Expr *PullbackBuilder::rebuildUserCall(const CallExpr *CE,
       // A temporary struct (`Vec3(y, x, x)`, `{a, b}`, `make(x)`): its
       // value is kept for the reverse sweep, its adjoint is a local.
       Expr *R = rebuild(A, false, !Act.isActive(K));
-      Args.push_back(Act.isActive(K) ? record(K, R) : R);
+      // (Also when it carries no derivative: the reverse sweep passes it
+      // again, and the variables it was built from may have changed.)
+      Args.push_back(record(K, R));
     } else if (PT->isRecordType() && !isa<DeclRefExpr>(K) &&
                !isElementAccess(K))
       Args.push_back(rebuild(A, false, true)); // a temporary object
@@ -398,7 +400,7 @@ void PullbackBuilder::backpropUserCall(const CallExpr *CE, Expr *Adj,
     bool Memory = PT->isPointerType() || PT->isReferenceType() ||
                   (PT->isRecordType() && hasFloatingData(PT));
     if (temporaryObject(PT, strip(A)))
-      Args.push_back(Act.isActive(strip(A)) ? val(A) : plain(A));
+      Args.push_back(val(A));
     else
       Args.push_back(Memory ? valBase(copiedObject(A)) : val(A));
   }

@@ -167,7 +167,7 @@ bool PullbackBuilder::rebuildMethodArgs(const CXXMethodDecl *MD,
         temporaryObject(MD->getParamDecl(I)->getType(), AK)) {
       // A temporary struct argument (`a + Vec3{y, 1, x}`): kept by value.
       Expr *V = rebuild(A, false, !Act.isActive(AK));
-      Out.push_back(Act.isActive(AK) ? record(AK, V) : V);
+      Out.push_back(record(AK, V)); // (read again by the reverse sweep)
       continue;
     }
     Out.push_back(rebuild(A, true, false));

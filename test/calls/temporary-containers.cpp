@@ -7,7 +7,9 @@
 // passes it to the helper's pullback with a local adjoint of as many zeros,
 // whose elements then go back to the expressions in the braces. (It was an
 // error: "expression std::vector<double>{x, y * x}, whose memory the plugin
-// cannot track".) Temporaries built otherwise stay errors that name them.
+// cannot track".) A temporary is kept also when it carries no derivative:
+// the helper's pullback reads it. Temporaries built otherwise stay errors
+// that name them.
 // Reverse and forward mode.
 // RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
 // RUN: %gradxx -fsanitize=address,undefined %s -o %t.asan && %t.asan | %FileCheck-strict %s --implicit-check-not=FAIL
@@ -96,6 +98,26 @@ struct Acc {
   return a.dot({x, x * y});
 }
 
+// Temporaries without derivatives whose variables change after the call:
+// the reverse sweep passes the values they had (it re-evaluated them: a
+// wrong derivative, also for a struct temporary, before 2026-12-03).
+static double wdot(const std::vector<double> &v, double x) {
+  return v[0] * x + v[1] * x * x;
+}
+static double pdot(const P &p, double x) { return p.a * x + p.b * x * x; }
+[[grad]] double changed(double x, double y) {
+  double s = 0;
+  for (int i = 0; i < 3; ++i) {
+    double c = 1.5 * i;
+    s += wdot({c, c + 1}, x) + pdot(P{c, 2 * c}, y);
+    Acc a{x};
+    s += a.dot({c, 1.0});
+    c = 5;
+    s += c * x;
+  }
+  return s;
+}
+
 #ifdef ERRORS
 static std::vector<double> make(double x) { return {x, 2 * x}; }
 // ERR: temporary-containers.cpp:[[@LINE+1]]:49: error: grad: cannot differentiate expression std::vector<double>(3, x), whose memory the plugin cannot track in 'filled'
@@ -116,6 +138,19 @@ int main() {
   check_grad("arrays", arrays, arrays_pullback, 0.7, 1.3);
   check_grad("writer", writer, writer_pullback, 0.7, 1.3);
   check_grad("method", method, method_pullback, 0.7, 1.3);
+  check_grad("changed", changed, changed_pullback, 0.7, 1.3);
+  // Closed form: sum over c = 0, 1.5, 3 of (c + 2 (c + 1) x + c^2 + 1 + 5)
+  // for x, and 2 c y + 2 (2 c) y for y (pdot: c y + 2 c y^2).
+  {
+    double dx = 0, dy = 0, x = 0.7, y = 1.3, ex = 0, ey = 0;
+    changed_pullback(x, y, 1.0, &dx, &dy);
+    for (double c : {0.0, 1.5, 3.0}) {
+      ex += c + 2 * (c + 1) * x + c * c + 1.0 + 5;
+      ey += c + 2 * (2 * c) * y;
+    }
+    gradcheck::expect("changed.closed.x", dx, ex);
+    gradcheck::expect("changed.closed.y", dy, ey);
+  }
   // CHECK: ok inLoop.d0
   // CHECK: ok inLoop.d1
   // CHECK: ok structs.d0
@@ -126,5 +161,9 @@ int main() {
   // CHECK: ok writer.d1
   // CHECK: ok method.d0
   // CHECK: ok method.d1
+  // CHECK: ok changed.d0
+  // CHECK: ok changed.d1
+  // CHECK: ok changed.closed.x
+  // CHECK: ok changed.closed.y
   return gradcheck::failures();
 }

@@ -131,6 +131,11 @@ before the memory ones), `memory` and `-NAME` are accepted):
              member: `double *r = t.a.data();` or `&t.a[t.n]`, `double *q
              = r + 1;`, written and read through both; or `for (double &c :
              t.a) c = 0.5 * std::tanh(c + e);`
+  temps      (not in all or memory) `t += 0.5 * std::tanh(tw({0.25 * i,
+             e}, e) + tp(T2{e, 0.5 * i}, t));`: temporaries from braces
+             passed by const reference to helpers whose derivatives read
+             their values, built from an int in scope (loop counters change
+             after the call)
   values     (not in all or memory; with vectors or owners) objects as
              values: with vectors, whole assignment `v = w;` (w built from
              v's iterators, then still read) and `v = vscale(v, tanh(e));`
@@ -224,7 +229,7 @@ ALL_FEATURES = LEGACY_FEATURES + MEMORY_FEATURES + ("retwrite", "seqorder",
                                                     "shaped", "delegating",
                                                     "intmembers", "owners",
                                                     "values", "scratch",
-                                                    "rowptrs")
+                                                    "rowptrs", "temps")
 # Names that stand for several features.
 GROUPS = {"memory": MEMORY_FEATURES, "all": LEGACY_FEATURES}
 DEFAULT_FEATURES = ("expr", "locals", "overwrite", "ternary", "math", "calls",
@@ -709,6 +714,9 @@ class Gen:
             kinds += ["kstruct"] * 2
         if self.on("owners") and self.on("locals"):
             kinds += ["owner"] * 2
+        if self.on("temps") and any(v.assignable and v.scalar
+                                     for v in self.vars()):
+            kinds += ["temps"] * 2
         if self.on("structs") and self.on("locals"):
             kinds += ["struct"] * 2
             if len(self.structs_in_scope()) >= 2:
@@ -718,6 +726,23 @@ class Gen:
         if not kinds:
             return
         getattr(self, "s_" + self.rng.choice(kinds))(depth)
+
+    # --- temps -------------------------------------------------------------
+    def s_temps(self, depth):
+        """Temporaries passed to helpers by const reference: a vector and a
+        struct from braces, built from an int in scope (a loop counter
+        changes after the call) and a differentiated value."""
+        ints = [v.name for v in self.vars() if v.is_int and not v.array]
+        i = self.rng.choice(ints) if ints else "2"
+        e = self.dbl(self.squash(self.limit(self.expr(2)), 2.0))
+        t = self.target()
+        # Half of the time, temporaries of ints only: no derivative of their
+        # own, but the helpers' derivatives read their values.
+        ints_only = self.chance(0.5)
+        a = f"0.5 * {i}" if ints_only else paren(e)
+        self.emit(f"{t.name} += 0.5 * std::tanh(tw({{0.25 * {i}, {a}}}, "
+                  f"{paren(e)}) + tp(T2{{{a}, 0.5 * {i}}}, {t.name}));")
+        self.set_bound(t, t.bound + 0.5)
 
     # --- vectors -----------------------------------------------------------
     def s_vecops(self, depth):
@@ -3342,6 +3367,16 @@ KSTRUCT_HELPERS = """struct K3 { double x; int k; double y; };
 """
 
 
+# Helpers of the temps feature: they read a temporary's values in their
+# derivative (`v[0] * x`: d/dx is v[0]).
+TEMP_HELPERS = """static double tw(const std::vector<double> &v, double x) {
+  return v[0] * x + v[1] * std::sin(x);
+}
+struct T2 { double a, b; };
+static double tp(const T2 &p, double x) { return p.a * std::cos(x) + p.b * x; }
+"""
+
+
 # Types of the structs feature: an aggregate, a class whose constructor
 # copies its parameters, and a helper that returns a struct.
 STRUCT_HELPERS = """struct V3 { double x, y, z; };
@@ -3403,7 +3438,7 @@ def generate(seed, n, features):
     if "complex" in features:
         out[-1:-1] = ["#include <complex>"]
     if "vectors" in features or "owners" in features or \
-            "scratch" in features:
+            "scratch" in features or "temps" in features:
         out[-1:-1] = ["#include <vector>"]
     if "copies" in features:
         out[-1:-1] = ["#include <algorithm>", "#include <cstring>",
@@ -3420,6 +3455,8 @@ def generate(seed, n, features):
         out.append(KSTRUCT_HELPERS)
     if "owners" in features:
         out.append(OWNER_HELPERS)
+    if "temps" in features:
+        out.append(TEMP_HELPERS)
     if "values" in features and "vectors" in features:
         out.append(VECTOR_VALUE_HELPERS)
     if "values" in features and "owners" in features:
