@@ -192,18 +192,25 @@ Expr *PullbackBuilder::adjointTarget(const Expr *Arg, Stmts &Out,
                                      Deferred &Later, bool Optional) {
   const Expr *K = stripE(Arg);
   QualType T = K->getType().getNonReferenceType().getUnqualifiedType();
-  if (!Act.isActive(K)) {
-    if (Optional)
-      return new (Ctx) CXXNullPtrLiteralExpr(Ctx.NullPtrTy, B.Loc);
-    // A place for an adjoint nobody reads.
+  // A zero adjoint shaped like the argument (null after an error).
+  auto Zero = [&]() -> Expr * {
     Expr *Init = T->isRecordType() && !isPlainRecord(T)
                      ? B.callGrad("zeros_like", {val(K)})
-                                   : B.zero(T);
+                     : B.zero(T);
     if (!Init)
       return unsupported(K, "argument " + spelled(K) + " of type '" +
                                 T.getAsString(Ctx.getPrintingPolicy()) +
                                 "', whose adjoint cannot be made here (bind "
                                 "it to a local first)");
+    return Init;
+  };
+  if (!Act.isActive(K)) {
+    if (Optional)
+      return new (Ctx) CXXNullPtrLiteralExpr(Ctx.NullPtrTy, B.Loc);
+    // A place for an adjoint nobody reads.
+    Expr *Init = Zero();
+    if (!Init)
+      return nullptr;
     VarDecl *Z = B.var(PB, fresh("_z"), T, Init);
     Out.push_back(B.declStmt(Z));
     return B.addrOf(B.ref(Z));
@@ -212,14 +219,9 @@ Expr *PullbackBuilder::adjointTarget(const Expr *Arg, Stmts &Out,
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
       if (VD->isLocalVarDeclOrParm())
         return addressOf(adjointStorage(VD));
-  Expr *Init = T->isRecordType() && !isPlainRecord(T)
-                     ? B.callGrad("zeros_like", {val(K)})
-                                 : B.zero(T);
+  Expr *Init = Zero();
   if (!Init)
-    return unsupported(K, "argument " + spelled(K) + " of type '" +
-                              T.getAsString(Ctx.getPrintingPolicy()) +
-                              "', whose adjoint cannot be made here (bind "
-                              "it to a local first)");
+    return nullptr;
   VarDecl *G = B.var(PB, fresh("_g"), T, Init);
   Out.push_back(B.declStmt(G));
   Later.push_back({K, G});
