@@ -25,6 +25,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Sema/Sema.h"
 
 using namespace clang;
@@ -32,6 +33,114 @@ using namespace clang;
 namespace grad {
 
 static const Expr *strip(const Expr *E) { return stripExpr(E); }
+
+/// True if \p E reads a floating member of the object (`data[k]`, `w`,
+/// `this->v.x`), or calls anything on it.
+static bool readsThisData(const Expr *E) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool VisitCXXThisExpr(CXXThisExpr *) {
+      Found = true;
+      return false;
+    }
+  };
+  // Integer members (sizes) are read freely: they change only with the
+  // whole object.
+  E = E->IgnoreParenImpCasts();
+  if (E->getType()->isIntegralOrEnumerationType()) {
+    struct Calls : RecursiveASTVisitor<Calls> {
+      bool Found = false;
+      bool VisitCallExpr(CallExpr *) {
+        Found = true;
+        return false;
+      }
+    } C;
+    C.TraverseStmt(const_cast<Expr *>(E));
+    return C.Found;
+  }
+  Finder F;
+  F.TraverseStmt(const_cast<Expr *>(E));
+  return F.Found;
+}
+
+/// A read of one floating element or member of the object, at an index
+/// that reads only its sizes: `data[i * cols + j]`, `w`, `this->a[i]`.
+static bool thisElementRead(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) ||
+           thisElementRead(ME->getBase());
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+    return thisElementRead(AS->getBase()) && !readsThisData(AS->getIdx());
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E))
+    return OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2 &&
+           thisElementRead(OC->getArg(0)) && !readsThisData(OC->getArg(1));
+  return false;
+}
+
+/// True if \p E is linear in the object's floating data: its partials with
+/// respect to them do not depend on their values.
+static bool linearInData(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (!readsThisData(E))
+    return true;
+  if (thisElementRead(E))
+    return true;
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    return (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus) &&
+           linearInData(UO->getSubExpr());
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    const Expr *L = BO->getLHS(), *R = BO->getRHS();
+    switch (BO->getOpcode()) {
+    case BO_Add:
+    case BO_Sub:
+      return linearInData(L) && linearInData(R);
+    case BO_Mul:
+      return (!readsThisData(L) && linearInData(R)) ||
+             (!readsThisData(R) && linearInData(L));
+    case BO_Div:
+      return !readsThisData(R) && linearInData(L);
+    default:
+      return false;
+    }
+  }
+  return false;
+}
+
+/// True if \p MD only sets or adds to elements of its object from values
+/// that do not read its floating data (`data[i * cols + j] = v;`, `w[k] +=
+/// v;`): its pullback reads the object's sizes, never its values, and
+/// writes no more than the call wrote.
+static bool setsElements(const CXXMethodDecl *MD) {
+  const FunctionDecl *Def = MD->getDefinition();
+  const auto *Body = Def ? dyn_cast_or_null<CompoundStmt>(Def->getBody())
+                         : nullptr;
+  if (!Body || Body->body_empty() || !MD->getReturnType()->isVoidType())
+    return false;
+  for (const Stmt *St : Body->body()) {
+    const auto *BO = dyn_cast<BinaryOperator>(St);
+    if (!BO || !(BO->getOpcode() == BO_Assign || BO->getOpcode() == BO_AddAssign ||
+                 BO->getOpcode() == BO_SubAssign) ||
+        !isFloating(BO->getLHS()->getType()) || !thisElementRead(BO->getLHS()) ||
+        readsThisData(BO->getRHS()))
+      return false;
+  }
+  return true;
+}
+
+/// True if \p MD is one `return` of an expression linear in its object's
+/// floating data: its pullback never reads their values, so it may run on
+/// the object as the reverse sweep finds it.
+static bool linearInThis(const CXXMethodDecl *MD) {
+  const FunctionDecl *Def = MD->getDefinition();
+  const auto *Body = Def ? dyn_cast_or_null<CompoundStmt>(Def->getBody())
+                         : nullptr;
+  if (!Body || Body->size() != 1 || !isFloating(MD->getReturnType()) ||
+      MD->getReturnType()->isReferenceType())
+    return false;
+  const auto *RS = dyn_cast<ReturnStmt>(Body->body_front());
+  return RS && RS->getRetValue() && linearInData(RS->getRetValue());
+}
 
 bool PullbackBuilder::methodCall(const CallExpr *CE, const CXXMethodDecl *&MD,
                                  const Expr *&Obj, bool &Arrow,
@@ -105,27 +214,44 @@ Expr *PullbackBuilder::rebuildMethodCall(const CallExpr *CE, bool Need) {
   bool Keep = Temp || (Root && !IsThis && Copyable &&
                        (Act.isWritten(Root) || Act.isDataWritten(Root) ||
                         !readOnly(OK)));
+  // An object that owns its elements, written in the function: the reverse
+  // sweep would read its last values, not those of the call. It is kept
+  // per call on the thread's saved objects, unless the method is linear in
+  // the object's data (an accessor `return data[i * cols + j];`: its
+  // pullback reads only the sizes, which do not change but by a whole
+  // assignment; the reverse half of a split derivative does not have the
+  // object, nor does the reverse sweep of an object declared in a block).
+  bool KeepOwner =
+      !Keep && Root && !IsThis &&
+      (isa<DeclRefExpr>(OK) || isElementAccess(OK)) && isElementOwner(OT) &&
+      (Act.isWritten(Root) || !inScopeInReverse(Root) ||
+       (Act.isDataWritten(Root) &&
+        (Half != SplitHalf::None || !isa<DeclRefExpr>(OK) ||
+         !linearInThis(MD))));
   if (!IsThis && !Root && !Temp)
     return unsupported(Obj, "member call on " + constructName(OK));
-  if (!Keep && !readOnly(OK) && !isa<DeclRefExpr>(OK))
+  if (!Keep && !KeepOwner && !readOnly(OK) && !isa<DeclRefExpr>(OK))
     return unsupported(Obj, "member call on an object the function writes");
-  if (!Keep && Root && Act.isWritten(Root))
+  if (!Keep && !KeepOwner && Root && Act.isWritten(Root))
     return unsupported(Obj, "member call on an object the function writes");
-  // The reverse sweep would read the object's last values, not those of
-  // the call, and a class that owns its elements is not copied per call.
-  if (!Keep && Root && !IsThis && Act.isDataWritten(Root) &&
-      isElementOwner(QualType(MD->getParent()->getTypeForDecl(), 0)))
-    return unsupported(
-        Obj, "call to '" + MD->getNameAsString() + "' on '" +
-                 Root->getNameAsString() +
-                 "', whose elements the function writes (an object of type '" +
-                 MD->getParent()->getNameAsString() +
-                 "' is not kept per call: read the elements through a member "
-                 "function returning a reference, or by index)");
+  if (KeepOwner && NoHoist)
+    return unsupported(CE, "call to '" + MD->getNameAsString() + "' on '" +
+                               spelled(OK) + "', whose elements the function "
+                               "writes, " + NoHoistWhy);
   PullbackEntry *PE = D.calleePullback(MD, CE->getExprLoc(), Entry);
   if (!PE) {
     Failed = true;
     return nullptr;
+  }
+  if (KeepOwner) {
+    SmallVector<Expr *, 4> NArgs;
+    if (!rebuildMethodArgs(MD, Args, NArgs))
+      return nullptr;
+    Expr *Self = rebuild(OK, false, true);
+    if (!Self || !keepOwner(CE, rebuild(OK, false, true), OT))
+      return nullptr;
+    Expr *R = B.memberCall(Self, MD->getDeclName(), NArgs, Arrow);
+    return Need ? record(CE, R) : R;
   }
   VarDecl *Kept = nullptr;
   if (Keep) {
@@ -153,6 +279,17 @@ Expr *PullbackBuilder::rebuildMethodCall(const CallExpr *CE, bool Need) {
                      : rebuild(OK, false, true);
   Expr *R = B.memberCall(FwdObj, MD->getDeclName(), NArgs, Arrow);
   return Need ? record(CE, R) : R;
+}
+
+bool PullbackBuilder::keepOwner(const CallExpr *CE, Expr *Obj, QualType T) {
+  Expr *Keep = Obj ? B.callRuntime("keep", {}, {Obj}) : nullptr;
+  if (!Keep) {
+    Failed = true;
+    return false;
+  }
+  Cur->push_back(Keep);
+  KeptOwners[CE] = T;
+  return true;
 }
 
 bool PullbackBuilder::rebuildMethodArgs(const CXXMethodDecl *MD,
@@ -198,16 +335,11 @@ Expr *PullbackBuilder::rebuildMutatingCall(const CallExpr *CE, bool Need) {
   bool Elem = !IsThis && !Arrow && !Var && isElementAccess(OK);
   bool Ptr = !IsThis && Arrow && OK->getType()->isPointerType() &&
              memoryActive(OK);
-  if (isElementOwner(OT))
-    return unsupported(Obj, "call to non-const member function " + Name +
-                                " on '" + spelled(OK) + "' of type '" +
-                                OT.getAsString(Ctx.getPrintingPolicy()) +
-                                "', which keeps its elements in a container "
-                                "member (write the elements through a "
-                                "member function returning a reference, "
-                                "'m(i, j) = v', or by index)");
+  // (A class that owns its elements is kept on the thread's saved objects,
+  // not in a variable of the pullback.)
+  bool Owner = isElementOwner(OT), Copy = true;
   if ((!IsThis && !Elem && !Ptr && (!Var || Arrow || !mapVar(Var))) ||
-      !isPlainStruct(OT))
+      !(isPlainStruct(OT) || Owner))
     return unsupported(Obj, "call to non-const member function " + Name +
                                 " on " + constructName(OK) +
                                 " (call it on a local object, a parameter, "
@@ -236,17 +368,27 @@ Expr *PullbackBuilder::rebuildMutatingCall(const CallExpr *CE, bool Need) {
   // (An element's indices are recorded for the reverse sweep.)
   if (Elem && !rebuildElement(OK, false, false))
     return nullptr;
-  Expr *Before =
-      IsThis ? B.deref(S.BuildCXXThisExpr(B.Loc, OK->getType(), false))
-      : Ptr  ? B.deref(rebuild(OK, false, true))
-             : rebuild(OK, false, true);
-  VarDecl *Kept = hoist("_o", OT.getUnqualifiedType());
-  Cur->push_back(B.assign(B.ref(Kept), Before));
-  if (!Loops.empty() && !Frames.empty())
-    Frames.back().Recorded.push_back(Kept);
-  KeptObjects[CE] = Kept;
+  auto Before = [&]() {
+    return IsThis ? B.deref(S.BuildCXXThisExpr(B.Loc, OK->getType(), false))
+           : Ptr  ? B.deref(rebuild(OK, false, true))
+                  : rebuild(OK, false, true);
+  };
+  // A setter (`m.set(i, j, v)`) on a variable the reverse sweep sees with
+  // the same sizes: its pullback runs on the variable itself, no copy.
+  if (Owner && Var && !Arrow && Half == SplitHalf::None &&
+      inScopeInReverse(Var) && !Act.isWritten(Var) && setsElements(MD))
+    Owner = false, Copy = false;
+  if (Copy && !Owner) {
+    VarDecl *Kept = hoist("_o", OT.getUnqualifiedType());
+    Cur->push_back(B.assign(B.ref(Kept), Before()));
+    if (!Loops.empty() && !Frames.empty())
+      Frames.back().Recorded.push_back(Kept);
+    KeptObjects[CE] = Kept;
+  }
   SmallVector<Expr *, 4> NArgs;
   if (!rebuildMethodArgs(MD, Args, NArgs))
+    return nullptr;
+  if (Copy && Owner && !keepOwner(CE, Before(), OT.getUnqualifiedType()))
     return nullptr;
   Expr *Self = IsThis ? S.BuildCXXThisExpr(B.Loc, OK->getType(), false)
                       : rebuild(OK, false, true);
@@ -390,11 +532,22 @@ void PullbackBuilder::backpropMethodCall(const CallExpr *CE, Expr *Adj,
       return;
     }
   auto Kept = KeptObjects.find(CE);
-  Out.push_back(B.memberCall(Kept != KeptObjects.end()
-                                 ? B.ref(Kept->second)
-                                 : rebuildObject(Obj),
+  VarDecl *Self = Kept != KeptObjects.end() ? Kept->second : nullptr;
+  auto KO = KeptOwners.find(CE);
+  if (KO != KeptOwners.end()) {
+    // The object as it was at the call, taken back from the saved objects.
+    QualType T = KO->second;
+    Expr *Init = B.callRuntime("kept", {B.typeArg(T)}, {});
+    Self = Init ? B.var(PB, fresh("_o"), T, Init) : nullptr;
+    if (!Self) {
+      Failed = true;
+      return;
+    }
+    Out.push_back(B.declStmt(Self));
+  }
+  Out.push_back(B.memberCall(Self ? B.ref(Self) : rebuildObject(Obj),
                              PE->Pullback->getDeclName(), CallArgs,
-                             Kept != KeptObjects.end() ? false : Arrow));
+                             Self ? false : Arrow));
   for (auto It = Later.rbegin(); It != Later.rend(); ++It)
     backprop(It->first, B.ref(It->second), Out);
 }

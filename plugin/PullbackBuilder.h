@@ -158,6 +158,16 @@ private:
   /// Member calls whose object's value at the call is kept (a temporary,
   /// or an object written in the function): the copy.
   llvm::DenseMap<const clang::CallExpr *, clang::VarDecl *> KeptObjects;
+  /// Member calls on an object that owns its elements, kept on the
+  /// thread's saved objects (`::grad::detail::keep(m)` before the call,
+  /// `kept<T>()` in the reverse sweep): the object's type.
+  llvm::DenseMap<const clang::CallExpr *, clang::QualType> KeptOwners;
+  /// `keep(Obj)` for the call \p CE on an object of type \p T that owns its
+  /// elements, in the forward sweep (after the arguments: the copy is the
+  /// object as the call's body sees it, and the reverse sweep takes it back
+  /// before the arguments' own).
+  bool keepOwner(const clang::CallExpr *CE, clang::Expr *Obj,
+                 clang::QualType T);
   clang::Expr *rebuildObject(const clang::Expr *Obj);
   void backpropMethodCall(const clang::CallExpr *CE, clang::Expr *Adj,
                           Stmts &Out);

@@ -131,6 +131,11 @@ before the memory ones), `memory` and `-NAME` are accepted):
              member: `double *r = t.a.data();` or `&t.a[t.n]`, `double *q
              = r + 1;`, written and read through both; or `for (double &c :
              t.a) c = 0.5 * std::tanh(c + e);`
+  ownermethods (not in all or memory; with owners) member functions of
+             an MV called on it: setters `t.set(0, 1, e);`, `t.add(1, 0,
+             e);` (run on the object itself), `t.damp(e);` (reads what it
+             writes: kept per call), and reads `t.get(1, 1)` (linear),
+             `t.energy()` (kept per call) after writes
   temps      (not in all or memory) `t += 0.5 * std::tanh(tw({0.25 * i,
              e}, e) + tp(T2{e, 0.5 * i}, t));`: temporaries from braces
              passed by const reference to helpers whose derivatives read
@@ -229,7 +234,8 @@ ALL_FEATURES = LEGACY_FEATURES + MEMORY_FEATURES + ("retwrite", "seqorder",
                                                     "shaped", "delegating",
                                                     "intmembers", "owners",
                                                     "values", "scratch",
-                                                    "rowptrs", "temps")
+                                                    "rowptrs", "temps",
+                                                    "ownermethods")
 # Names that stand for several features.
 GROUPS = {"memory": MEMORY_FEATURES, "all": LEGACY_FEATURES}
 DEFAULT_FEATURES = ("expr", "locals", "overwrite", "ternary", "math", "calls",
@@ -714,6 +720,10 @@ class Gen:
             kinds += ["kstruct"] * 2
         if self.on("owners") and self.on("locals"):
             kinds += ["owner"] * 2
+            if self.on("ownermethods") and any(
+                    getattr(v, "owner_kind", None) == "MV"
+                    for v in self.vars()):
+                kinds += ["owner"] * 4
         if self.on("temps") and any(v.assignable and v.scalar
                                      for v in self.vars()):
             kinds += ["temps"] * 2
@@ -1072,6 +1082,33 @@ class Gen:
         length and by indexing the member."""
         mvs = sorted({v.call_cell for v in self.vars()
                       if getattr(v, "owner_kind", None) == "MV"})
+        if self.on("ownermethods") and mvs and self.chance(0.7):
+            # Member functions of an MV in scope.
+            src = self.rng.choice(mvs)
+            cells = ["{t}.at(0, 0)", "{t}(0, 1)", "{t}.a[{t}.n]",
+                     "{t}.at(1, 1)"]
+            where = [(0, 0), (0, 1), (1, 0), (1, 1)]
+            kind = self.rng.choice(["set", "add", "damp", "read"])
+            if kind == "read":
+                t = self.target()
+                k = self.rng.randrange(4)
+                e = self.dbl(self.limit(self.expr(2)))
+                self.emit(f"{t.name} += 0.5 * std::tanh({src}.get"
+                          f"{where[k]} * {paren(e)}) + {src}.energy();")
+                self.set_bound(t, t.bound + 0.75)
+                return
+            e = self.dbl(self.limit(self.expr(2)))
+            if kind == "damp":
+                self.emit(f"{src}.damp({e.text});")
+                for cell in cells:
+                    self.set_bound(self.lookup(cell.format(t=src)), 0.5)
+                return
+            k = self.rng.randrange(4)
+            v = self.lookup(cells[k].format(t=src))
+            i, j = where[k]
+            self.emit(f"{src}.{kind}({i}, {j}, {e.text});")
+            self.set_bound(v, e.bound + (v.bound if kind == "add" else 0))
+            return
         if mvs and self.chance(0.5):
             # A copy of one in scope: its cells start as the original's.
             src = self.rng.choice(mvs)
@@ -3334,6 +3371,23 @@ OWNER_HELPERS = """struct MV {
 """
 
 
+# Member functions of MV (ownermethods).
+OWNER_METHODS = """  void set(int i, int j, double v) { a[i * n + j] = v; }
+  void add(int i, int j, double v) { a[i * n + j] += v; }
+  void damp(double s) {
+    for (int k = 0; k < 2 * n; ++k)
+      a[k] = 0.5 * std::tanh(a[k] * s);
+  }
+  double get(int i, int j) const { return a[i * n + j]; }
+  double energy() const {
+    double e = 0;
+    for (int k = 0; k < 2 * n; ++k)
+      e += a[k] * a[k];
+    return 0.25 * std::tanh(e);
+  }
+"""
+
+
 # Helpers of the values feature: objects returned, and taken by value and
 # written.
 VECTOR_VALUE_HELPERS = """std::vector<double> vscale(std::vector<double> a, double s) {
@@ -3454,7 +3508,8 @@ def generate(seed, n, features):
     if "intmembers" in features:
         out.append(KSTRUCT_HELPERS)
     if "owners" in features:
-        out.append(OWNER_HELPERS)
+        out.append(OWNER_HELPERS if "ownermethods" not in features
+                   else OWNER_HELPERS.replace("};\n", OWNER_METHODS + "};\n"))
     if "temps" in features:
         out.append(TEMP_HELPERS)
     if "values" in features and "vectors" in features:

@@ -521,6 +521,21 @@ template <class _Tp> object_stack<_Tp> &saved_objects() {
   return __s;
 }
 
+/// An object that owns its elements as it was before a call of one of its
+/// member functions (`m.set(i, j, v)`, or `m.get(i, j)` when the function
+/// writes `m` later): keep() saves a copy in the forward sweep, kept()
+/// takes it back in the reverse sweep, where the member function's pullback
+/// runs on it.
+template <class _Tp> void keep(const _Tp &__v) {
+  saved_objects<_Tp>().push(__v);
+}
+template <class _Tp> _Tp kept() {
+  object_stack<_Tp> &__s = saved_objects<_Tp>();
+  _Tp __v(static_cast<_Tp &&>(__s.top()));
+  __s.pop();
+  return __v;
+}
+
 /// Storage for the shadow of a local object that owns its elements (a
 /// class with a std::vector member): declared where the pullback starts,
 /// constructed as a copy of the object where the object is declared (so its
