@@ -471,6 +471,10 @@ const CallExpr *PullbackBuilder::lambdaCall(const CallExpr *CE) {
   std::string Name = "lambda";
   if (const auto *DRE = dyn_cast<DeclRefExpr>(strip(OC->getArg(0))))
     Name = "lambda '" + DRE->getDecl()->getNameAsString() + "'";
+  // A copy captured at the lambda, assigned before the call: the lifted
+  // call would read the new value.
+  if (const VarDecl *V = copyChangedBeforeCall(Primal, L, CE))
+    return unsupported(CE, copyChangedName(Name, V));
   FunctionDecl *Fn = D.liftFunction(*Info, 0, Entry);
   if (!Fn) {
     Failed = true;

@@ -347,7 +347,7 @@ Expr *PullbackBuilder::rebuildUserConstruction(const CXXConstructExpr *CC,
     return rebuildConstruction(CC, true);
   const CXXConstructorDecl *Ctor = CC->getConstructor();
   QualType T = CC->getType();
-  if (!T.isTriviallyCopyableType(Ctx))
+  if (!isByteCopyable(Ctx, T))
     return unsupported(CC, "construction of '" + T.getAsString() +
                                "', which is not trivially copyable");
   SmallVector<const Expr *, 4> Args(CC->arguments());

@@ -349,7 +349,9 @@ void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,
     }
     // (What stands in the way of a copy as the shadow, if the type is not
     // plain for owning memory.)
-    if (!T.isTriviallyCopyableType(Ctx) && !OwnerWhy.empty())
+    const auto *RD = T->getAsCXXRecordDecl();
+    if (!T.isTriviallyCopyableType(Ctx) && !OwnerWhy.empty() &&
+        !(RD && RD->hasUserDeclaredDestructor() && !destroysNothing(RD)))
       Why = OwnerWhy;
   }
   if (!IsArray && !IsVector && !IsStdArray && !IsTensor && !IsStruct) {

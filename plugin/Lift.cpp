@@ -14,6 +14,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Sema/Sema.h"
@@ -301,7 +302,10 @@ Expr *Cloner::expr(const Expr *E) {
   }
   if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
     if (UO->getOpcode() == UO_Deref || UO->getOpcode() == UO_AddrOf)
-      return fail(E, "pointer operation");
+      return fail(E, "pointer operation '" + spelledExpr(Ctx, E) +
+                         "' in a lambda (read the value into a local before "
+                         "the lambda, or write the lambda's body in the "
+                         "function)");
     return B.unop(UO->getOpcode(), expr(UO->getSubExpr()));
   }
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
@@ -673,6 +677,111 @@ FunctionDecl *Differentiator::liftFunction(LambdaInfo &Info, unsigned Slots,
     printDefinitionTo(Fn);
   Emit(Fn);
   return Fn;
+}
+
+namespace {
+/// Writes of a variable in a function body (assignments, increments, its
+/// address or a non-const reference to it, taken anywhere), and its loops.
+struct WriteFinder : RecursiveASTVisitor<WriteFinder> {
+  const VarDecl *V;
+  SmallVector<SourceRange, 4> Writes, Loops;
+  explicit WriteFinder(const VarDecl *V) : V(V) {}
+  bool names(const Expr *E) const {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DRE && DRE->getDecl() == V;
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->isAssignmentOp() && names(BO->getLHS()))
+      Writes.push_back(BO->getSourceRange());
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    if ((UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
+        names(UO->getSubExpr()))
+      Writes.push_back(UO->getSourceRange());
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+    if (OC->getNumArgs() >= 1 && OC->isAssignmentOp() && names(OC->getArg(0)))
+      Writes.push_back(OC->getSourceRange());
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *CE) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+      if (!names(CE->getArg(I)))
+        continue;
+      QualType PT = FD && I < FD->getNumParams()
+                        ? FD->getParamDecl(I)->getType()
+                        : QualType();
+      if (PT.isNull() || (PT->isReferenceType() &&
+                          !PT.getNonReferenceType().isConstQualified()))
+        Writes.push_back(CE->getSourceRange());
+    }
+    // A member function called on it.
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
+      if (names(MC->getImplicitObjectArgument()) && MC->getMethodDecl() &&
+          !MC->getMethodDecl()->isConst())
+        Writes.push_back(CE->getSourceRange());
+    return true;
+  }
+  bool VisitForStmt(ForStmt *S) { return Loops.push_back(S->getSourceRange()), true; }
+  bool VisitWhileStmt(WhileStmt *S) { return Loops.push_back(S->getSourceRange()), true; }
+  bool VisitDoStmt(DoStmt *S) { return Loops.push_back(S->getSourceRange()), true; }
+  bool VisitCXXForRangeStmt(CXXForRangeStmt *S) {
+    return Loops.push_back(S->getSourceRange()), true;
+  }
+};
+} // namespace
+
+/// True if \p V, captured by copy by the lambda \p L, may be assigned
+/// after the closure is made and before the call \p Call: a write between
+/// them in the source, or one in a loop around the call that does not hold
+/// the lambda (a later iteration). The lifted function reads the variable
+/// at the call, the closure holds its value at the lambda.
+static bool changedSinceCapture(const FunctionDecl *F, const VarDecl *V,
+                                const LambdaExpr *L, const CallExpr *Call) {
+  if (!F || !F->getBody())
+    return false;
+  const SourceManager &SM = F->getASTContext().getSourceManager();
+  auto Before = [&](SourceLocation A, SourceLocation B) {
+    return SM.isBeforeInTranslationUnit(A, B);
+  };
+  auto Inside = [&](SourceRange Outer, SourceRange In) {
+    return !Before(In.getBegin(), Outer.getBegin()) &&
+           !Before(Outer.getEnd(), In.getEnd());
+  };
+  WriteFinder W(V);
+  W.TraverseStmt(F->getBody());
+  SourceRange LR = L->getSourceRange(), CR = Call->getSourceRange();
+  for (SourceRange Wr : W.Writes) {
+    if (Inside(LR, Wr))
+      continue; // the lambda's own body
+    if (Before(LR.getEnd(), Wr.getBegin()) && Before(Wr.getEnd(), CR.getBegin()))
+      return true;
+    for (SourceRange Loop : W.Loops)
+      if (Inside(Loop, CR) && Inside(Loop, Wr) && !Inside(Loop, LR))
+        return true;
+  }
+  return false;
+}
+
+const VarDecl *copyChangedBeforeCall(const FunctionDecl *F,
+                                     const LambdaExpr *L,
+                                     const CallExpr *Call) {
+  for (const LambdaCapture &LC : L->captures())
+    if (LC.capturesVariable() && LC.getCaptureKind() == LCK_ByCopy)
+      if (const auto *V = dyn_cast<VarDecl>(LC.getCapturedVar());
+          V && changedSinceCapture(F, V, L, Call))
+        return V;
+  return nullptr;
+}
+
+std::string copyChangedName(const std::string &Lambda, const VarDecl *V) {
+  return "call of " + Lambda + ", which captures '" + V->getNameAsString() +
+         "' by value, assigned after the lambda is made (capture it by "
+         "reference, or copy it into a local that the function does not "
+         "assign)";
 }
 
 bool containsLambda(const Stmt *St) {

@@ -70,6 +70,18 @@ clang::QualType capturedThisType(const LambdaInfo &Info);
 /// Fills Kind, Reason and Caps.
 void classify(LambdaInfo &Info);
 
+/// A variable \p L captures by copy that the function \p F may assign
+/// after the closure is made and before the call \p Call (a write between
+/// them, or in a loop around the call that does not hold the lambda), or
+/// null. The lifted call reads the variable at the call, the closure holds
+/// its value at the lambda.
+const clang::VarDecl *copyChangedBeforeCall(const clang::FunctionDecl *F,
+                                            const clang::LambdaExpr *L,
+                                            const clang::CallExpr *Call);
+/// The error for such a call of \p Lambda ("lambda 'f'").
+std::string copyChangedName(const std::string &Lambda,
+                            const clang::VarDecl *V);
+
 /// True if \p St contains a lambda expression (lifted for map/broadcast,
 /// not replayed).
 bool containsLambda(const clang::Stmt *St);

@@ -158,7 +158,10 @@ void PullbackBuilder::rangeFor(const CXXForRangeStmt *RF, Stmts &Fwd,
     return MC ? B.ref(MC) : rebuild(RangeE, false, /*Plain=*/true);
   };
   auto RangeShadow = [&]() -> Expr * {
-    return C ? adjointStorage(C) : shadowLValue(*this, B, stripExpr(RangeE));
+    // (A local reference to a container, `auto &r = v`: v's shadow.)
+    return C && !isElementAccess(RangeE)
+               ? adjointStorage(C)
+               : shadowLValue(*this, B, stripExpr(RangeE));
   };
   bool RangeActive = C ? Act.isActive(C)
                        : ThisRoot ? Act.ThisActive : Act.isActive(Root);

@@ -193,10 +193,13 @@ Expr *PullbackBuilder::adjointTarget(const Expr *Arg, Stmts &Out,
   const Expr *K = stripE(Arg);
   QualType T = K->getType().getNonReferenceType().getUnqualifiedType();
   // A zero adjoint shaped like the argument (null after an error).
+  // (A std::vector or std::array, also nested: a zeroed copy, from the
+  // runtime's core; other classes: grad::zeros_like, a tensor's.)
   auto Zero = [&]() -> Expr * {
-    Expr *Init = T->isRecordType() && !isPlainRecord(T)
-                     ? B.callGrad("zeros_like", {val(K)})
-                     : B.zero(T);
+    bool Std = isStdClass(T, "vector") || isStdClass(T, "array");
+    Expr *Init = !T->isRecordType() || isPlainRecord(T) ? B.zero(T)
+                 : Std ? B.callRuntime("zero_like", {}, {val(K)})
+                       : B.callGrad("zeros_like", {val(K)});
     if (!Init)
       return unsupported(K, "argument " + spelled(K) + " of type '" +
                                 T.getAsString(Ctx.getPrintingPolicy()) +
@@ -215,9 +218,12 @@ Expr *PullbackBuilder::adjointTarget(const Expr *Arg, Stmts &Out,
     Out.push_back(B.declStmt(Z));
     return B.addrOf(B.ref(Z));
   }
+  // (A local reference into memory, `double &r = out[1]`, is an access of
+  // what it binds to: its adjoint is that memory's shadow, reached through
+  // the local adjoint below and backprop.)
   if (const auto *DRE = dyn_cast<DeclRefExpr>(K))
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-      if (VD->isLocalVarDeclOrParm())
+      if (VD->isLocalVarDeclOrParm() && !isElementAccess(K))
         return addressOf(adjointStorage(VD));
   Expr *Init = Zero();
   if (!Init)

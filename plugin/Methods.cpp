@@ -208,7 +208,7 @@ Expr *PullbackBuilder::rebuildMethodCall(const CallExpr *CE, bool Need) {
   QualType OT = OK->getType().getNonReferenceType().getUnqualifiedType();
   // (A closure cannot be assigned: it is re-read as it is.)
   const CXXRecordDecl *ORD = OT->getAsCXXRecordDecl();
-  bool Copyable = isPlainStruct(OT) && OT.isTriviallyCopyableType(Ctx) &&
+  bool Copyable = isPlainStruct(OT) && isByteCopyable(Ctx, OT) &&
                   !(ORD && ORD->isLambda());
   bool Temp = !IsThis && !Root && Copyable && !OK->isGLValue();
   bool Keep = Temp || (Root && !IsThis && Copyable &&
@@ -228,8 +228,18 @@ Expr *PullbackBuilder::rebuildMethodCall(const CallExpr *CE, bool Need) {
        (Act.isDataWritten(Root) &&
         (Half != SplitHalf::None || !isa<DeclRefExpr>(OK) ||
          !linearInThis(MD))));
-  if (!IsThis && !Root && !Temp)
+  if (!IsThis && !Root && !Temp) {
+    // (A temporary kept by value whose destructor stands in the way.)
+    std::string Why;
+    if (!OK->isGLValue() && ORD && ORD->hasUserDeclaredDestructor() &&
+        !destroysNothing(ORD) && !isPlainRecord(OT, &Why) && !Why.empty())
+      return unsupported(Obj, "member call on " + constructName(OK) +
+                                  ", a temporary of type '" +
+                                  OT.getAsString(Ctx.getPrintingPolicy()) +
+                                  "' kept for the reverse sweep (" + Why +
+                                  ")");
     return unsupported(Obj, "member call on " + constructName(OK));
+  }
   if (!Keep && !KeepOwner && !readOnly(OK) && !isa<DeclRefExpr>(OK))
     return unsupported(Obj, "member call on an object the function writes");
   if (!Keep && !KeepOwner && Root && Act.isWritten(Root))

@@ -127,6 +127,11 @@ clang::Expr *elementsOf(SemaBuilder &B, const clang::Expr *A,
 /// write nothing of what they are given (a search loop `double *argmax(double
 /// *a, int n)`, `std::max_element` over `double *`) (Writes.cpp).
 bool writesNothing(const clang::FunctionDecl *FD);
+/// True if the destructor of \p RD is trivial, or non-virtual with a body
+/// that writes nothing but its own local variables (`~Box() {}`, `~Log() {
+/// std::puts("done"); }`): destroying a copy the derivative makes changes
+/// nothing it differentiates (Writes.cpp).
+bool destroysNothing(const clang::CXXRecordDecl *RD);
 /// The virtual method \p CE calls when the override that runs is not known
 /// at compile time (not qualified, not final), or null (Writes.cpp).
 const clang::CXXMethodDecl *virtualDispatch(const clang::CallExpr *CE);

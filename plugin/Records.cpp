@@ -82,13 +82,20 @@ static bool plainImpl(QualType T, std::string *Why, unsigned Depth) {
     return false;
   }
   // Copied and destroyed as bytes (std::pair qualifies: only its
-  // assignment is user-written, and it assigns member by member).
+  // assignment is user-written, and it assigns member by member; so does
+  // a class whose destructor writes nothing, `~Box() {}`).
   if (!(RD->hasTrivialCopyConstructor() || RD->hasTrivialMoveConstructor()) ||
-      !RD->hasTrivialDestructor() || RD->getNumVBases() > 0 ||
-      RD->isPolymorphic()) {
+      RD->getNumVBases() > 0 || RD->isPolymorphic()) {
     if (Why)
       *Why = "it is not trivially copyable (it owns memory, has virtual "
              "functions or user-written copy operations)";
+    return false;
+  }
+  if (!destroysNothing(RD)) {
+    if (Why)
+      *Why = "its destructor '~" + RD->getNameAsString() +
+             "' writes memory, and the derivative's copies of it would run "
+             "it too";
     return false;
   }
   for (const CXXBaseSpecifier &Base : RD->bases())
@@ -267,6 +274,14 @@ const FieldDecl *constFloatingMember(QualType T) {
 bool isPlainRecord(QualType T, std::string *Why) {
   T = T.getNonReferenceType();
   return T->isRecordType() && plainImpl(T, Why, 0);
+}
+
+bool isByteCopyable(const ASTContext &Ctx, QualType T) {
+  if (T.isTriviallyCopyableType(Ctx))
+    return true;
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  return RD && RD->hasDefinition() && RD->hasTrivialCopyConstructor() &&
+         RD->hasTrivialCopyAssignment() && isPlainRecord(T);
 }
 
 bool isPlainStruct(QualType T) {

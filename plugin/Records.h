@@ -38,6 +38,10 @@ clang::QualType complexValueType(clang::QualType T);
 /// virtual bases, unions or members of pointer or reference type. Otherwise
 /// \p Why (if given) names what stands in the way.
 bool isPlainRecord(clang::QualType T, std::string *Why = nullptr);
+/// True if \p T is trivially copyable, or a plain record copied by trivial
+/// copy operations whose destructor writes nothing (`struct Box { double v;
+/// ~Box() {} };`): kept by value and taped as bytes.
+bool isByteCopyable(const clang::ASTContext &Ctx, clang::QualType T);
 
 /// True if \p T is a class that owns its elements (`struct Mat { int rows,
 /// cols; std::vector<double> data; }`): every member with floating data is

@@ -403,6 +403,14 @@ const CallExpr *TangentBuilder::liftedCall(const CXXOperatorCallExpr *OC) {
   auto Known = LambdaCalls.find(OC);
   if (Known != LambdaCalls.end())
     return Known->second;
+  if (const LambdaExpr *L = findLambda(OC->getArg(0)))
+    if (const VarDecl *V = copyChangedBeforeCall(Def, L, OC)) {
+      std::string Name = "lambda";
+      if (const auto *DRE =
+              dyn_cast<DeclRefExpr>(OC->getArg(0)->IgnoreParenImpCasts()))
+        Name = "lambda '" + DRE->getDecl()->getNameAsString() + "'";
+      return fail(OC, copyChangedName(Name, V));
+    }
   LambdaInfo *Info = D.lambdaInfo(OC->getArg(0), Def, nullptr);
   FunctionDecl *Fn = Info ? D.liftFunction(*Info, 0, Def, nullptr) : nullptr;
   if (!Fn) {

@@ -205,4 +205,29 @@ bool writesNothing(const FunctionDecl *FD) {
   return bodyWritesNothing(FD, 0);
 }
 
+bool destroysNothing(const CXXRecordDecl *RD) {
+  if (!RD || !RD->hasDefinition())
+    return false;
+  if (RD->hasTrivialDestructor())
+    return true;
+  const CXXDestructorDecl *D = RD->getDestructor();
+  if (!D || D->isVirtual() || D->isDeleted())
+    return false;
+  // An implicit or defaulted destructor that is not trivial destroys
+  // members: theirs must write nothing either.
+  if (!D->isUserProvided()) {
+    for (const CXXBaseSpecifier &Base : RD->bases())
+      if (!destroysNothing(Base.getType()->getAsCXXRecordDecl()))
+        return false;
+    for (const FieldDecl *F : RD->fields()) {
+      QualType T = F->getASTContext().getBaseElementType(F->getType());
+      if (const auto *FRD = T->getAsCXXRecordDecl();
+          FRD && !destroysNothing(FRD))
+        return false;
+    }
+    return true;
+  }
+  return bodyWritesNothing(D, 0);
+}
+
 } // namespace grad

@@ -9,7 +9,9 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstddef>
+#include <type_traits>
 #include <thread>
 #include <vector>
 
@@ -165,6 +167,61 @@ TEST(StackTest, LargeBlocksAreGivenBackWhenEmpty) {
     EXPECT_GT(S.capacity(), stack::keep_bytes);
   }
   EXPECT_EQ(S.capacity(), 0u);
+}
+
+// A struct of numbers with a destructor that does nothing: taped as bytes,
+// zeroed bytewise.
+struct Box {
+  double V;
+  int N;
+  ~Box() {}
+};
+
+TEST(StackTest, BytesOfValuesWithDestructors) {
+  static_assert(!std::is_trivially_copyable_v<Box>);
+  stack S;
+  S.push(Box{1.5, 3});
+  S.push(2.0);
+  S.push(Box{-4.0, 7});
+  Box B{0, 0};
+  double D = 0;
+  S.pop(B);
+  EXPECT_EQ(B.V, -4.0);
+  EXPECT_EQ(B.N, 7);
+  S.pop(D);
+  EXPECT_EQ(D, 2.0);
+  S.pop(B);
+  EXPECT_EQ(B.V, 1.5);
+  EXPECT_EQ(B.N, 3);
+  EXPECT_EQ(S.size(), 0u);
+  grad::detail::zero(B);
+  EXPECT_EQ(B.V, 0.0);
+  EXPECT_EQ(B.N, 0);
+}
+
+// Objects kept per call (`m.scale(s)` on a class owning its elements): last
+// kept, first taken back, whole.
+TEST(StackTest, KeptObjectsLastInFirstOut) {
+  std::vector<double> A{1, 2, 3}, B{4, 5};
+  grad::detail::keep(A);
+  grad::detail::keep(B);
+  A[0] = 10; // the copies do not follow the originals
+  std::vector<double> TB = grad::detail::kept<std::vector<double>>();
+  std::vector<double> TA = grad::detail::kept<std::vector<double>>();
+  EXPECT_EQ(TB, (std::vector<double>{4, 5}));
+  EXPECT_EQ(TA, (std::vector<double>{1, 2, 3}));
+}
+
+// The adjoint of a temporary container argument: shaped like it, zero.
+TEST(StackTest, ZeroLike) {
+  std::vector<std::vector<double>> M{{1, 2}, {3, 4, 5}};
+  auto Z = grad::detail::zero_like(M);
+  ASSERT_EQ(Z.size(), 2u);
+  EXPECT_EQ(Z[0], (std::vector<double>{0, 0}));
+  EXPECT_EQ(Z[1], (std::vector<double>{0, 0, 0}));
+  EXPECT_EQ(M[1][2], 5.0);
+  std::array<double, 3> Arr{1, 2, 3};
+  EXPECT_EQ(grad::detail::zero_like(Arr), (std::array<double, 3>{0, 0, 0}));
 }
 
 TEST(StackTest, OneStackPerThread) {

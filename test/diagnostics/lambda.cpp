@@ -25,7 +25,7 @@ struct Model {
   }
 };
 
-// CHECK: lambda.cpp:[[@LINE+4]]:39: error: grad: cannot differentiate pointer operation in 'deref'
+// CHECK: lambda.cpp:[[@LINE+4]]:39: error: grad: cannot differentiate pointer operation '*p' in a lambda (read the value into a local before the lambda, or write the lambda's body in the function) in 'deref'
 // CHECK: lambda.cpp:[[@LINE+1]]:3: note: while differentiating 'deref' requested here
 [[grad]] double deref(double x) {
   double *p = &x;

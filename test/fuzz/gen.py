@@ -131,6 +131,16 @@ before the memory ones), `memory` and `-NAME` are accepted):
              member: `double *r = t.a.data();` or `&t.a[t.n]`, `double *q
              = r + 1;`, written and read through both; or `for (double &c :
              t.a) c = 0.5 * std::tanh(c + e);`
+  lambdas    (not in all or memory) local lambdas: capture-free (`auto
+             lamN = [](double u, double v) { ... };`), capturing by
+             reference a variable assigned between the definition and the
+             call (the call reads the new value), by value one assigned
+             before the definition and after the call, and writing what they capture by reference (`[&](double
+             u) { t = 0.5 * std::tanh(t + u); }` called twice, and
+             immediately invoked `[&] { ... }();`)
+  dtors      (with structs) V3, C3 and P3 have a destructor that writes
+             nothing (`~V3() {}`): no longer trivially copyable, they are
+             kept and taped as bytes, and their destructors run as written
   ownermethods (not in all or memory; with owners) member functions of
              an MV called on it: setters `t.set(0, 1, e);`, `t.add(1, 0,
              e);` (run on the object itself), `t.damp(e);` (reads what it
@@ -235,7 +245,8 @@ ALL_FEATURES = LEGACY_FEATURES + MEMORY_FEATURES + ("retwrite", "seqorder",
                                                     "intmembers", "owners",
                                                     "values", "scratch",
                                                     "rowptrs", "temps",
-                                                    "ownermethods")
+                                                    "ownermethods", "dtors",
+                                                    "lambdas")
 # Names that stand for several features.
 GROUPS = {"memory": MEMORY_FEATURES, "all": LEGACY_FEATURES}
 DEFAULT_FEATURES = ("expr", "locals", "overwrite", "ternary", "math", "calls",
@@ -727,6 +738,8 @@ class Gen:
         if self.on("temps") and any(v.assignable and v.scalar
                                      for v in self.vars()):
             kinds += ["temps"] * 2
+        if self.on("lambdas") and self.lambda_vars():
+            kinds += ["lambda"] * 3
         if self.on("structs") and self.on("locals"):
             kinds += ["struct"] * 2
             if len(self.structs_in_scope()) >= 2:
@@ -736,6 +749,69 @@ class Gen:
         if not kinds:
             return
         getattr(self, "s_" + self.rng.choice(kinds))(depth)
+
+    # --- lambdas -----------------------------------------------------------
+    def lambda_vars(self):
+        """Plain double variables a lambda may capture by name."""
+        return [v for v in self.vars()
+                if v.scalar and v.assignable and not v.is_int and
+                v.name.isidentifier()]
+
+    def s_lambda(self, depth):
+        """A local lambda and its calls: capture-free, capturing by
+        reference or by value a variable assigned between the definition and
+        the call, or writing what it captures by reference."""
+        r = self.rng
+        cands = self.lambda_vars()
+        self.nlocals += 1
+        f = f"lam{self.nlocals}"
+        kind = r.choice(["pure", "byref", "byvalue", "writes", "iife"])
+        arg = lambda: self.dbl(self.squash(self.limit(self.expr(2)), 2.0))
+        if kind == "pure":
+            self.emit(f"auto {f} = [](double u, double v) {{ return 0.5 * "
+                      f"std::tanh(u * v) + 0.25 * u; }};")
+            t = self.target()
+            a, b = arg(), arg()
+            self.emit(f"{t.name} += {f}({a.text}, {b.text});")
+            self.set_bound(t, t.bound + 1.0)
+            return
+        c = r.choice(cands)
+        if kind in ("byref", "byvalue"):
+            cap = f"&{c.name}" if kind == "byref" else c.name
+            e = self.dbl(self.squash(self.limit(self.expr(2)), 2.0))
+            if kind == "byvalue":
+                # Assigned before the lambda, and after the call (an
+                # assignment in between is an error: the closure holds the
+                # old value).
+                self.emit(f"{c.name} = {e.text};")
+                self.set_bound(c, e.bound)
+            self.emit(f"auto {f} = [{cap}](double u) {{ return "
+                      f"std::tanh(u * {c.name}) + 0.5 * std::sin({c.name}); }};")
+            if kind == "byref":
+                # Assigned between the definition and the call.
+                self.emit(f"{c.name} = {e.text};")
+                self.set_bound(c, e.bound)
+            t = self.target()
+            a = arg()
+            self.emit(f"{t.name} += {f}({a.text});")
+            self.set_bound(t, t.bound + 1.5)
+            if kind == "byvalue" and t is not c:
+                self.emit(f"{c.name} = 0.5 * {c.name} + 0.25 * {t.name};")
+                self.set_bound(c, 0.5 * c.bound + 0.25 * t.bound)
+            return
+        if kind == "writes":
+            self.emit(f"auto {f} = [&](double u) {{ {c.name} = 0.5 * "
+                      f"std::tanh({c.name} + u); }};")
+            a, b = arg(), arg()
+            self.emit(f"{f}({a.text});")
+            self.emit(f"{f}({b.text});")
+            self.set_bound(c, 0.5)
+            return
+        e = arg()
+        t = self.target()
+        self.emit(f"[&] {{ {t.name} += 0.5 * std::tanh({e.text} * "
+                  f"{c.name}); }}();")
+        self.set_bound(t, t.bound + 0.5)
 
     # --- temps -------------------------------------------------------------
     def s_temps(self, depth):
@@ -3502,7 +3578,14 @@ def generate(seed, n, features):
     if "outargs" in features:
         out.append(OUTARG_HELPERS)
     if "structs" in features:
-        out.append(STRUCT_HELPERS)
+        out.append(STRUCT_HELPERS if "dtors" not in features else
+                   STRUCT_HELPERS
+                   .replace("struct V3 { double x, y, z; };",
+                            "struct V3 { double x, y, z; ~V3() {} };")
+                   .replace("  double x, y, z;\n  C3(",
+                            "  double x, y, z;\n  ~C3() {}\n  C3(")
+                   .replace("  double x, y, z;\n  P3(",
+                            "  double x, y, z;\n  ~P3() {}\n  P3("))
     if "shaped" in features:
         out.append(SHAPED_HELPERS)
     if "intmembers" in features:

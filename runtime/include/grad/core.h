@@ -233,6 +233,13 @@ constexpr lanes<_Tp, _Np> lanes_of(const dual<_Tp, _Np> &__d) {
   return __r;
 }
 
+/// A value the stack holds as bytes.
+template <class _Tp>
+concept __tape_value =
+    std::is_trivially_copyable_v<_Tp> ||
+    (std::is_trivially_copy_assignable_v<_Tp> &&
+     std::is_copy_constructible_v<_Tp> && !std::is_polymorphic_v<_Tp>);
+
 /// A resizable contiguous container of trivially copyable values (a
 /// std::vector): the stack records its elements and their count.
 template <class _Cp>
@@ -273,9 +280,11 @@ public:
   }
 
   /// Appends a copy of the value.
+  /// (Also a value copied by trivial copy operations whose destructor has
+  /// no effect the derivative needs, `struct Box { double v; ~Box() {} }`:
+  /// the stack never destroys what it holds.)
   template <class _Tp> void push(const _Tp &__v) {
-    static_assert(std::is_trivially_copyable_v<_Tp>,
-                  "the stack holds trivially copyable values");
+    static_assert(__tape_value<_Tp>, "the stack holds trivially copyable values");
     if ((__capacity - __pos) < slot<_Tp>()) [[unlikely]]
       __grow(slot<_Tp>());
     ::new (static_cast<void *>(__begin + __pos)) _Tp(__v);
@@ -284,8 +293,7 @@ public:
 
   /// Removes the last value (of the argument's type) into the argument.
   template <class _Tp> void pop(_Tp &__v) {
-    static_assert(std::is_trivially_copyable_v<_Tp>,
-                  "the stack holds trivially copyable values");
+    static_assert(__tape_value<_Tp>, "the stack holds trivially copyable values");
     __pos -= slot<_Tp>();
     __v = *std::launder(reinterpret_cast<_Tp *>(__begin + __pos));
   }
@@ -460,11 +468,20 @@ template <class _Dp> void zero(_Dp &__dst) {
   else if constexpr (std::is_trivially_copyable_v<_Dp> ||
                      (std::is_trivially_copy_constructible_v<_Dp> &&
                       std::is_trivially_destructible_v<_Dp> &&
-                      std::is_class_v<_Dp>)) // std::pair<double, double>
+                      std::is_class_v<_Dp>) || // std::pair<double, double>
+                     (__tape_value<_Dp> && std::is_class_v<_Dp>)) // ~Box() {}
     std::memset(static_cast<void *>(&__dst), 0, sizeof(_Dp));
   else
     for (auto &__e : __dst)
       ::grad::detail::zero(__e);
+}
+
+/// A copy of \p __v with every number zeroed, shaped like it (a std::vector,
+/// also of vectors, a std::array): the adjoint of a temporary argument.
+template <class _Tp> _Tp zero_like(const _Tp &__v) {
+  _Tp __z(__v);
+  ::grad::detail::zero(__z);
+  return __z;
 }
 
 /// A zero object of trivially copyable class \p _Tp (the shadow of a
