@@ -174,8 +174,12 @@ bool computePushforwardSignature(Sema &S, const FunctionDecl *Primal,
                             Primal->getCanonicalDecl()) != 0;
       bool ReadOnly = (UserFacing && (P->getOriginalType()->isArrayType() ||
                                       PT.getNonReferenceType()->isArrayType())) ||
-                      (PT->isPointerType() &&
-                       PT->getPointeeType().isConstQualified()) ||
+                      // (also a reference to one: a pointer captured by
+                      // reference by a lifted lambda, `const double *&p`)
+                      (PT.getNonReferenceType()->isPointerType() &&
+                       PT.getNonReferenceType()
+                           ->getPointeeType()
+                           .isConstQualified()) ||
                       (PT.getNonReferenceType()->isArrayType() &&
                        PT.getNonReferenceType()
                            ->getAsArrayTypeUnsafe()

@@ -51,12 +51,15 @@ static bool writableParam(QualType T) {
   return Obj->isRecordType() && holdsWritablePointer(Obj);
 }
 
-/// A local variable of the helper itself (not a reference, not static).
-static bool localValue(const Expr *E) {
+/// A local variable of the helper \p Owner itself (not a reference, not
+/// static; a lambda's body writing a variable it captures by reference
+/// writes its caller's).
+static bool localValue(const Expr *E, const FunctionDecl *Owner) {
   const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   return VD && VD->isLocalVarDeclOrParm() && !VD->isStaticLocal() &&
-         !VD->getType()->isReferenceType();
+         !VD->getType()->isReferenceType() && Owner &&
+         Owner->Encloses(VD->getDeclContext());
 }
 
 /// True if the call or construction \p Callee(\p Args) writes nothing
@@ -82,6 +85,7 @@ static bool callWritesNothing(const FunctionDecl *Callee,
 namespace {
 struct WriteFinder {
   unsigned Depth;
+  const FunctionDecl *Owner;
   bool Found = false;
 
   void walk(const Stmt *S) {
@@ -92,12 +96,13 @@ struct WriteFinder {
       return;
     }
     if (const auto *BO = dyn_cast<BinaryOperator>(S);
-        BO && BO->isAssignmentOp() && !localValue(BO->getLHS())) {
+        BO && BO->isAssignmentOp() && !localValue(BO->getLHS(), Owner)) {
       Found = true;
       return;
     }
     if (const auto *UO = dyn_cast<UnaryOperator>(S);
-        UO && UO->isIncrementDecrementOp() && !localValue(UO->getSubExpr())) {
+        UO && UO->isIncrementDecrementOp() &&
+        !localValue(UO->getSubExpr(), Owner)) {
       Found = true;
       return;
     }
@@ -148,7 +153,7 @@ static bool bodyWritesNothing(const FunctionDecl *FD, unsigned Depth) {
   auto [It, New] = St.WritesNothing.try_emplace(Def->getCanonicalDecl(), false);
   if (!New)
     return It->second;
-  WriteFinder W{Depth};
+  WriteFinder W{Depth, Def};
   W.walk(Def->getBody());
   if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
     for (const CXXCtorInitializer *Init : Ctor->inits())

@@ -34,6 +34,37 @@
   return s + y;
 }
 
+// A lambda writing a variable it captures by reference from its own
+// parameter (`t = 0.5 * std::tanh(t + u)` called with `y`): the variable
+// carries a derivative from the call on. Its call was taken for one that
+// writes nothing (the write looked like one to a local of the lambda), so
+// `t` had no derivative: d/dy 0 instead of 4.7e-6 (found by the generator,
+// all,memory,forward,lambdas, seed 87508, with an early return after it).
+[[grad]] double writesCapture(double x, double y) {
+  double t = 5;
+  auto f = [&](double u) { t = 0.5 * std::tanh(t + u); };
+  f(y);
+  f(0.5 * x);
+  return t * x;
+}
+[[grad]] double writesThenReturns(double x, double y) {
+  double t = 1;
+  auto f = [&](double u) { t = 0.5 * std::tanh(t + u); };
+  f(y);
+  if (x > 5)
+    return 0;
+  return t * x;
+}
+
+// Forward mode: a lambda capturing a `const double *` parameter by
+// reference (its lifted function's tangent for it was a `double *`: a clang
+// error inside the generated code, found by the generator, all,lambdas,
+// forward, seed 87411).
+[[grad::forward]] double fwdptr(double x, const double *p) {
+  [&] { x += 0.5 * std::tanh(p[1] * x); }();
+  return x * p[0];
+}
+
 #ifdef ERRORS
 // ERR: lambda-copies.cpp:[[@LINE+4]]:10: error: grad: cannot differentiate call of lambda 'f', which captures 'y' by value, assigned after the lambda is made (capture it by reference, or copy it into a local that the function does not assign) in 'between'
 [[grad]] double between(double x, double y) {
@@ -65,12 +96,19 @@ int main() {
   check_grad("before", before, before_pullback, 0.7, 1.3);
   check_grad("after", after, after_pullback, 0.7, 1.3);
   check_grad("perIteration", perIteration, perIteration_pullback, 0.7, 1.3);
+  check_grad("writesCapture", writesCapture, writesCapture_pullback, 0.7, 1.3);
+  check_grad("writesThenReturns", writesThenReturns,
+             writesThenReturns_pullback, 0.7, 1.3);
   // CHECK: ok before.d0
   // CHECK-NEXT: ok before.d1
   // CHECK-NEXT: ok after.d0
   // CHECK-NEXT: ok after.d1
   // CHECK-NEXT: ok perIteration.d0
   // CHECK-NEXT: ok perIteration.d1
+  // CHECK-NEXT: ok writesCapture.d0
+  // CHECK-NEXT: ok writesCapture.d1
+  // CHECK-NEXT: ok writesThenReturns.d0
+  // CHECK-NEXT: ok writesThenReturns.d1
   // Closed form of `before`: 3 x^2 y -> 6 x y, 3 x^2.
   double dx = 0, dy = 0;
   before_pullback(0.7, 1.3, 1.0, &dx, &dy);
@@ -78,5 +116,18 @@ int main() {
   gradcheck::expect("before.closed.y", dy, 3 * 0.7 * 0.7);
   // CHECK-NEXT: ok before.closed.x
   // CHECK-NEXT: ok before.closed.y
+  {
+    double p[2] = {1.3, 0.4}, tp[2] = {0.25, -0.5}, x = 0.7, tx = 1.0;
+    grad::dual<double> R = fwdptr_pushforward(x, p, tx, tp);
+    double h = 1e-6;
+    auto F = [&](double s) {
+      double q[2] = {p[0] + s * tp[0], p[1] + s * tp[1]};
+      return fwdptr(x + s * tx, q);
+    };
+    gradcheck::expect("fwdptr.val", R.val, fwdptr(x, p));
+    gradcheck::expect("fwdptr.der", R.der[0], (F(h) - F(-h)) / (2 * h));
+  }
+  // CHECK-NEXT: ok fwdptr.val
+  // CHECK-NEXT: ok fwdptr.der
   return gradcheck::failures();
 }
