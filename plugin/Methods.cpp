@@ -48,11 +48,17 @@ static bool readsThisData(const Expr *E) {
   // whole object.
   E = E->IgnoreParenImpCasts();
   if (E->getType()->isIntegralOrEnumerationType()) {
+    // (An index computed from a floating member, `data[(int)w]`, reads it.)
     struct Calls : RecursiveASTVisitor<Calls> {
       bool Found = false;
       bool VisitCallExpr(CallExpr *) {
         Found = true;
         return false;
+      }
+      bool VisitMemberExpr(MemberExpr *ME) {
+        if (!ME->getType()->isIntegralOrEnumerationType())
+          Found = true;
+        return !Found;
       }
     } C;
     C.TraverseStmt(const_cast<Expr *>(E));
@@ -78,9 +84,17 @@ static bool thisElementRead(const Expr *E) {
   return false;
 }
 
-/// True if \p E is linear in the object's floating data: its partials with
-/// respect to them do not depend on their values.
-static bool linearInData(const Expr *E) {
+/// True if \p E is a constant (`2.0`, `0.5 * 3`): a factor whose own
+/// partial (the other factor) nobody needs.
+static bool constantFactor(const Expr *E, const ASTContext &Ctx) {
+  return !E->isValueDependent() && E->isEvaluatable(Ctx);
+}
+
+/// True if \p E is linear in the object's floating data and its partials
+/// with respect to anything do not depend on those values: sums of elements
+/// times constants (`data[k]`, `2 * a[i] - b[i] / 4`). (`data[k] * s` is
+/// not: the partial for s is data[k].)
+static bool linearInData(const Expr *E, const ASTContext &Ctx) {
   E = E->IgnoreParenImpCasts();
   if (!readsThisData(E))
     return true;
@@ -88,18 +102,18 @@ static bool linearInData(const Expr *E) {
     return true;
   if (const auto *UO = dyn_cast<UnaryOperator>(E))
     return (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus) &&
-           linearInData(UO->getSubExpr());
+           linearInData(UO->getSubExpr(), Ctx);
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     const Expr *L = BO->getLHS(), *R = BO->getRHS();
     switch (BO->getOpcode()) {
     case BO_Add:
     case BO_Sub:
-      return linearInData(L) && linearInData(R);
+      return linearInData(L, Ctx) && linearInData(R, Ctx);
     case BO_Mul:
-      return (!readsThisData(L) && linearInData(R)) ||
-             (!readsThisData(R) && linearInData(L));
+      return (constantFactor(L, Ctx) && linearInData(R, Ctx)) ||
+             (constantFactor(R, Ctx) && linearInData(L, Ctx));
     case BO_Div:
-      return !readsThisData(R) && linearInData(L);
+      return constantFactor(R, Ctx) && linearInData(L, Ctx);
     default:
       return false;
     }
@@ -139,7 +153,8 @@ static bool linearInThis(const CXXMethodDecl *MD) {
       MD->getReturnType()->isReferenceType())
     return false;
   const auto *RS = dyn_cast<ReturnStmt>(Body->body_front());
-  return RS && RS->getRetValue() && linearInData(RS->getRetValue());
+  return RS && RS->getRetValue() &&
+         linearInData(RS->getRetValue(), MD->getASTContext());
 }
 
 bool PullbackBuilder::methodCall(const CallExpr *CE, const CXXMethodDecl *&MD,
@@ -497,6 +512,20 @@ void PullbackBuilder::backpropMethodCall(const CallExpr *CE, Expr *Adj,
   SmallVector<Expr *, 8> CallArgs;
   Deferred Later;
   methodPullbackArgs(MD, *PE, Args, Adj, CS, CallArgs, Later, Out);
+  auto Kept = KeptObjects.find(CE);
+  VarDecl *Self = Kept != KeptObjects.end() ? Kept->second : nullptr;
+  auto KO = KeptOwners.find(CE);
+  if (KO != KeptOwners.end()) {
+    // The object as it was at the call, taken back from the saved objects.
+    QualType T = KO->second;
+    Expr *Init = B.callRuntime("kept", {B.typeArg(T)}, {});
+    Self = Init ? B.var(PB, fresh("_o"), T, Init) : nullptr;
+    if (!Self) {
+      Failed = true;
+      return;
+    }
+    Out.push_back(B.declStmt(Self));
+  }
   if (CS.ThisIndex >= 0) {
     // The object's adjoint: d_this, its storage, or the element's.
     const Expr *K = strip(Obj);
@@ -529,9 +558,18 @@ void PullbackBuilder::backpropMethodCall(const CallExpr *CE, Expr *Adj,
       QualType OT = K->getType().getNonReferenceType().getUnqualifiedType();
       if (OT->isPointerType())
         OT = OT->getPointeeType().getUnqualifiedType();
-      VarDecl *Z = B.var(PB, fresh("_z"), OT,
-                         isPlainRecord(OT) ? B.zero(OT) : nullptr);
+      // (An object owning its elements: a copy of it, its floating data
+      // zeroed, so that its sizes are the object's.)
+      Expr *Init = isPlainRecord(OT) ? B.zero(OT) : nullptr;
+      bool Owner = !Init && isElementOwner(OT);
+      if (Owner)
+        Init = Self ? B.ref(Self)
+               : K->getType()->isPointerType() ? B.deref(rebuildObject(Obj))
+                                               : rebuildObject(Obj);
+      VarDecl *Z = B.var(PB, fresh("_z"), OT, Init);
       Out.push_back(B.declStmt(Z));
+      if (Owner)
+        zeroFloatingData(B, OT, [&]() -> Expr * { return B.ref(Z); }, Out);
       AdjObj = B.addrOf(B.ref(Z));
     }
     CallArgs.push_back(AdjObj);
@@ -541,20 +579,6 @@ void PullbackBuilder::backpropMethodCall(const CallExpr *CE, Expr *Adj,
       Failed = true;
       return;
     }
-  auto Kept = KeptObjects.find(CE);
-  VarDecl *Self = Kept != KeptObjects.end() ? Kept->second : nullptr;
-  auto KO = KeptOwners.find(CE);
-  if (KO != KeptOwners.end()) {
-    // The object as it was at the call, taken back from the saved objects.
-    QualType T = KO->second;
-    Expr *Init = B.callRuntime("kept", {B.typeArg(T)}, {});
-    Self = Init ? B.var(PB, fresh("_o"), T, Init) : nullptr;
-    if (!Self) {
-      Failed = true;
-      return;
-    }
-    Out.push_back(B.declStmt(Self));
-  }
   Out.push_back(B.memberCall(Self ? B.ref(Self) : rebuildObject(Obj),
                              PE->Pullback->getDeclName(), CallArgs,
                              Self ? false : Arrow));

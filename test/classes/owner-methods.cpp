@@ -35,6 +35,13 @@ struct Mat {
       set(k / cols, k % cols, std::sin(x[k]));
   }
   double get(int i, int j) const { return data[i * cols + j]; }
+  // Linear in the elements, but the partials for s read them: kept.
+  double scaled(int i, int j, double s) const {
+    return data[i * cols + j] * s;
+  }
+  double over(int k, double s) const { return data[k] / s; }
+  // A constant factor: runs on the object.
+  double half(int k) const { return 0.5 * data[k] - data[0] / 4; }
   double sq(int i, int j) const {
     return data[i * cols + j] * data[i * cols + j];
   }
@@ -78,6 +85,31 @@ struct Net {
   m.set(0, 0, 5.0);
   m.mul(1, 1, x);
   return p + m.get(0, 0) * m.sq(1, 1) * y;
+}
+
+// Accessors whose other inputs' partials read the elements, then writes
+// (the first version ran them on the object as the reverse sweep found it:
+// d/dx -12.99 instead of -1.35).
+[[grad]] double factors(double x, double y) {
+  Mat m(2, 2);
+  m.set(0, 0, x);
+  m.set(0, 1, y);
+  double r = m.scaled(0, 0, y) + m.over(1, x) + m.half(1) * y;
+  m.set(0, 0, 5.0);
+  m.set(0, 1, 7.0);
+  return r + m.half(0);
+}
+
+// An object without derivatives whose kept member gets a differentiated
+// argument: the pullback's adjoint for the object is a zeroed copy (it was
+// declared without an initializer: no default constructor, a clang error in
+// the generated code; found by the generator, ownermethods seed 84604).
+[[grad]] double inactive(double x, double y) {
+  Mat m(2, 2);
+  m.set(0, 0, 3.0);
+  double r = std::tanh(m.scaled(0, 0, y)) * x;
+  m.set(0, 0, 1.0);
+  return r;
 }
 
 [[grad]] double loops(const double *x, int n) {
@@ -154,6 +186,8 @@ int main() {
   XY("overwritten", overwritten, overwritten_pullback);
   XY("pointer", pointer, pointer_pullback);
   XY("member", member, member_pullback);
+  XY("factors", factors, factors_pullback);
+  XY("inactive", inactive, inactive_pullback);
   // CHECK: ok local.dx
   // CHECK-NEXT: ok local.dy
   // CHECK-NEXT: ok overwritten.dx
@@ -162,6 +196,10 @@ int main() {
   // CHECK-NEXT: ok pointer.dy
   // CHECK-NEXT: ok member.dx
   // CHECK-NEXT: ok member.dy
+  // CHECK-NEXT: ok factors.dx
+  // CHECK-NEXT: ok factors.dy
+  // CHECK-NEXT: ok inactive.dx
+  // CHECK-NEXT: ok inactive.dy
   // Closed form of `local`: (x - x y^2) y^2.
   {
     double dx = 0, dy = 0;

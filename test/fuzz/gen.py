@@ -145,6 +145,7 @@ before the memory ones), `memory` and `-NAME` are accepted):
              an MV called on it: setters `t.set(0, 1, e);`, `t.add(1, 0,
              e);` (run on the object itself), `t.damp(e);` (reads what it
              writes: kept per call), and reads `t.get(1, 1)` (linear),
+             `t.wget(1, 1, e)` (times a value: kept per call),
              `t.energy()` (kept per call) after writes
   temps      (not in all or memory) `t += 0.5 * std::tanh(tw({0.25 * i,
              e}, e) + tp(T2{e, 0.5 * i}, t));`: temporaries from braces
@@ -1169,8 +1170,14 @@ class Gen:
                 t = self.target()
                 k = self.rng.randrange(4)
                 e = self.dbl(self.limit(self.expr(2)))
-                self.emit(f"{t.name} += 0.5 * std::tanh({src}.get"
-                          f"{where[k]} * {paren(e)}) + {src}.energy();")
+                # (wget's partial for its factor reads the element: kept.)
+                if self.chance(0.5):
+                    i, j = where[k]
+                    read = f"{src}.wget({i}, {j}, {paren(e)})"
+                else:
+                    read = f"{src}.get{where[k]} * {paren(e)}"
+                self.emit(f"{t.name} += 0.5 * std::tanh({read}) + "
+                          f"{src}.energy();")
                 self.set_bound(t, t.bound + 0.75)
                 return
             e = self.dbl(self.limit(self.expr(2)))
@@ -3455,6 +3462,7 @@ OWNER_METHODS = """  void set(int i, int j, double v) { a[i * n + j] = v; }
       a[k] = 0.5 * std::tanh(a[k] * s);
   }
   double get(int i, int j) const { return a[i * n + j]; }
+  double wget(int i, int j, double s) const { return a[i * n + j] * s; }
   double energy() const {
     double e = 0;
     for (int k = 0; k < 2 * n; ++k)
