@@ -399,8 +399,11 @@ Expr *PullbackBuilder::rebuildMutatingCall(const CallExpr *CE, bool Need) {
                   : rebuild(OK, false, true);
   };
   // A setter (`m.set(i, j, v)`) on a variable the reverse sweep sees with
-  // the same sizes: its pullback runs on the variable itself, no copy.
+  // the same sizes: its pullback runs on the variable itself, no copy. (Its
+  // own: the pullback writes it again, which would change a caller's object
+  // bound to a reference.)
   if (Owner && Var && !Arrow && Half == SplitHalf::None &&
+      Var->hasLocalStorage() && !Var->getType()->isReferenceType() &&
       inScopeInReverse(Var) && !Act.isWritten(Var) && setsElements(MD))
     Owner = false, Copy = false;
   if (Copy && !Owner) {

@@ -227,6 +227,14 @@ int main() {
   double xs[4] = {0.2, 0.4, 0.6, 0.8}, dxs[4] = {0, 0, 0, 0};
   const Mat b0 = b, db0 = db;
   params_pullback(a, b, xs, 1.0, &da, &db, dxs);
+  // The pullback leaves b as the function does (a setter's pullback run on
+  // b itself in the reverse sweep added to it again).
+  {
+    Mat c = b0;
+    params(a, c, xs);
+    for (int k = 0; k < 4; ++k)
+      expect("params.b" + std::to_string(k), b.data[k], c.data[k], 0, 0);
+  }
   // The objective: the value plus <db0, b at exit>, from b's entry value.
   Mat bb = b0;
   auto G = [&] {
@@ -242,6 +250,7 @@ int main() {
     expect("params.da" + std::to_string(i), da.data[i], fd(G, a.data[i]));
   for (int i = 0; i < 4; ++i)
     expect("params.db" + std::to_string(i), db.data[i], fd(G, bb.data[i]));
+  // CHECK-COUNT-4: ok params.b
   // CHECK-COUNT-4: ok params.dx
   // CHECK-COUNT-4: ok params.da
   // CHECK-COUNT-4: ok params.db
