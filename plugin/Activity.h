@@ -42,6 +42,15 @@ public:
     return R ? Active.count(R) != 0 : true;
   }
   bool isWritten(const clang::VarDecl *VD) const { return Written.count(VD); }
+  /// \p Copy, a local the derivative adds (a lambda's copy of a capture,
+  /// Lift.h captureCopy) declared at \p At, is active if \p Of is; nothing
+  /// else writes it.
+  void addCopy(const clang::VarDecl *Copy, const clang::VarDecl *Of,
+               const clang::Stmt *At) {
+    if (isActive(Of))
+      Active.insert(Copy);
+    VarSites[Copy].push_back(At);
+  }
   /// True if elements of the array, pointer or container \p VD (or of the
   /// storage an alias points into) are assigned somewhere in the function.
   bool isDataWritten(const clang::VarDecl *VD) const {

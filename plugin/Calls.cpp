@@ -412,12 +412,55 @@ void PullbackBuilder::backpropUserCall(const CallExpr *CE, Expr *Adj,
     Args.push_back(Adj);
   }
   SmallVector<std::pair<const Expr *, VarDecl *>, 4> Outs;
+  Stmts After;
   for (unsigned I = 0; I < FD->getNumParams(); ++I) {
     if (CS.AdjointIndex[I] < 0)
       continue;
     const Expr *A = argFor(CE, I);
     ParamKind K = classifyParam(Ctx, FD->getParamDecl(I)->getType()).Kind;
     QualType AT = CS.ParamTypes[CS.AdjointIndex[I]]->getPointeeType();
+    if (K == ParamKind::ScalarRef) {
+      // Passed by reference and also through another argument (`h(t, &t)`,
+      // a lambda capturing `t` and a pointer to it): the callee's pullback
+      // keeps the two adjoints apart (a local copy of this one, stored back
+      // at the end), so it gets its own, and the memory's adjoint is zeroed
+      // for what the other argument adds and gets this one's added after.
+      const ParmVarDecl *Other = nullptr;
+      if (!sharedRefArgument(CE, FD, I, Other)) {
+        if (Other) {
+          bool Lambda = FD->getName().starts_with("_grad_lambda_");
+          // (A lifted call's capture arguments have no source of their own.)
+          const auto *DRE = dyn_cast<DeclRefExpr>(strip(A));
+          std::string Spelled = Lambda && DRE
+                                    ? DRE->getDecl()->getNameAsString()
+                                    : spelledExpr(Ctx, A);
+          unsupported(A, (Lambda ? std::string("call of a lambda capturing '")
+                                 : "call to '" + FD->getNameAsString() +
+                                       "' passing '") +
+                             Spelled +
+                             "' by reference and the same memory through " +
+                             (Lambda ? "'" : "its parameter '") +
+                             Other->getNameAsString() +
+                             "' (the derivative would take them for "
+                             "different memory: pass a copy)");
+          return;
+        }
+      } else {
+        Expr *Sh = shadowLValue(*this, B, copiedObject(A));
+        if (!Sh) {
+          Failed = true;
+          return;
+        }
+        VarDecl *G = B.var(PB, fresh("_g"), AT, Sh);
+        Out.push_back(B.declStmt(G));
+        Out.push_back(B.assign(shadowLValue(*this, B, copiedObject(A)),
+                               B.zero(AT)));
+        Args.push_back(B.addrOf(B.ref(G)));
+        After.push_back(B.addAssign(shadowLValue(*this, B, copiedObject(A)),
+                                    B.ref(G)));
+        continue;
+      }
+    }
     if (K == ParamKind::Scalar) {
       VarDecl *G = B.var(PB, fresh("_g"), AT, B.zero(AT));
       Out.push_back(B.declStmt(G));
@@ -449,8 +492,50 @@ void PullbackBuilder::backpropUserCall(const CallExpr *CE, Expr *Adj,
     Args.push_back(Sh);
   }
   Out.push_back(B.call(B.funcRef(Target), Args));
+  Out.insert(Out.end(), After.begin(), After.end());
   for (auto I = Outs.rbegin(); I != Outs.rend(); ++I)
     backprop(I->first, B.ref(I->second), Out);
+}
+
+bool PullbackBuilder::sharedRefArgument(const CallExpr *CE,
+                                        const FunctionDecl *FD, unsigned I,
+                                        const ParmVarDecl *&Writer) {
+  Writer = nullptr;
+  bool ThisI = false;
+  const VarDecl *RI = Act.rootOf(argFor(CE, I), ThisI);
+  if (!RI && !ThisI)
+    return false;
+  bool Shared = false;
+  for (unsigned J = 0; J < FD->getNumParams(); ++J) {
+    QualType T = FD->getParamDecl(J)->getType();
+    if (J == I || !(T->isPointerType() || T->isReferenceType()))
+      continue;
+    if (T->isReferenceType() && T.getNonReferenceType()->isPointerType())
+      T = T.getNonReferenceType(); // (a lambda's pointer captured by ref)
+    QualType P = T->isPointerType() ? T->getPointeeType()
+                                    : T.getNonReferenceType();
+    if (!isFloating(P) && !hasFloatingData(P))
+      continue;
+    const Expr *AJ = argFor(CE, J);
+    bool ThisJ = false;
+    const VarDecl *RJ = AJ ? Act.rootOf(AJ, ThisJ) : nullptr;
+    if (RJ != RI || ThisJ != ThisI)
+      continue;
+    // Surely the same memory: a scalar variable, or the same lvalue (`t`
+    // and `&t`). (Elements of one array, `upd(v[0], v[1])`, are taken for
+    // different ones.) If the callee writes anything, its derivative would
+    // take a write through one for none through the other: an error.
+    std::string SI = spelledExpr(Ctx, argFor(CE, I)), SJ = spelledExpr(Ctx, AJ);
+    if (!(RI && RI->getType()->isArithmeticType()) && SJ != SI &&
+        SJ != "&" + SI)
+      continue;
+    if (!P.isConstQualified() || !writesNothing(FD)) {
+      Writer = FD->getParamDecl(J);
+      return false;
+    }
+    Shared = true;
+  }
+  return Shared;
 }
 
 const CallExpr *PullbackBuilder::lambdaCall(const CallExpr *CE) {
@@ -471,10 +556,15 @@ const CallExpr *PullbackBuilder::lambdaCall(const CallExpr *CE) {
   std::string Name = "lambda";
   if (const auto *DRE = dyn_cast<DeclRefExpr>(strip(OC->getArg(0))))
     Name = "lambda '" + DRE->getDecl()->getNameAsString() + "'";
-  // A copy captured at the lambda, assigned before the call: the lifted
-  // call would read the new value.
-  if (const VarDecl *V = copyChangedBeforeCall(Primal, L, CE))
-    return unsupported(CE, copyChangedName(Name, V));
+  // What the closure copied is read from the derivative's copies made at
+  // the lambda (declareCaptureCopies), not from the variables at the call.
+  SmallVector<const VarDecl *, 2> Copied;
+  for (const auto &[Key, C] : CaptureCopies)
+    if (Key.first == L)
+      Copied.push_back(Key.second);
+  std::string Why = copiedCaptureProblem(L, OC->getArg(0), Copied, Name);
+  if (!Why.empty())
+    return unsupported(CE, Why);
   FunctionDecl *Fn = D.liftFunction(*Info, 0, Entry);
   if (!Fn) {
     Failed = true;
@@ -498,10 +588,11 @@ const CallExpr *PullbackBuilder::lambdaCall(const CallExpr *CE) {
           FPOptionsOverride()));
       continue;
     }
+    auto Copy = C.ByRef ? CaptureCopies.end() : CaptureCopies.find({L, C.Var});
+    VarDecl *V = Copy != CaptureCopies.end() ? Copy->second : C.Var;
     Args.push_back(DeclRefExpr::Create(
-        Ctx, NestedNameSpecifierLoc(), SourceLocation(), C.Var, false,
-        CE->getExprLoc(), C.Var->getType().getNonReferenceType(),
-        VK_LValue));
+        Ctx, NestedNameSpecifierLoc(), SourceLocation(), V, false,
+        CE->getExprLoc(), V->getType().getNonReferenceType(), VK_LValue));
   }
   SourceLocation Saved = B.Loc;
   B.Loc = CE->getExprLoc();

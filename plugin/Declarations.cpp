@@ -15,6 +15,7 @@
 
 #include "Consumer.h"
 #include "Diagnostics.h"
+#include "Lift.h"
 #include "PullbackBuilder.h"
 #include "Records.h"
 
@@ -111,9 +112,17 @@ void PullbackBuilder::declStmt(const DeclStmt *DS, Stmts &Fwd, Stmts &Rev) {
       unsupported(VD, iteratorLocalWhy(VD));
       return;
     }
-    if (isa_and_nonnull<LambdaExpr>(VD->hasInit() ? strip(VD->getInit())
-                                                  : nullptr))
-      continue; // A callable for map/broadcast: lifted where it is used.
+    if (const auto *L = dyn_cast_or_null<LambdaExpr>(
+            VD->hasInit() ? strip(VD->getInit()) : nullptr)) {
+      // A callable: lifted where it is called. Its copies of what the
+      // function assigns later are made here.
+      Stmts R;
+      declareCaptureCopies(VD, L, Fwd, R);
+      if (Failed)
+        return;
+      Blocks.insert(Blocks.begin(), R.begin(), R.end());
+      continue;
+    }
     // Locals without derivatives are declared as written (strings, streams,
     // integer tables, ...); pointers and references are tracked.
     QualType NR = T.getNonReferenceType();
@@ -208,6 +217,24 @@ void PullbackBuilder::declStmt(const DeclStmt *DS, Stmts &Fwd, Stmts &Rev) {
     Blocks.insert(Blocks.begin(), R.begin(), R.end());
   }
   Rev.insert(Rev.end(), Blocks.begin(), Blocks.end());
+}
+
+void PullbackBuilder::declareCaptureCopies(const VarDecl *F,
+                                           const LambdaExpr *L, Stmts &Fwd,
+                                           Stmts &Rev) {
+  for (auto [V, Init] : copiedCaptures(L)) {
+    VarDecl *&C = CaptureCopies[{L, V}];
+    if (!C) {
+      C = captureCopy(Ctx, V, Init, L,
+                      fresh((V->getName() + "_at_" + F->getName()).str()));
+      Act.addCopy(C, V, L);
+    }
+    auto *DS = new (Ctx) DeclStmt(DeclGroupRef(C), L->getBeginLoc(),
+                                  L->getBeginLoc());
+    Stmts R;
+    declStmt(DS, Fwd, R);
+    Rev.insert(Rev.begin(), R.begin(), R.end());
+  }
 }
 
 bool plainPointer(const VarDecl *VD) {

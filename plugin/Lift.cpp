@@ -545,6 +545,8 @@ FunctionDecl *Differentiator::liftFunction(LambdaInfo &Info, unsigned Slots,
                                            const FunctionDecl *Primal,
                                            const PullbackEntry *Caller) {
   ASTContext &Ctx = S.Context;
+  if (Info.Failed)
+    return nullptr;
   if (Slots == 0 && Info.Lifted)
     return Info.Lifted;
   if (Slots && Info.Tangents.count(Slots))
@@ -664,6 +666,8 @@ FunctionDecl *Differentiator::liftFunction(LambdaInfo &Info, unsigned Slots,
     if (Caller)
       noteRequest(*Caller);
     Fn->setInvalidDecl();
+    // Reported once: later calls of the lambda find it failed.
+    Info.Failed = true;
     return nullptr;
   }
   Fn->setBody(Body);
@@ -679,109 +683,64 @@ FunctionDecl *Differentiator::liftFunction(LambdaInfo &Info, unsigned Slots,
   return Fn;
 }
 
-namespace {
-/// Writes of a variable in a function body (assignments, increments, its
-/// address or a non-const reference to it, taken anywhere), and its loops.
-struct WriteFinder : RecursiveASTVisitor<WriteFinder> {
-  const VarDecl *V;
-  SmallVector<SourceRange, 4> Writes, Loops;
-  explicit WriteFinder(const VarDecl *V) : V(V) {}
-  bool names(const Expr *E) const {
-    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-    return DRE && DRE->getDecl() == V;
+SmallVector<std::pair<const VarDecl *, const Expr *>, 2>
+copiedCaptures(const LambdaExpr *L) {
+  SmallVector<std::pair<const VarDecl *, const Expr *>, 2> Out;
+  auto Init = L->capture_init_begin();
+  for (const LambdaCapture &LC : L->captures()) {
+    const Expr *I = *Init++;
+    if (!LC.capturesVariable() || LC.getCaptureKind() != LCK_ByCopy ||
+        L->isInitCapture(&LC) || !I)
+      continue;
+    const auto *V = dyn_cast<VarDecl>(LC.getCapturedVar());
+    if (!V)
+      continue;
+    QualType T = V->getType();
+    QualType NR = T.getNonReferenceType();
+    if ((!T->isReferenceType() && T.isConstQualified()) ||
+        !(NR->isArithmeticType() || NR->isRecordType()))
+      continue;
+    Out.push_back({V, I});
   }
-  bool VisitBinaryOperator(BinaryOperator *BO) {
-    if (BO->isAssignmentOp() && names(BO->getLHS()))
-      Writes.push_back(BO->getSourceRange());
-    return true;
-  }
-  bool VisitUnaryOperator(UnaryOperator *UO) {
-    if ((UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
-        names(UO->getSubExpr()))
-      Writes.push_back(UO->getSourceRange());
-    return true;
-  }
-  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
-    if (OC->getNumArgs() >= 1 && OC->isAssignmentOp() && names(OC->getArg(0)))
-      Writes.push_back(OC->getSourceRange());
-    return true;
-  }
-  bool VisitCallExpr(CallExpr *CE) {
-    const FunctionDecl *FD = CE->getDirectCallee();
-    for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
-      if (!names(CE->getArg(I)))
-        continue;
-      QualType PT = FD && I < FD->getNumParams()
-                        ? FD->getParamDecl(I)->getType()
-                        : QualType();
-      if (PT.isNull() || (PT->isReferenceType() &&
-                          !PT.getNonReferenceType().isConstQualified()))
-        Writes.push_back(CE->getSourceRange());
-    }
-    // A member function called on it.
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
-      if (names(MC->getImplicitObjectArgument()) && MC->getMethodDecl() &&
-          !MC->getMethodDecl()->isConst())
-        Writes.push_back(CE->getSourceRange());
-    return true;
-  }
-  bool VisitForStmt(ForStmt *S) { return Loops.push_back(S->getSourceRange()), true; }
-  bool VisitWhileStmt(WhileStmt *S) { return Loops.push_back(S->getSourceRange()), true; }
-  bool VisitDoStmt(DoStmt *S) { return Loops.push_back(S->getSourceRange()), true; }
-  bool VisitCXXForRangeStmt(CXXForRangeStmt *S) {
-    return Loops.push_back(S->getSourceRange()), true;
-  }
-};
-} // namespace
-
-/// True if \p V, captured by copy by the lambda \p L, may be assigned
-/// after the closure is made and before the call \p Call: a write between
-/// them in the source, or one in a loop around the call that does not hold
-/// the lambda (a later iteration). The lifted function reads the variable
-/// at the call, the closure holds its value at the lambda.
-static bool changedSinceCapture(const FunctionDecl *F, const VarDecl *V,
-                                const LambdaExpr *L, const CallExpr *Call) {
-  if (!F || !F->getBody())
-    return false;
-  const SourceManager &SM = F->getASTContext().getSourceManager();
-  auto Before = [&](SourceLocation A, SourceLocation B) {
-    return SM.isBeforeInTranslationUnit(A, B);
-  };
-  auto Inside = [&](SourceRange Outer, SourceRange In) {
-    return !Before(In.getBegin(), Outer.getBegin()) &&
-           !Before(Outer.getEnd(), In.getEnd());
-  };
-  WriteFinder W(V);
-  W.TraverseStmt(F->getBody());
-  SourceRange LR = L->getSourceRange(), CR = Call->getSourceRange();
-  for (SourceRange Wr : W.Writes) {
-    if (Inside(LR, Wr))
-      continue; // the lambda's own body
-    if (Before(LR.getEnd(), Wr.getBegin()) && Before(Wr.getEnd(), CR.getBegin()))
-      return true;
-    for (SourceRange Loop : W.Loops)
-      if (Inside(Loop, CR) && Inside(Loop, Wr) && !Inside(Loop, LR))
-        return true;
-  }
-  return false;
+  return Out;
 }
 
-const VarDecl *copyChangedBeforeCall(const FunctionDecl *F,
-                                     const LambdaExpr *L,
-                                     const CallExpr *Call) {
-  for (const LambdaCapture &LC : L->captures())
-    if (LC.capturesVariable() && LC.getCaptureKind() == LCK_ByCopy)
-      if (const auto *V = dyn_cast<VarDecl>(LC.getCapturedVar());
-          V && changedSinceCapture(F, V, L, Call))
-        return V;
-  return nullptr;
+VarDecl *captureCopy(ASTContext &Ctx, const VarDecl *V, const Expr *Init,
+                     const LambdaExpr *L, StringRef Name) {
+  QualType T = V->getType().getNonReferenceType().getUnqualifiedType();
+  SourceLocation Loc = L->getBeginLoc();
+  VarDecl *C = VarDecl::Create(
+      Ctx, const_cast<DeclContext *>(V->getDeclContext()), Loc, Loc,
+      &Ctx.Idents.get(Name), T, Ctx.getTrivialTypeSourceInfo(T, Loc),
+      SC_None);
+  C->setInit(const_cast<Expr *>(Init));
+  return C;
 }
 
-std::string copyChangedName(const std::string &Lambda, const VarDecl *V) {
-  return "call of " + Lambda + ", which captures '" + V->getNameAsString() +
-         "' by value, assigned after the lambda is made (capture it by "
-         "reference, or copy it into a local that the function does not "
-         "assign)";
+std::string copiedCaptureProblem(const LambdaExpr *L, const Expr *Callee,
+                                 ArrayRef<const VarDecl *> Copied,
+                                 const std::string &Lambda) {
+  bool Immediate = isa<LambdaExpr>(Callee->IgnoreImplicit()->IgnoreParens());
+  for (const LambdaCapture &LC : L->captures()) {
+    if (!LC.capturesVariable() || LC.getCaptureKind() != LCK_ByCopy ||
+        L->isInitCapture(&LC))
+      continue;
+    const auto *V = dyn_cast<VarDecl>(LC.getCapturedVar());
+    if (!V)
+      continue;
+    std::string N = V->getNameAsString();
+    if (V->getType().getNonReferenceType()->isArrayType())
+      return "call of " + Lambda + ", which captures the array '" + N +
+             "' by value (capture it by reference)";
+    if (!Immediate && !llvm::is_contained(Copied, V) &&
+        llvm::any_of(copiedCaptures(L),
+                     [&](auto &P) { return P.first == V; }))
+      return "call of " + Lambda + ", which captures '" + N +
+             "' by value where the derivative cannot copy it (make the "
+             "lambda the initializer of a local variable, or capture '" +
+             N + "' by reference)";
+  }
+  return "";
 }
 
 bool containsLambda(const Stmt *St) {

@@ -70,17 +70,27 @@ clang::QualType capturedThisType(const LambdaInfo &Info);
 /// Fills Kind, Reason and Caps.
 void classify(LambdaInfo &Info);
 
-/// A variable \p L captures by copy that the function \p F may assign
-/// after the closure is made and before the call \p Call (a write between
-/// them, or in a loop around the call that does not hold the lambda), or
-/// null. The lifted call reads the variable at the call, the closure holds
-/// its value at the lambda.
-const clang::VarDecl *copyChangedBeforeCall(const clang::FunctionDecl *F,
-                                            const clang::LambdaExpr *L,
-                                            const clang::CallExpr *Call);
-/// The error for such a call of \p Lambda ("lambda 'f'").
-std::string copyChangedName(const std::string &Lambda,
-                            const clang::VarDecl *V);
+/// What \p L captures by copy that the function may change before a call
+/// (numbers and objects, not `const` ones, also through a reference), each
+/// with the capture's initializer: a call must read the value the closure
+/// holds, so the derivative keeps its own copy made at the lambda.
+llvm::SmallVector<std::pair<const clang::VarDecl *, const clang::Expr *>, 2>
+copiedCaptures(const clang::LambdaExpr *L);
+/// A local `T NAME = INIT;` standing for the closure's copy of \p V (made
+/// where the lambda is): the derivative declares it there, differentiates
+/// it like a local of the function, and passes it to the lifted calls.
+clang::VarDecl *captureCopy(clang::ASTContext &Ctx, const clang::VarDecl *V,
+                            const clang::Expr *Init,
+                            const clang::LambdaExpr *L, llvm::StringRef Name);
+/// Why a call of \p L (called as \p Callee, named \p Lambda: "lambda
+/// 'f'") cannot be lifted, or empty: it captures an array by value, or
+/// something copiedCaptures lists that the derivative has no copy of
+/// (\p Copied: a lambda made where no copy is declared, and not called
+/// there).
+std::string copiedCaptureProblem(const clang::LambdaExpr *L,
+                                 const clang::Expr *Callee,
+                                 llvm::ArrayRef<const clang::VarDecl *> Copied,
+                                 const std::string &Lambda);
 
 /// True if \p St contains a lambda expression (lifted for map/broadcast,
 /// not replayed).

@@ -511,6 +511,23 @@ void PullbackBuilder::backpropMethodCall(const CallExpr *CE, Expr *Adj,
     Failed = true;
     return;
   }
+  // A reference to part of the object itself (`s.m(s.w)`): the pullback
+  // keeps the parameter's adjoint apart from the object's.
+  bool ThisO = false;
+  const VarDecl *RO = Act.rootOf(Obj, ThisO);
+  for (unsigned I = 0; I < MD->getNumParams() && I < Args.size(); ++I) {
+    bool ThisA = false;
+    if ((RO || ThisO) &&
+        classifyParam(Ctx, MD->getParamDecl(I)->getType()).Kind ==
+            ParamKind::ScalarRef &&
+        Act.rootOf(Args[I], ThisA) == RO && ThisA == ThisO) {
+      unsupported(Args[I], "call to '" + MD->getNameAsString() +
+                               "' passing '" + spelledExpr(Ctx, Args[I]) +
+                               "' by reference, which is part of the object "
+                               "it is called on (pass a copy)");
+      return;
+    }
+  }
   PullbackSignature CS;
   SmallVector<Expr *, 8> CallArgs;
   Deferred Later;

@@ -81,7 +81,25 @@ private:
   /// which is differentiated like any callee; null (after an error) if the
   /// lambda cannot be lifted, and \p CE itself if it is not such a call.
   const clang::CallExpr *lambdaCall(const clang::CallExpr *CE);
+  /// True if the argument for the non-const reference parameter \p I of
+  /// \p FD in \p CE reaches the same storage as another argument that the
+  /// callee only reads through (a pointer or reference to const); false,
+  /// with \p Writer set, if one it writes through does.
+  bool sharedRefArgument(const clang::CallExpr *CE,
+                         const clang::FunctionDecl *FD, unsigned I,
+                         const clang::ParmVarDecl *&Writer);
   llvm::DenseMap<const clang::CallExpr *, const clang::CallExpr *> LambdaCalls;
+  /// The derivative's copies of numbers a lambda captures by copy and the
+  /// function assigns after the lambda (Lift.h captureCopy), declared where
+  /// the lambda is (outside loops): the lifted calls read them.
+  llvm::DenseMap<std::pair<const clang::LambdaExpr *, const clang::VarDecl *>,
+                 clang::VarDecl *>
+      CaptureCopies;
+  /// Declares those copies for the lambda \p L, the initializer of the
+  /// local \p F, at its declaration.
+  void declareCaptureCopies(const clang::VarDecl *F,
+                            const clang::LambdaExpr *L, Stmts &Fwd,
+                            Stmts &Rev);
   /// Braces `{a, b}` (of a class or array type) rebuilt, as braces.
   clang::Expr *rebuildBraces(const clang::InitListExpr *IL, bool Plain);
   /// Decomposes obj.m(args) and obj(args) (operator()).

@@ -319,6 +319,11 @@ private:
   /// helper); null after an error.
   const CallExpr *liftedCall(const CXXOperatorCallExpr *OC);
   llvm::DenseMap<const CallExpr *, const CallExpr *> LambdaCalls;
+  /// Copies of numbers a local lambda captures by copy and the function
+  /// assigns after it (Lift.h captureCopy), declared where the lambda is;
+  /// the lifted calls read them.
+  llvm::DenseMap<std::pair<const LambdaExpr *, const VarDecl *>, VarDecl *>
+      CaptureCopies;
   VT ruleCall(const CallExpr *CE, const FunctionDecl *FD, const Rule &R,
               bool NeedT);
   VT pushforwardCall(const CallExpr *CE, const FunctionDecl *FD);

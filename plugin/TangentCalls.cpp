@@ -403,14 +403,20 @@ const CallExpr *TangentBuilder::liftedCall(const CXXOperatorCallExpr *OC) {
   auto Known = LambdaCalls.find(OC);
   if (Known != LambdaCalls.end())
     return Known->second;
-  if (const LambdaExpr *L = findLambda(OC->getArg(0)))
-    if (const VarDecl *V = copyChangedBeforeCall(Def, L, OC)) {
-      std::string Name = "lambda";
-      if (const auto *DRE =
-              dyn_cast<DeclRefExpr>(OC->getArg(0)->IgnoreParenImpCasts()))
-        Name = "lambda '" + DRE->getDecl()->getNameAsString() + "'";
-      return fail(OC, copyChangedName(Name, V));
-    }
+  const LambdaExpr *L = findLambda(OC->getArg(0));
+  SmallVector<const VarDecl *, 2> Copied;
+  for (const auto &[Key, C] : CaptureCopies)
+    if (Key.first == L)
+      Copied.push_back(Key.second);
+  if (L) {
+    std::string Name = "lambda";
+    if (const auto *DRE =
+            dyn_cast<DeclRefExpr>(OC->getArg(0)->IgnoreParenImpCasts()))
+      Name = "lambda '" + DRE->getDecl()->getNameAsString() + "'";
+    std::string Why = copiedCaptureProblem(L, OC->getArg(0), Copied, Name);
+    if (!Why.empty())
+      return fail(OC, Why);
+  }
   LambdaInfo *Info = D.lambdaInfo(OC->getArg(0), Def, nullptr);
   FunctionDecl *Fn = Info ? D.liftFunction(*Info, 0, Def, nullptr) : nullptr;
   if (!Fn) {
@@ -424,10 +430,11 @@ const CallExpr *TangentBuilder::liftedCall(const CXXOperatorCallExpr *OC) {
   for (const LiftedCapture &C : Info->Caps) {
     if (C.This)
       return fail(OC, "call of a lambda capturing 'this'");
+    auto Copy = C.ByRef ? CaptureCopies.end() : CaptureCopies.find({L, C.Var});
+    VarDecl *V = Copy != CaptureCopies.end() ? Copy->second : C.Var;
     Args.push_back(DeclRefExpr::Create(
-        Ctx, NestedNameSpecifierLoc(), SourceLocation(), C.Var, false,
-        OC->getExprLoc(), C.Var->getType().getNonReferenceType(),
-        VK_LValue));
+        Ctx, NestedNameSpecifierLoc(), SourceLocation(), V, false,
+        OC->getExprLoc(), V->getType().getNonReferenceType(), VK_LValue));
   }
   SourceLocation Saved = B.Loc;
   B.Loc = OC->getExprLoc();

@@ -125,10 +125,20 @@ void TangentBuilder::declStmt(const DeclStmt *DS) {
       FailedVars.insert(VD);
       continue;
     }
-    // A local lambda: lifted where it is called.
-    if (isa_and_nonnull<LambdaExpr>(
-            VD->hasInit() ? VD->getInit()->IgnoreImplicit() : nullptr))
+    // A local lambda: lifted where it is called. Its copies of what the
+    // function assigns later are made here.
+    if (const auto *L = dyn_cast_or_null<LambdaExpr>(
+            VD->hasInit() ? VD->getInit()->IgnoreImplicit() : nullptr)) {
+      for (auto [V, Init] : copiedCaptures(L)) {
+        VarDecl *&C = CaptureCopies[{L, V}];
+        if (!C)
+          C = captureCopy(Ctx, V, Init, L,
+                          (V->getName() + "_at_" + VD->getName()).str());
+        declStmt(new (Ctx) DeclStmt(DeclGroupRef(C), L->getBeginLoc(),
+                                    L->getBeginLoc()));
+      }
       continue;
+    }
     B.Loc = VD->getLocation();
     QualType T = VD->getType();
     bool Tracked = floatingOrPointer(T);

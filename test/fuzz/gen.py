@@ -135,7 +135,9 @@ before the memory ones), `memory` and `-NAME` are accepted):
              lamN = [](double u, double v) { ... };`), capturing by
              reference a variable assigned between the definition and the
              call (the call reads the new value), by value one assigned
-             before the definition and after the call, and writing what they capture by reference (`[&](double
+             before the definition, or between it and the call (directly
+             or as `*&y = ...`: the call reads the old value), and after
+             the call, and writing what they capture by reference (`[&](double
              u) { t = 0.5 * std::tanh(t + u); }` called twice, and
              immediately invoked `[&] { ... }();`)
   dtors      (with structs) V3, C3 and P3 have a destructor that writes
@@ -761,7 +763,8 @@ class Gen:
     def s_lambda(self, depth):
         """A local lambda and its calls: capture-free, capturing by
         reference or by value a variable assigned between the definition and
-        the call, or writing what it captures by reference."""
+        the call (by value: also before it, or through a pointer), or
+        writing what it captures by reference."""
         r = self.rng
         cands = self.lambda_vars()
         self.nlocals += 1
@@ -780,17 +783,21 @@ class Gen:
         if kind in ("byref", "byvalue"):
             cap = f"&{c.name}" if kind == "byref" else c.name
             e = self.dbl(self.squash(self.limit(self.expr(2)), 2.0))
-            if kind == "byvalue":
-                # Assigned before the lambda, and after the call (an
-                # assignment in between is an error: the closure holds the
-                # old value).
+            # By value: assigned before the lambda, or between the lambda
+            # and the call (the closure holds the old value), directly or
+            # through a pointer.
+            where = (r.choice(["before", "between", "pointer"])
+                     if kind == "byvalue" else "between")
+            if where == "before":
                 self.emit(f"{c.name} = {e.text};")
                 self.set_bound(c, e.bound)
             self.emit(f"auto {f} = [{cap}](double u) {{ return "
                       f"std::tanh(u * {c.name}) + 0.5 * std::sin({c.name}); }};")
-            if kind == "byref":
-                # Assigned between the definition and the call.
+            if where == "between":
                 self.emit(f"{c.name} = {e.text};")
+                self.set_bound(c, e.bound)
+            elif where == "pointer":
+                self.emit(f"*&{c.name} = {e.text};")
                 self.set_bound(c, e.bound)
             t = self.target()
             a = arg()
@@ -2440,7 +2447,10 @@ class Gen:
             by = self.presquash(y, self.cap(x.root))
         if bx > self.cap(y.root):
             bx = self.presquash(x, self.cap(y.root))
-        self.emit(f"swap2({x.text}, {y.text});")
+        # (A variable swapped with itself is a no-op, and passing one
+        # variable to both references is an error.)
+        if x.text != y.text:
+            self.emit(f"swap2({x.text}, {y.text});")
         if x.root is y.root and not x.root.array:
             return True
         self.wrote(x.root, by)

@@ -1,0 +1,99 @@
+// A variable passed to a helper by reference and also through another
+// argument (`h(t1, &t1)`, a lambda capturing `t` and a pointer to it by
+// reference). The helper's pullback keeps the reference parameter's adjoint
+// in a local and stores it back at the end, over what the other parameter's
+// adjoint added to the same memory, and takes a write through one for none
+// through the other: a wrong derivative without a diagnostic (found by the
+// generator, all,memory,lambdas,structs,structops,loops seed 88309: `const
+// double *q3 = &t1; [&] { t1 += ... q3[0] ... }();`). Now such a call is an
+// error, unless the callee writes nothing: then the reference gets an
+// adjoint of its own, added to the memory's after the call.
+// RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
+// RUN: %gradxx -fsanitize=address,undefined -fno-sanitize-recover=all -g %s -o %t.asan && %t.asan | %FileCheck-strict %s --implicit-check-not=FAIL
+// RUN: not %gradxx -fsyntax-only -DERRORS %s 2>&1 | FileCheck %s --check-prefix=ERR --implicit-check-not=error:
+// RUN: %dump %s --function=reads %dflags | FileCheck %s --check-prefix=DUMP
+#include "gradcheck.h"
+#include <cmath>
+
+// Takes t by non-const reference but only reads it.
+double peek(double &t, const double *q) { return t * q[0] + std::sin(q[0]); }
+
+// DUMP-LABEL: void reads_pullback(
+// DUMP:         double _g{{[0-9]+}} = _d_t1;
+// DUMP-NEXT:    _d_t1 = 0.;
+// DUMP-NEXT:    ::_grad_peek_rev({{.*}}, &_g{{[0-9]+}}, &_d_t1 + _o{{[0-9]+}});
+// DUMP-NEXT:    _d_t1 += _g{{[0-9]+}};
+[[grad]] double reads(double x) {
+  double t1 = x * x;
+  const double *q = &t1;
+  return peek(t1, q) * x;
+}
+// Different elements of one array, both written: as before.
+void upd(double &a, double &b) {
+  a = a * b;
+  b = std::sin(a) + b;
+}
+[[grad]] double elements(double x, double y) {
+  double v[2] = {x, y};
+  upd(v[0], v[1]);
+  return v[0] * v[1];
+}
+
+#ifdef ERRORS
+void h(double &t, const double *q) { t += 0.5 * std::tanh(2.0 * q[0] * t); }
+void h3(double &t, double *q) { q[0] = 2 * t * q[0]; t = t * std::sin(q[0]); }
+void h4(double &t, double &u) { u = 2 * t * u; t = t * std::sin(u); }
+struct S {
+  double w;
+  void m(double &t) { w += t * w; t *= std::cos(w); }
+};
+// ERR: aliased-arguments.cpp:[[@LINE+4]]:5: error: grad: cannot differentiate call to 'h' passing 't1' by reference and the same memory through its parameter 'q' (the derivative would take them for different memory: pass a copy) in 'e1'
+[[grad]] double e1(double x) {
+  double t1 = x;
+  const double *q = &t1;
+  h(t1, q);
+  return t1 * x;
+}
+// ERR: aliased-arguments.cpp:[[@LINE+3]]:6: error: grad: cannot differentiate call to 'h3' passing 't1' by reference and the same memory through its parameter 'q' (the derivative would take them for different memory: pass a copy) in 'e3'
+[[grad]] double e3(double x) {
+  double t1 = x;
+  h3(t1, &t1);
+  return t1 * x;
+}
+// ERR: aliased-arguments.cpp:[[@LINE+3]]:6: error: grad: cannot differentiate call to 'h4' passing 't1' by reference and the same memory through its parameter 'u' (the derivative would take them for different memory: pass a copy) in 'e4'
+[[grad]] double e4(double x) {
+  double t1 = x;
+  h4(t1, t1);
+  return t1 * x;
+}
+// ERR: aliased-arguments.cpp:[[@LINE+3]]:7: error: grad: cannot differentiate call to 'm' passing 's.w' by reference, which is part of the object it is called on (pass a copy) in 'e5'
+[[grad]] double e5(double x) {
+  S s{x};
+  s.m(s.w);
+  return s.w * x;
+}
+// ERR: aliased-arguments.cpp:[[@LINE+4]]:{{[0-9]+}}: error: grad: cannot differentiate call of a lambda capturing 't1' by reference and the same memory through 'q3' (the derivative would take them for different memory: pass a copy) in 'e6'
+[[grad]] double e6(double x) {
+  double t1 = x;
+  const double *q3 = &t1;
+  [&] { t1 += 0.5 * std::tanh(2.0 * std::erf(0.5 * q3[0]) * t1); }();
+  return t1 * x;
+}
+#endif
+
+int main() {
+  using gradcheck::check_grad;
+  check_grad("reads", reads, reads_pullback, 0.7);
+  check_grad("elements", elements, elements_pullback, 0.7, 1.3);
+  // CHECK: ok reads.d0
+  // CHECK-NEXT: ok elements.d0
+  // CHECK-NEXT: ok elements.d1
+  // Closed form of `reads`: (x^4 + sin x^2) x -> 5 x^4 + sin x^2 + 2 x^2 cos x^2.
+  double dx = 0, x = 0.7;
+  reads_pullback(x, 1.0, &dx);
+  gradcheck::expect("reads.closed", dx,
+                    5 * std::pow(x, 4) + std::sin(x * x) +
+                        2 * x * x * std::cos(x * x));
+  // CHECK-NEXT: ok reads.closed
+  return gradcheck::failures();
+}
