@@ -697,8 +697,11 @@ copiedCaptures(const LambdaExpr *L) {
       continue;
     QualType T = V->getType();
     QualType NR = T.getNonReferenceType();
+    // (A closure captured by copy cannot change: no copy of it.)
+    const CXXRecordDecl *RD = NR->getAsCXXRecordDecl();
     if ((!T->isReferenceType() && T.isConstQualified()) ||
-        !(NR->isArithmeticType() || NR->isRecordType()))
+        !(NR->isArithmeticType() || NR->isRecordType()) ||
+        (RD && RD->isLambda()))
       continue;
     Out.push_back({V, I});
   }
