@@ -11,6 +11,7 @@
 /// pullback) and KERNEL/hand (a hand-written fused derivative loop), plus
 /// copy/x (copying x: the cost of touching the data once). Then
 /// `sum(broadcast(f, A, b, s))` with A 1000x1000, b 1000x1, s a scalar.
+/// With Enzyme (enzyme.h), also KERNEL/enzyme.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +22,10 @@
 
 #include <cmath>
 #include <vector>
+
+#ifdef GRAD_BENCH_ENZYME
+#include "enzyme.h"
+#endif
 
 //===----------------------------------------------------------------------===//
 // The kernels, differentiated by the plugin
@@ -169,6 +174,12 @@ void checkAll() {
   checkMap("tanh", mapTanh, mapTanh_pullback, tanhHand);
   checkMap("composite", mapComposite, mapComposite_pullback, tanhHand);
   checkMap("compare", mapCompare, mapCompare_pullback, compareHand);
+#ifdef GRAD_BENCH_ENZYME
+  checkMap("fabs/enzyme", mapFabs, enzyme::fabsLoop, fabsHand);
+  checkMap("cbrt/enzyme", mapCbrt, enzyme::cbrtLoop, cbrtHand);
+  checkMap("tanh/enzyme", mapTanh, enzyme::tanhLoop, tanhHand);
+  checkMap("composite/enzyme", mapComposite, enzyme::compositeLoop, tanhHand);
+#endif
   Inputs &I = in();
   {
     std::vector<double> X = I.X, Y = I.Y, G(N, 0.0), DY(1, 0.0), H(N, 0.0),
@@ -180,6 +191,12 @@ void checkAll() {
     bench::expectGradient("capture.y", F, Y, DY, 1e-6);
     bench::expectSame("capture.x/hand", G, H, 1e-12);
     bench::expectSame("capture.y/hand", DY, HY, 1e-12);
+#ifdef GRAD_BENCH_ENZYME
+    std::vector<double> E(N, 0.0), EY(1, 0.0);
+    enzyme::captureLoop(X, Y, 1.0, &E, &EY);
+    bench::expectSame("capture.x/enzyme", E, H, 1e-12);
+    bench::expectSame("capture.y/enzyme", EY, HY, 1e-12);
+#endif
   }
   {
     // A smaller broadcast for finite differences; the same code path.
@@ -294,6 +311,15 @@ int main(int argc, char **argv) {
   RegisterBenchmark("broadcast/hand",
                     broadcastGradient<decltype(&broadcastHand)>,
                     &broadcastHand);
+#ifdef GRAD_BENCH_ENZYME
+  RegisterBenchmark("fabs/enzyme", gradient<enzyme::fabsLoop>);
+  RegisterBenchmark("cbrt/enzyme", gradient<enzyme::cbrtLoop>);
+  RegisterBenchmark("tanh/enzyme", gradient<enzyme::tanhLoop>);
+  RegisterBenchmark("composite/enzyme", gradient<enzyme::compositeLoop>);
+  RegisterBenchmark("capture/enzyme",
+                    captureGradient<decltype(&enzyme::captureLoop)>,
+                    &enzyme::captureLoop);
+#endif
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv))
     return 1;

@@ -43,6 +43,17 @@ int main() {
   mapcheck::check_values("cap.y", dy, V{4, 0, 0});
   // CHECK: ok cap.x[3]
   mapcheck::check_values("cap.x", dx, V{0.6, -2.4, 5.0, 1.4});
+  // The runtime adds the capture's adjoint into a local copy when the
+  // vector is no longer than the elements mapped (above), and straight
+  // into d_y otherwise (6 > 4): both add to what d_y held.
+  const V big{1.5, -2.0, 4.0, 1.0, 2.0, 3.0};
+  V dbig(6, 0.5), dx2(4), dy2(3, 0.25);
+  cap_pullback(x, big, 1.0, &dx2, &dbig);
+  // CHECK: ok cap.big[5]
+  mapcheck::check_values("cap.big", dbig, V{4.5, 0.5, 0.5, 0.5, 0.5, 0.5});
+  cap_pullback(x, y, 1.0, &dx2, &dy2);
+  // CHECK: ok cap.y2[2]
+  mapcheck::check_values("cap.y2", dy2, V{4.25, 0.25, 0.25});
 
   V ex(4);
   double da = 0;

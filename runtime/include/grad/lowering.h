@@ -249,42 +249,64 @@ void callElementPullback(const Y &Dy, std::size_t E,
 
 /// A capture's adjoint during the loop: scalars accumulate in a local
 /// (a register), stored once at the end; others pass through.
-template <class DC> struct LocalAdjoint {
+template <class DC, bool CopyVectors> struct LocalAdjoint {
   DC Target;
   explicit LocalAdjoint(DC P) : Target(P) {}
   DC get() { return Target; }
   void flush() {}
 };
-template <class T>
+template <class T, bool CopyVectors>
   requires std::is_arithmetic_v<T>
-struct LocalAdjoint<T *> {
+struct LocalAdjoint<T *, CopyVectors> {
   T *Target;
   T Acc;
   explicit LocalAdjoint(T *P) : Target(P), Acc(*P) {}
   T *get() { return &Acc; }
   void flush() { *Target = Acc; }
 };
+/// A captured std::vector's adjoint, with CopyVectors: the loop adds into
+/// a zeroed local copy (memory nothing else in the loop can reach, so the
+/// optimiser keeps an element read at a fixed index, `y[0]`, in a register
+/// instead of loading and storing it at every element), added to the
+/// target once at the end.
+template <class T>
+  requires std::is_arithmetic_v<T>
+struct LocalAdjoint<std::vector<T> *, true> {
+  std::vector<T> *Target;
+  std::vector<T> Acc;
+  explicit LocalAdjoint(std::vector<T> *P) : Target(P), Acc(P->size()) {}
+  std::vector<T> *get() { return &Acc; }
+  void flush() {
+    T *__restrict D = Target->data();
+    const T *S = Acc.data();
+    for (std::size_t I = 0, N = Acc.size(); I < N; ++I)
+      D[I] += S[I];
+  }
+};
 
-/// Reverse lowering: see the file comment. Caps are the captured values
-/// (by reference); DCaps their adjoints. With a tape, the floating captures
-/// each element saw are popped from it (recorded by bind_record).
-template <auto Pb, class Y, class... Xs, class... DXs, class... Cs,
-          class... DCs, class T = double>
-void reverse_pullback(const Y &Dy, const std::tuple<const Xs &...> &X,
-                      const std::tuple<DXs...> &DX, std::tuple<Cs &...> Caps,
-                      const std::tuple<DCs...> &DCaps,
-                      tape<T> *Recorded = nullptr) {
+/// True if a captured adjoint is cheap to copy for a loop over Count
+/// elements: not a vector, or one no longer than the loop (a larger one,
+/// say a table read at one index per element, would cost more to copy and
+/// add back than the loop itself).
+template <class DC> bool cheapToCopy(const DC &, std::size_t) { return true; }
+template <class T>
+bool cheapToCopy(std::vector<T> *const &P, std::size_t Count) {
+  return P->size() <= Count;
+}
+
+template <auto Pb, bool CopyVectors, class Y, class... Xs, class... DXs,
+          class... Cs, class... DCs, class T>
+void reverseLoop(const Y &Dy, const std::tuple<const Xs &...> &X,
+                 const std::tuple<DXs...> &DX, std::tuple<Cs &...> Caps,
+                 const std::tuple<DCs...> &DCaps, tape<T> *Recorded,
+                 bool Flat, std::size_t Count) {
   constexpr std::size_t N = sizeof...(Xs);
-  std::tuple<LocalAdjoint<DCs>...> Local = std::apply(
-      [](DCs... D) {
-        return std::tuple<LocalAdjoint<DCs>...>{LocalAdjoint<DCs>(D)...};
-      },
+  using Locals = std::tuple<LocalAdjoint<DCs, CopyVectors>...>;
+  Locals Local = std::apply(
+      [](DCs... D) { return Locals{LocalAdjoint<DCs, CopyVectors>(D)...}; },
       DCaps);
-  auto LocalPtrs = [&] {
-    return std::apply([](auto &...L) { return std::make_tuple(L.get()...); },
-                      Local);
-  };
-  const auto DL = LocalPtrs();
+  const auto DL = std::apply(
+      [](auto &...L) { return std::make_tuple(L.get()...); }, Local);
   auto XI = std::index_sequence_for<Xs...>();
   auto CI = std::index_sequence_for<Cs...>();
   auto DI = std::index_sequence_for<DCs...>();
@@ -303,9 +325,6 @@ void reverse_pullback(const Y &Dy, const std::tuple<const Xs &...> &X,
         State);
     callElementPullback<Pb>(Dy, E, Off, X, DX, State, DL, XI, CI, DI);
   };
-  std::size_t Count;
-  bool Flat = std::apply(
-      [&](const auto &...V) { return isFlat(Count, V...); }, X);
   if (Flat) {
     for (std::size_t E = Count; E-- > 0;) {
       const std::array<std::size_t, N> Off = {
@@ -327,6 +346,28 @@ void reverse_pullback(const Y &Dy, const std::tuple<const Xs &...> &X,
       Visit(E, Offs[E]);
   }
   std::apply([](auto &...L) { (L.flush(), ...); }, Local);
+}
+
+/// Reverse lowering: see the file comment. Caps are the captured values
+/// (by reference); DCaps their adjoints. With a tape, the floating captures
+/// each element saw are popped from it (recorded by bind_record).
+template <auto Pb, class Y, class... Xs, class... DXs, class... Cs,
+          class... DCs, class T = double>
+void reverse_pullback(const Y &Dy, const std::tuple<const Xs &...> &X,
+                      const std::tuple<DXs...> &DX, std::tuple<Cs &...> Caps,
+                      const std::tuple<DCs...> &DCaps,
+                      tape<T> *Recorded = nullptr) {
+  std::size_t Count = 0;
+  const bool Flat = std::apply(
+      [&](const auto &...V) { return isFlat(Count, V...); }, X);
+  const bool Copy =
+      Flat && std::apply(
+                  [&](const DCs &...D) { return (cheapToCopy(D, Count) && ...); },
+                  DCaps);
+  if (Copy)
+    reverseLoop<Pb, true>(Dy, X, DX, Caps, DCaps, Recorded, Flat, Count);
+  else
+    reverseLoop<Pb, false>(Dy, X, DX, Caps, DCaps, Recorded, Flat, Count);
 }
 
 } // namespace grad::detail
