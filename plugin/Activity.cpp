@@ -13,6 +13,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include <functional>
 
 using namespace clang;
@@ -292,6 +293,8 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
 
   SmallVector<std::pair<const VarDecl *, const VarDecl *>, 4> Ranges;
   llvm::DenseSet<const VarDecl *> RangeVars;
+  /// `&e` passed straight as an argument of a direct call.
+  llvm::SmallPtrSet<const UnaryOperator *, 8> PassedAddrs;
 
   /// A write to the memory \p LHS denotes, with value \p RHS (or null).
   void writeTo(const Expr *LHS, const Expr *RHS) {
@@ -412,7 +415,11 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
     } else if (UO->getOpcode() == UO_AddrOf) {
       bool IsThis;
       if (const VarDecl *R = Act.rootOf(UO->getSubExpr(), IsThis)) {
-        AddressTaken.insert(R);
+        // (The address of an element passed straight to a call, `&v[i]`,
+        // is no alias: the call is a write site if it may write, like
+        // `v.data() + i`.)
+        if (isScalarStorage(R) || !PassedAddrs.count(UO))
+          AddressTaken.insert(R);
         if (isScalarStorage(R))
           written(R);
       }
@@ -426,6 +433,11 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
     // parameters, and the object of a non-const member function.
     const FunctionDecl *FD = CE->getDirectCallee();
     Site = CE;
+    if (FD && !isa<CXXOperatorCallExpr>(CE))
+      for (const Expr *A : CE->arguments())
+        if (const auto *UO = dyn_cast<UnaryOperator>(A->IgnoreParenImpCasts());
+            UO && UO->getOpcode() == UO_AddrOf)
+          PassedAddrs.insert(UO);
     if (isDeallocation(FD) || accessorArg(CE) || writesNothing(FD))
       return true;
     // \p ByRef: the parameter binds the argument itself (a reference), so

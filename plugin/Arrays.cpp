@@ -65,14 +65,19 @@ bool PullbackBuilder::inScopeInReverse(const VarDecl *VD) const {
 }
 
 bool PullbackBuilder::readOnly(const Expr *E, bool AtRead) const {
-  // The halves of a split derivative re-read nothing: the reverse half
-  // runs after the caller may have changed any memory.
-  if (Half != SplitHalf::None)
-    return false;
   bool IsThis;
   const VarDecl *VD = pathRoot(E, IsThis);
   if (const VarDecl *D = declOf(E))
     VD = D;
+  // The halves of a split derivative re-read nothing (the reverse half
+  // runs after the caller may have changed any memory) but the memory
+  // behind parameters their callers keep unchanged (Entry.Stable).
+  if (Half != SplitHalf::None) {
+    const auto *P = dyn_cast_or_null<ParmVarDecl>(VD);
+    unsigned I = P ? P->getFunctionScopeIndex() : 0;
+    return !IsThis && P && I < Entry.Stable.size() && Entry.Stable[I] &&
+           !Act.isWritten(P) && !Act.isDataWritten(P);
+  }
   if (IsThis)
     return !Act.ThisWritten;
   // A local array or container whose data no write changes after this

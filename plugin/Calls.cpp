@@ -127,6 +127,72 @@ bool PullbackBuilder::memoryUnstable(const FunctionDecl *FD,
   return false;
 }
 
+bool PullbackBuilder::stableMemory(const CallExpr *CE, unsigned I) const {
+  if (Half != SplitHalf::None)
+    return false;
+  const FunctionDecl *FD = CE->getDirectCallee();
+  bool IsThis;
+  const VarDecl *R = Act.rootOf(CE->getArg(I), IsThis);
+  // (A parameter, whose caller does not change it while the pullback runs,
+  // or the function's own array or vector.)
+  if (IsThis || !R || (!isa<ParmVarDecl>(R) && !R->hasLocalStorage()) ||
+      Act.isOwner(R) || Act.isWritten(R) || !inScopeInReverse(R))
+    return false;
+  if (const VarDecl *Root = pathRoot(CE->getArg(I), IsThis))
+    if (Root != R && (Act.isWritten(Root) || !inScopeInReverse(Root)))
+      return false;
+  for (unsigned J = 0; J < FD->getNumParams() && J < CE->getNumArgs(); ++J) {
+    QualType PT = FD->getParamDecl(J)->getType();
+    if (J == I || !(PT->isPointerType() || PT->isReferenceType()))
+      continue;
+    QualType Pointee =
+        PT->isPointerType() ? PT->getPointeeType() : PT.getNonReferenceType();
+    if (Pointee.isConstQualified())
+      continue;
+    bool ThisJ;
+    const VarDecl *RJ = Act.rootOf(CE->getArg(J), ThisJ);
+    if (ThisJ || !RJ || RJ == R)
+      return false;
+  }
+  if (!Act.isDataWritten(R))
+    return true;
+  // Written only before the call, outside any loop around it (Qdiags
+  // filled before the loops that pass it).
+  QualType T = R->getType();
+  return R->isLocalVarDecl() &&
+         (T->isArrayType() || isStdClass(T, "vector") ||
+          isStdClass(T, "array")) &&
+         Act.unchangedAfter(R, CE);
+}
+
+PullbackEntry *PullbackBuilder::stableHalves(const CallExpr *CE,
+                                             PullbackEntry &PE) {
+  const FunctionDecl *FD = CE->getDirectCallee();
+  if (PE.UserProvided || Half != SplitHalf::None ||
+      !D.options().RereadHalves)
+    return &PE;
+  WrtMask Stable(FD->getNumParams(), false);
+  bool Any = false;
+  for (unsigned I = 0; I < FD->getNumParams() && I < CE->getNumArgs(); ++I) {
+    QualType PT = FD->getParamDecl(I)->getType();
+    if (PT->isPointerType() && PT->getPointeeType().isConstQualified() &&
+        isFloating(PT->getPointeeType().getUnqualifiedType()) &&
+        stableMemory(CE, I))
+      Any = Stable[I] = true;
+  }
+  if (!Any)
+    return &PE;
+  PullbackEntry *V = PE.StableVariant
+                         ? PE.StableVariant
+                         : State::get(Ctx).addStableVariant(PE, Stable);
+  // (One variant per function: calls that keep less memory unchanged than
+  // it re-reads use the recording halves.)
+  for (unsigned I = 0; I < V->Stable.size(); ++I)
+    if (V->Stable[I] && !Stable[I])
+      return &PE;
+  return V;
+}
+
 bool PullbackBuilder::temporaryObject(QualType PT, const Expr *K) const {
   QualType T = PT.getNonReferenceType();
   if (PT->isReferenceType() && !T.isConstQualified())
@@ -222,10 +288,12 @@ Expr *PullbackBuilder::rebuildUserCall(const CallExpr *CE,
                 "pullback, which would run after the memory it reads or " +
                 "writes has changed (give the function a body the plugin " +
                 "can see, or a user pullback without memory parameters)");
-  if (P.Split)
+  if (P.Split) {
+    PE = P.PE = stableHalves(CE, *PE);
     D.ensureHalves(*PE);
-  else
+  } else {
     D.queue(PE);
+  }
   if (P.Hoisted && NoHoist)
     return unsupported(CE, "call to '" + FD->getNameAsString() +
                                "', which writes memory, " + NoHoistWhy);
@@ -246,7 +314,8 @@ Expr *PullbackBuilder::rebuildUserCall(const CallExpr *CE,
       Args.push_back(rebuild(A, /*Need=*/true, false));
       continue;
     }
-    bool NeedIdx = (I < PE->Wrt.size() && PE->Wrt[I]) || !P.Split;
+    bool NeedIdx = (I < PE->Wrt.size() && PE->Wrt[I]) || !P.Split ||
+                   (I < PE->Stable.size() && PE->Stable[I]);
     const Expr *K = strip(A);
     if (temporaryObject(PT, K)) {
       // A temporary struct (`Vec3(y, x, x)`, `{a, b}`, `make(x)`): its
@@ -389,7 +458,7 @@ void PullbackBuilder::backpropUserCall(const CallExpr *CE, Expr *Adj,
   SmallVector<Expr *, 8> Args;
   for (unsigned I = 0; I < FD->getNumParams(); ++I) {
     const ParmVarDecl *Param = FD->getParamDecl(I);
-    if (P.Split && !keptInReverseHalf(Param))
+    if (P.Split && !PE->reverseHalfTakes(I))
       continue;
     const Expr *A = argFor(CE, I);
     if (!A) {

@@ -202,7 +202,8 @@ bool PullbackBuilder::stable(const VarDecl *VD) const {
     return false;
   // A reverse half does not take pointers, references and objects.
   if (const auto *P = dyn_cast<ParmVarDecl>(VD))
-    if (Half != SplitHalf::None && !keptInReverseHalf(P))
+    if (Half != SplitHalf::None &&
+        !Entry.reverseHalfTakes(P->getFunctionScopeIndex()))
       return false;
   if (isa<ParmVarDecl>(VD))
     return true;

@@ -196,7 +196,9 @@ void PullbackBuilder::rangeFor(const CXXForRangeStmt *RF, Stmts &Fwd,
   bool Reread = (Root ? !Act.isDataWritten(Root) && inScopeInReverse(Root)
                       : !Act.ThisWritten) &&
                 !Act.isWritten(V) &&
-                (Half == SplitHalf::None || (C && (!CP || keptInReverseHalf(CP))));
+                (Half == SplitHalf::None ||
+                 (C && (!CP || Entry.reverseHalfTakes(
+                                   CP->getFunctionScopeIndex()))));
   VarDecl *RK = B.var(PB, fresh("_k"), SizeT,
                       B.unop(UO_PreDec, B.ref(LI->Count)));
   VarDecl *RV = nullptr;

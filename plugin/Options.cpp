@@ -23,6 +23,8 @@ bool Options::parse(llvm::StringRef Arg) {
     Recompute = false;
   else if (Arg == "recompute-always")
     RecomputeAlways = true;
+  else if (Arg == "no-reread-halves")
+    RereadHalves = false;
   else
     return false;
   return true;

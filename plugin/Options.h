@@ -19,6 +19,8 @@ struct Options {
   bool Remarks = false;             ///< lowering remarks
   bool Recompute = true;            ///< iterations recomputed (no-recompute)
   bool RecomputeAlways = false;     ///< whatever the cost (recompute-always)
+  /// Split halves that read unchanged memory again (no-reread-halves).
+  bool RereadHalves = true;
   bool NoPromotionWarnings = false; ///< silence the promotion warning
   bool PrintActivity = false;       ///< the activity analysis, as remarks
   /// Do not include grad/core.h into the translation unit (the user

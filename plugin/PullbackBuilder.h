@@ -511,6 +511,13 @@ private:
   /// the reverse sweep (or cannot be re-read then).
   bool memoryUnstable(const clang::FunctionDecl *FD,
                       llvm::ArrayRef<const clang::Expr *> Args);
+  /// True if the memory that argument \p I of \p CE points to keeps its
+  /// values from the call until the reverse sweep passes the call again,
+  /// and nothing the callee writes through its other arguments reaches it.
+  bool stableMemory(const clang::CallExpr *CE, unsigned I) const;
+  /// The entry whose halves \p CE calls: \p PE, or its variant that reads
+  /// again the pointer-to-const arguments stableMemory() finds.
+  PullbackEntry *stableHalves(const clang::CallExpr *CE, PullbackEntry &PE);
   /// The forward sweep of a call to a function differentiated through its
   /// own derivative.
   clang::Expr *rebuildUserCall(const clang::CallExpr *CE,

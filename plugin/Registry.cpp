@@ -275,6 +275,29 @@ PullbackEntry *State::find(const FunctionDecl *Primal, const WrtMask &Wrt) {
   return nullptr;
 }
 
+PullbackEntry *State::addStableVariant(PullbackEntry &Base,
+                                       const WrtMask &Stable) {
+  Entries.push_back(std::make_unique<PullbackEntry>());
+  PullbackEntry *E = Entries.back().get();
+  E->Primal = Base.Primal;
+  E->Pullback = Base.Pullback;
+  E->Wrt = Base.Wrt;
+  E->RequestLoc = Base.RequestLoc;
+  E->Requester = Base.Requester;
+  E->RequesterEntry = Base.RequesterEntry;
+  E->Split = 1;
+  E->Wanted = false;
+  E->Defined = true; // (only its halves are built)
+  E->Stable = Stable;
+  Base.StableVariant = E;
+  return E;
+}
+
+bool PullbackEntry::reverseHalfTakes(unsigned I) const {
+  return (I < Stable.size() && Stable[I]) ||
+         keptInReverseHalf(Primal->getParamDecl(I));
+}
+
 PullbackTemplate *State::templateOf(const FunctionDecl *Primal) {
   const FunctionTemplateDecl *PT = Primal->getPrimaryTemplate();
   if (!PT)
@@ -449,7 +472,7 @@ void declareSplit(Sema &S, PullbackEntry &E) {
   std::string Base = "_grad_" + Primal->getNameAsString();
   // So do the halves of a wrt-restricted and an all-parameter entry of
   // one function.
-  bool Shared = Primal->isTemplateInstantiation();
+  bool Shared = Primal->isTemplateInstantiation() || !E.Stable.empty();
   for (const FunctionDecl *R : Primal->redecls()) {
     auto It = St.Pullbacks.find(R);
     if (It != St.Pullbacks.end())
@@ -506,7 +529,7 @@ void declareSplit(Sema &S, PullbackEntry &E) {
   // frame.
   PullbackSignature RS;
   for (unsigned I = 0; I < Sig.ParamTypes.size(); ++I) {
-    if (I < Primal->getNumParams() && !keptInReverseHalf(Primal->getParamDecl(I)))
+    if (I < Primal->getNumParams() && !E.reverseHalfTakes(I))
       continue;
     RS.ParamNames.push_back(Sig.ParamNames[I]);
     RS.ParamTypes.push_back(Sig.ParamTypes[I]);

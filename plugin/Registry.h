@@ -129,6 +129,20 @@ struct PullbackEntry {
   /// The pullback itself is needed (false for a callee only ever called
   /// through its split derivative).
   bool Wanted = true;
+  /// For the halves of a variant (StableVariant of another entry): the
+  /// pointer-to-const parameters whose memory every caller of these halves
+  /// leaves unchanged until it calls the reverse half, and which nothing
+  /// the function writes reaches. The halves read them again instead of
+  /// recording what they read, and the reverse half takes them too.
+  WrtMask Stable;
+  /// The entry whose halves re-read some parameters (Stable), made for the
+  /// first call that could use it; later calls use it when their stable
+  /// parameters include its own.
+  PullbackEntry *StableVariant = nullptr;
+
+  /// True if the reverse half takes primal parameter \p I (numbers,
+  /// enums and the Stable parameters).
+  bool reverseHalfTakes(unsigned I) const;
 };
 
 /// A pushforward (forward mode, `[[grad::forward]]`) known for (primal,
@@ -261,6 +275,9 @@ public:
   PullbackEntry *find(const clang::FunctionDecl *Primal, const WrtMask &Wrt);
   PullbackEntry *add(clang::FunctionDecl *Primal, clang::FunctionDecl *PB,
                      const WrtMask &Wrt, bool User);
+  /// A variant of \p Base whose halves re-read the parameters in \p Stable
+  /// (not found by find(): only calls that chose it call it).
+  PullbackEntry *addStableVariant(PullbackEntry &Base, const WrtMask &Stable);
   /// The pullback template of \p Primal's primary template, or null.
   PullbackTemplate *templateOf(const clang::FunctionDecl *Primal);
 };

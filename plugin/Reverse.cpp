@@ -72,8 +72,7 @@ bool PullbackBuilder::build() {
     Params.clear();
     unsigned Next = 0;
     for (unsigned I = 0; I < Sig.ParamTypes.size(); ++I) {
-      if (I < Primal->getNumParams() &&
-          !keptInReverseHalf(Primal->getParamDecl(I))) {
+      if (I < Primal->getNumParams() && !Entry.reverseHalfTakes(I)) {
         Params.push_back(Placeholder(I));
         Dropped.insert(Params.back());
         continue;

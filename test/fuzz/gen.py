@@ -2447,9 +2447,10 @@ class Gen:
             by = self.presquash(y, self.cap(x.root))
         if bx > self.cap(y.root):
             bx = self.presquash(x, self.cap(y.root))
-        # (A variable swapped with itself is a no-op, and passing one
-        # variable to both references is an error.)
-        if x.text != y.text:
+        # (A variable swapped with itself, also through a reference to it,
+        # is a no-op, and passing one variable to both references is an
+        # error.)
+        if x.text != y.text and not (x.root is y.root and not x.root.array):
             self.emit(f"swap2({x.text}, {y.text});")
         if x.root is y.root and not x.root.array:
             return True
