@@ -168,8 +168,11 @@ bool PullbackBuilder::stableMemory(const CallExpr *CE, unsigned I) const {
 PullbackEntry *PullbackBuilder::stableHalves(const CallExpr *CE,
                                              PullbackEntry &PE) {
   const FunctionDecl *FD = CE->getDirectCallee();
+  // (Only for a function defined in this translation unit, which builds
+  // the variant's halves: another one's defines only the recording ones.)
   if (PE.UserProvided || Half != SplitHalf::None ||
-      !D.options().RereadHalves)
+      !D.options().RereadHalves || isa<CXXMethodDecl>(FD) ||
+      !(FD->isDefined() || FD->isImplicitlyInstantiable()))
     return &PE;
   WrtMask Stable(FD->getNumParams(), false);
   bool Any = false;

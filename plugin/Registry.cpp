@@ -484,8 +484,11 @@ void declareSplit(Sema &S, PullbackEntry &E) {
   SourceLocation PLoc = Primal->getLocation();
   bool Inline = E.Pullback->isInlined() || Primal->isInlined() ||
                 Primal->isTemplateInstantiation();
+  // (A variant's halves are this translation unit's own: another one may
+  // make a variant of the same function for other parameters.)
   StorageClass SC =
-      Primal->getStorageClass() == SC_Static ? SC_Static : SC_None;
+      Primal->getStorageClass() == SC_Static || !E.Stable.empty() ? SC_Static
+                                                                   : SC_None;
   auto Make = [&](StringRef Name, QualType Ret,
                   PullbackSignature &FSig) -> FunctionDecl * {
     FSig.Type = Ctx.getFunctionType(Ret, FSig.ParamTypes,
