@@ -119,6 +119,26 @@ Expr *PullbackBuilder::rebuildRuntime(const CallExpr *CE, StringRef Name,
           << ("grad::" + Name).str() << Primal->getNameAsString()
           << Info->Reason;
   }
+  // A stateful callable's reverse sweep restores, for each element, the
+  // values of what it changes from a tape of numbers (bind_record): other
+  // state (a counter, a vector, the object) would be seen with its final
+  // value by every element.
+  if (Active && Info->Kind == Lowering::Stateful)
+    for (const LiftedCapture &C : Info->Caps) {
+      QualType T = C.This ? QualType()
+                          : C.Var->getType().getNonReferenceType();
+      if (C.Written && (C.This || !isFloating(T.getUnqualifiedType())))
+        return unsupported(
+            CE->getArg(0),
+            "callable passed to 'grad::" + Name.str() + "' that changes '" +
+                C.name() + "'" +
+                (C.This ? std::string(" (its object)")
+                        : ", of type '" +
+                              T.getAsString(Ctx.getPrintingPolicy()) + "'") +
+                " (the reverse sweep restores only the floating-point "
+                "numbers a callable changes, element by element: write this "
+                "loop in the function)");
+    }
   FunctionDecl *Elem = D.liftFunction(*Info, 0, Entry);
   if (!Elem) {
     Failed = true;

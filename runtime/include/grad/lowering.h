@@ -360,8 +360,11 @@ void reverse_pullback(const Y &Dy, const std::tuple<const Xs &...> &X,
   std::size_t Count = 0;
   const bool Flat = std::apply(
       [&](const auto &...V) { return isFlat(Count, V...); }, X);
+  // (Not for a stateful callable: its pullback reads the adjoints of what
+  // it changes, which a zeroed copy would not hold.)
   const bool Copy =
-      Flat && std::apply(
+      Flat && !Recorded &&
+      std::apply(
                   [&](const DCs &...D) { return (cheapToCopy(D, Count) && ...); },
                   DCaps);
   if (Copy)
