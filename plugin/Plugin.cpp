@@ -28,6 +28,13 @@ class GradAction : public PluginASTAction {
 public:
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  StringRef) override {
+    const LangOptions &LO = CI.getLangOpts();
+    if (LO.CPlusPlus && !LO.CPlusPlus20) {
+      // The runtime would fail with a screen of errors about concepts;
+      // differentiating is pointless when the generated code cannot compile.
+      report(CI.getDiagnostics(), Diag::NeedsCxx20, SourceLocation());
+      return std::make_unique<ASTConsumer>();
+    }
     if (!Opts.NoRuntimeInclude)
       includeRuntime(CI);
     installPullbackNotes(CI);

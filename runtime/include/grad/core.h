@@ -43,6 +43,10 @@
 #ifndef GRAD_CORE_H
 #define GRAD_CORE_H
 
+#if __cplusplus < 202002L
+#error "clang-grad's runtime needs C++20: compile with -std=c++20 (or later)"
+#else
+
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
@@ -736,4 +740,5 @@ template <class _Tp> void sort_elements(_Tp *__first, _Tp *__last) {
 
 } // namespace grad::detail
 
+#endif // C++20
 #endif // GRAD_CORE_H

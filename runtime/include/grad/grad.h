@@ -25,6 +25,10 @@
 #ifndef GRAD_GRAD_H
 #define GRAD_GRAD_H
 
+#if __cplusplus < 202002L
+#error "clang-grad's runtime needs C++20: compile with -std=c++20 (or later)"
+#else
+
 #include "core.h"
 #include "dual.h"
 #include "jacobian.h"
@@ -35,4 +39,5 @@
 #include "tape.h"
 #include "tensor.h"
 
+#endif // C++20
 #endif // GRAD_GRAD_H
