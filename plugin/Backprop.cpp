@@ -339,10 +339,13 @@ void PullbackBuilder::backpropCall(const CallExpr *CE, Expr *Adj,
       if (!Act.isActive(strip(Arg)))
         continue;
       SmallVector<Expr *, 3> Vals;
-      for (unsigned J = 0; J < N; ++J)
-        Vals.push_back((Ru->Uses[I] >> J) & 1 ? val(CE->getArg(J)) : nullptr);
+      if (!sinCosKey(CE, *Ru))
+        for (unsigned J = 0; J < N; ++J)
+          Vals.push_back((Ru->Uses[I] >> J) & 1 ? val(CE->getArg(J))
+                                                : nullptr);
       Expr *Y = (Ru->Uses[I] & UsesResult) ? val(CE) : nullptr;
-      Expr *Partial = buildPartial(B, *Ru, I, Vals, Y, T);
+      Expr *Partial = sinCosKey(CE, *Ru) ? sinCosPartial(CE, *Ru)
+                                          : buildPartial(B, *Ru, I, Vals, Y, T);
       if (!Partial) {
         Failed = true;
         return;

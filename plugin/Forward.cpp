@@ -158,6 +158,27 @@ Expr *PullbackBuilder::recompute(const Expr *E) {
   return plain(K);
 }
 
+const Expr *PullbackBuilder::sinCosKey(const CallExpr *CE, const Rule &Ru) {
+  if (!isSinCosCall(CE, Ru))
+    return nullptr;
+  // Without the runtime (-fplugin-arg-grad-no-runtime-include and no
+  // include): the rule's partial, as for every other function.
+  if (!HasSinCos)
+    HasSinCos = D.options().SinCos && B.hasRuntime("sin_cos") ? 1 : 2;
+  // The pair is recorded under the call's callee, which nothing else
+  // records.
+  return HasSinCos == 1 ? strip(CE->getCallee()) : nullptr;
+}
+
+Expr *PullbackBuilder::sinCosPartial(const CallExpr *CE, const Rule &Ru) {
+  Expr *Pair = val(sinCosKey(CE, Ru));
+  if (!Pair)
+    return nullptr;
+  if (StringRef(Ru.Name) == "sin")
+    return B.member(Pair, "__cos");
+  return B.unop(UO_Minus, B.member(Pair, "__sin"));
+}
+
 Expr *PullbackBuilder::record(const Expr *Key, Expr *Value) {
   if (!Value)
     return nullptr;
@@ -439,6 +460,18 @@ Expr *PullbackBuilder::rebuildCall(const CallExpr *CE, bool Need, bool Plain) {
     for (unsigned I = 0; I < CE->getNumArgs() && I < Ru->Arity; ++I)
       if (Act.isActive(strip(CE->getArg(I))))
         Uses |= Ru->Uses[I];
+    if (Uses && sinCosKey(CE, *Ru)) {
+      // sin(x) and cos(x) from one sincos: the reverse sweep reads the
+      // other value (sinCosPartial) instead of calling libm again.
+      Collect([](unsigned) { return false; }, false);
+      Expr *X = Args[0];
+      QualType T = CE->getType().getUnqualifiedType();
+      if (!Ctx.hasSameUnqualifiedType(X->getType(), T))
+        X = B.staticCast(T, X);
+      Expr *Pair = record(sinCosKey(CE, *Ru), B.callRuntime("sin_cos", {}, {X}));
+      Expr *R = B.member(Pair, Ru->Name[0] == 's' ? "__sin" : "__cos");
+      return Need ? record(CE, R) : R;
+    }
     Collect([&](unsigned I) { return ((Uses >> I) & 1) != 0; }, false);
     Expr *R = B.call(Callee, Args);
     if (Need || (Uses & UsesResult))

@@ -25,6 +25,8 @@ bool Options::parse(llvm::StringRef Arg) {
     RecomputeAlways = true;
   else if (Arg == "no-reread-halves")
     RereadHalves = false;
+  else if (Arg == "no-sincos")
+    SinCos = false;
   else
     return false;
   return true;

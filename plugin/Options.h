@@ -21,6 +21,8 @@ struct Options {
   bool RecomputeAlways = false;     ///< whatever the cost (recompute-always)
   /// Split halves that read unchanged memory again (no-reread-halves).
   bool RereadHalves = true;
+  /// sin and cos of one argument from one sincos call (no-sincos).
+  bool SinCos = true;
   bool NoPromotionWarnings = false; ///< silence the promotion warning
   bool PrintActivity = false;       ///< the activity analysis, as remarks
   /// Do not include grad/core.h into the translation unit (the user

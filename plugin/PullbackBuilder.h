@@ -200,6 +200,12 @@ private:
   clang::Expr *record(const clang::Expr *Key, clang::Expr *Value);
   clang::VarDecl *hoist(llvm::StringRef Base, clang::QualType T);
   clang::Expr *val(const clang::Expr *E);
+  /// An active `sin(x)` or `cos(x)` of a floating type is computed by the
+  /// runtime's sin_cos, whose pair is recorded under the key returned here
+  /// (null when the call is not such a call, or without the runtime).
+  const clang::Expr *sinCosKey(const clang::CallExpr *CE, const Rule &Ru);
+  /// The partial of such a call, read from the recorded pair.
+  clang::Expr *sinCosPartial(const clang::CallExpr *CE, const Rule &Ru);
   /// Arithmetic over literals and unchanging variables: rebuilt in the
   /// reverse sweep instead of recorded.
   bool recomputable(const clang::Expr *E) const;
@@ -620,6 +626,9 @@ private:
   SemaBuilder B;
   Activity Act;
   bool Failed = false;
+  /// Whether the runtime declares grad::detail::sin_cos: 0 not looked up
+  /// yet, 1 yes, 2 no.
+  unsigned HasSinCos = 0;
 
   llvm::DenseMap<const clang::VarDecl *, clang::VarDecl *> VarMap;
   llvm::DenseMap<const clang::VarDecl *, clang::VarDecl *> Adjoints;

@@ -229,6 +229,16 @@ const Rule *findRule(const FunctionDecl *Callee) {
   return nullptr;
 }
 
+bool isSinCosCall(const CallExpr *CE, const Rule &R) {
+  StringRef Name = R.Name;
+  if ((Name != "sin" && Name != "cos") || CE->getNumArgs() != 1)
+    return false;
+  const auto *BT = CE->getType()->getAs<BuiltinType>();
+  return BT && (BT->getKind() == BuiltinType::Float ||
+                BT->getKind() == BuiltinType::Double ||
+                BT->getKind() == BuiltinType::LongDouble);
+}
+
 Expr *buildPartial(SemaBuilder &B, const Rule &R, unsigned Arg,
                    ArrayRef<Expr *> Args, Expr *Result, QualType T) {
   const RuleImpl *RI = reinterpret_cast<const RuleImpl *>(&R);

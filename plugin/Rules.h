@@ -49,6 +49,11 @@ const Rule *findComplexRule(llvm::StringRef Name, unsigned Arity);
 /// Builds d(result)/d(argument \p Arg) of \p R. \p Args are the argument
 /// values, \p Result the result value (may be null if the partial does not
 /// read it), \p T the type of constants.
+/// True for an active call of the sin or cos row on float, double or long
+/// double: derivatives compute it with the runtime's sin_cos, which gives
+/// both values from one call (the partial is the other one).
+bool isSinCosCall(const clang::CallExpr *CE, const Rule &R);
+
 clang::Expr *buildPartial(SemaBuilder &B, const Rule &R, unsigned Arg,
                           llvm::ArrayRef<clang::Expr *> Args,
                           clang::Expr *Result, clang::QualType T);

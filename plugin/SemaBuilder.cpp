@@ -522,6 +522,15 @@ QualType SemaBuilder::runtimeType(StringRef Name,
                                SS.getScopeRep(), Spec);
 }
 
+bool SemaBuilder::hasRuntime(StringRef Name) {
+  NamespaceDecl *NS = gradNamespace(true);
+  if (!NS)
+    return false;
+  LookupResult R(S, &Ctx.Idents.get(Name), Loc, Sema::LookupOrdinaryName);
+  S.LookupQualifiedName(R, NS);
+  return !R.empty();
+}
+
 Expr *SemaBuilder::callRuntime(StringRef Name,
                                ArrayRef<TemplateArgumentLoc> TArgs,
                                ArrayRef<Expr *> Args, bool Detail) {

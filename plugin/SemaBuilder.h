@@ -102,6 +102,8 @@ public:
   clang::QualType runtimeDetailType(llvm::StringRef Name);
   clang::TemplateArgumentLoc typeArg(clang::QualType T);
   clang::TemplateArgumentLoc exprArg(clang::Expr *E);
+  /// True if the runtime declares `::grad::detail::Name`.
+  bool hasRuntime(llvm::StringRef Name);
   /// Calls `::grad::detail::Name<TArgs...>(Args...)` (or ::grad::Name when
   /// \p Detail is false), deducing the remaining template arguments.
   clang::Expr *callRuntime(llvm::StringRef Name,

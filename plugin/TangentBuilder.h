@@ -327,6 +327,7 @@ private:
   VT ruleCall(const CallExpr *CE, const FunctionDecl *FD, const Rule &R,
               bool NeedT);
   VT pushforwardCall(const CallExpr *CE, const FunctionDecl *FD);
+  VT sinCosPair(const CallExpr *CE, const FunctionDecl *FD, bool NeedT);
   /// Vector mode: the user's scalar pushforward \p User of \p FD called
   /// once per lane (floating scalar tangents only).
   /// Vector mode: an accessor's result and its location in tangent memory.

@@ -38,6 +38,26 @@ VT TangentBuilder::ruleCall(const CallExpr *CE, const FunctionDecl *FD,
   };
   if (!NeedT || !Any)
     return {Call(), nullptr};
+  if (isSinCosCall(CE, R) && !NoHoist && D.options().SinCos &&
+      B.hasRuntime("sin_cos")) {
+    // Value and partial from one sincos (calls on the same value, the
+    // primal's sin(theta) and cos(theta), are merged by the optimiser).
+    QualType T = CE->getType().getUnqualifiedType();
+    Expr *X = Args[0].V;
+    if (!Ctx.hasSameUnqualifiedType(X->getType(), T))
+      X = B.staticCast(T, X);
+    Expr *Pair = B.callRuntime("sin_cos", {}, {X});
+    if (!Pair)
+      return {};
+    Pair = hoist(Pair, Pair->getType(), nullptr);
+    bool Sin = StringRef(R.Name) == "sin";
+    Expr *V = B.member(Pair, Sin ? "__sin" : "__cos");
+    Expr *P = B.member(B.ref(cast<DeclRefExpr>(Pair)->getDecl()),
+                       Sin ? "__cos" : "__sin");
+    if (!Sin)
+      P = B.paren(B.unop(UO_Minus, P));
+    return {V, mul(P, Args[0].T)};
+  }
   // Arguments the partials read are bound first; so is the result when a
   // partial reads it.
   unsigned UsedArgs = 0;
@@ -580,6 +600,13 @@ VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
       CE->getNumArgs() == 0 &&
       StringRef(FD->getQualifiedNameAsString()).starts_with("grad::detail::"))
     return {B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), {}), nullptr};
+  // The runtime's sin_cos(x), pair_sin(x), pair_cos(x) (sin and cos in a
+  // pullback that a Hessian-vector product pushes forward).
+  if (FD->getIdentifier() && CE->getNumArgs() == 1 &&
+      (FD->getName() == "sin_cos" || FD->getName() == "pair_sin" ||
+       FD->getName() == "pair_cos") &&
+      StringRef(FD->getQualifiedNameAsString()).starts_with("grad::detail::"))
+    return sinCosPair(CE, FD, NeedT);
   // The runtime's `zero(x)` and `accumulate(dst, src)` in a pullback are
   // linear: the same call on the tangents.
   if (FD->getIdentifier() &&
@@ -702,6 +729,34 @@ VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
                          "user pushforward)"),
             nullptr};
   return {B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Vs), nullptr};
+}
+
+/// `sin_cos(x)` (or the pair with one member, `pair_sin(x)`, `pair_cos(x)`):
+/// the whole pair P and its tangent {P.cos * t_x, -P.sin * t_x}.
+VT TangentBuilder::sinCosPair(const CallExpr *CE, const FunctionDecl *FD,
+                              bool NeedT) {
+  VT X = expr(CE->getArg(0), NeedT);
+  if (!X.V)
+    return {};
+  auto *Callee = const_cast<FunctionDecl *>(FD);
+  if (!X.T)
+    return {B.call(B.funcRef(Callee), {X.V}), nullptr};
+  QualType PT = CE->getType().getUnqualifiedType();
+  if (Lanes)
+    return {fail(CE, "sin and cos of a differentiated value in a pullback "
+                     "in vector mode"),
+            nullptr};
+  Expr *Pair = B.callRuntime("sin_cos", {}, {X.V});
+  Pair = hoist(Pair, PT, nullptr);
+  Expr *TX = hoist(X.T, X.T->getType(), nullptr);
+  if (!Pair || !TX)
+    return {};
+  auto *P = cast<DeclRefExpr>(Pair->IgnoreParenImpCasts())->getDecl();
+  auto *TV = cast<DeclRefExpr>(TX->IgnoreParenImpCasts())->getDecl();
+  Expr *DSin = mul(B.member(B.ref(P), "__cos"), B.ref(TV));
+  Expr *DCos =
+      mul(B.paren(B.unop(UO_Minus, B.member(B.ref(P), "__sin"))), B.ref(TV));
+  return {Pair, B.construct(PT, {DSin, DCos}, /*List=*/true)};
 }
 
 } // namespace tangent

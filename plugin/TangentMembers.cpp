@@ -34,8 +34,9 @@ VT TangentBuilder::memberCall(const CXXMemberCallExpr *MC, bool NeedT) {
   const Expr *Obj = ME->getBase();
   bool Std = MD->getParent()->isInStdNamespace();
   bool Arrow = ME->isArrow();
-  // A pullback's tape (grad::detail::stack): a floating value is saved
-  // with its tangent after it, and popped back in the opposite order.
+  // A pullback's tape (grad::detail::stack): a floating value (or an object
+  // with floating data, such as sin_cos's pair) is saved with its tangent
+  // after it, and popped back in the opposite order.
   if (MD->getParent()->getQualifiedNameAsString() == "grad::detail::stack" &&
       (Name == "push" || Name == "pop" || Name == "push_all" ||
        Name == "pop_all")) {
@@ -43,7 +44,7 @@ VT TangentBuilder::memberCall(const CXXMemberCallExpr *MC, bool NeedT) {
     VT O = expr(Obj, false);
     SmallVector<Expr *, 8> Args;
     for (const Expr *A : MC->arguments()) {
-      bool F = isFloating(A->getType());
+      bool F = isFloating(A->getType()) || hasFloatingData(A->getType());
       VT X = expr(A, F);
       if (!X.V || !O.V)
         return {};

@@ -337,6 +337,111 @@ private:
   const llvm::DenseMap<const VarDecl *, unsigned> &Reads;
 };
 
+/// Is \p T the runtime's grad::detail::sin_cos_pair<F>?
+bool isSinCosPair(QualType T) {
+  const auto *RD = T->getAsCXXRecordDecl();
+  return RD && RD->getIdentifier() && RD->getName() == "sin_cos_pair";
+}
+
+/// A pullback's forward sweep computes an active sin(x) or cos(x) as
+/// `_tN = sin_cos(x)` (Forward.cpp); when nothing reads the call's own value
+/// (it only fed a discarded return value), only the partial's member is
+/// read: the call then computes that one value (`pair_cos(x)`), which costs
+/// one libm call where sincos costs about one and a half.
+void narrowSinCosPairs(Stmt *Body, ASTContext &Ctx) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    struct Use {
+      unsigned All = 0, Members = 0;
+      bool Sin = false, Cos = false;
+      llvm::SmallVector<CallExpr *, 2> Calls;
+    };
+    llvm::DenseMap<const VarDecl *, Use> Pairs;
+    static const VarDecl *pairVar(const Expr *E) {
+      const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+      const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+      return VD && isSinCosPair(VD->getType()) ? VD : nullptr;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+      if (const VarDecl *VD = pairVar(DRE))
+        ++Pairs[VD].All;
+      return true;
+    }
+    bool VisitMemberExpr(MemberExpr *ME) {
+      if (const VarDecl *VD = pairVar(ME->getBase())) {
+        Use &U = Pairs[VD];
+        ++U.Members;
+        StringRef N = ME->getMemberDecl()->getName();
+        (N == "__sin" ? U.Sin : U.Cos) = true;
+      }
+      return true;
+    }
+    // (`_tN = sin_cos(x)` calls the pair's operator=.)
+    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+      if (OC->getOperator() != OO_Equal || OC->getNumArgs() != 2)
+        return true;
+      const VarDecl *VD = pairVar(OC->getArg(0));
+      auto *CE = dyn_cast<CallExpr>(OC->getArg(1)->IgnoreImplicit());
+      const FunctionDecl *F = CE ? CE->getDirectCallee() : nullptr;
+      if (VD && F && F->getIdentifier() && F->getName() == "sin_cos") {
+        Use &U = Pairs[VD];
+        ++U.Members; // (the target is not a read)
+        U.Calls.push_back(CE);
+      }
+      return true;
+    }
+  } F;
+  F.TraverseStmt(Body);
+  // Calls on the same argument are merged into one by the optimiser (the
+  // primal's sin(theta) and cos(theta)): a pair that has such a sibling
+  // stays whole.
+  auto Key = [&](const CallExpr *CE) {
+    llvm::FoldingSetNodeID ID;
+    CE->getArg(0)->IgnoreParenImpCasts()->Profile(ID, Ctx, /*Canonical=*/true);
+    return ID;
+  };
+  auto HasSibling = [&](const CallExpr *CE) {
+    llvm::FoldingSetNodeID K = Key(CE);
+    for (auto &[OtherVD, Other] : F.Pairs)
+      for (const CallExpr *O : Other.Calls)
+        if (O != CE && O->getNumArgs() == 1 && Key(O) == K)
+          return true;
+    return false;
+  };
+  for (auto &[VD, U] : F.Pairs) {
+    // Read whole (pushed on the stack, kept by a split half), or both
+    // members read, or not made by sin_cos: left as it is.
+    if (U.All != U.Members || U.Sin == U.Cos || U.Calls.empty())
+      continue;
+    for (CallExpr *CE : U.Calls) {
+      auto *Old = dyn_cast<DeclRefExpr>(CE->getCallee()->IgnoreImplicit());
+      const FunctionDecl *OldF = CE->getDirectCallee();
+      if (!Old || !OldF || CE->getNumArgs() != 1 || HasSibling(CE))
+        continue;
+      const DeclContext *DC = OldF->getDeclContext();
+      FunctionDecl *NewF = nullptr;
+      for (NamedDecl *ND :
+           DC->lookup(&Ctx.Idents.get(U.Sin ? "pair_sin" : "pair_cos")))
+        if (auto *Cand = dyn_cast<FunctionDecl>(ND))
+          if (Cand->getNumParams() == 1 &&
+              Ctx.hasSameType(Cand->getParamDecl(0)->getType(),
+                              OldF->getParamDecl(0)->getType()) &&
+              Ctx.hasSameType(Cand->getReturnType(), OldF->getReturnType()))
+            NewF = Cand;
+      if (!NewF)
+        continue;
+      auto *Ref = DeclRefExpr::Create(
+          Ctx, Old->getQualifierLoc(), SourceLocation(), NewF,
+          /*RefersToEnclosingVariableOrCapture=*/false, Old->getLocation(),
+          NewF->getType(), VK_LValue);
+      CE->setCallee(ImplicitCastExpr::Create(
+          Ctx, Ctx.getPointerType(NewF->getType()),
+          CK_FunctionToPointerDecay, Ref, nullptr, VK_PRValue,
+          FPOptionsOverride()));
+      NewF->setIsUsed();
+    }
+  }
+}
+
 } // namespace
 
 void tidy(FunctionDecl *FD) {
@@ -344,6 +449,7 @@ void tidy(FunctionDecl *FD) {
   if (!Body)
     return;
   ASTContext &Ctx = FD->getASTContext();
+  narrowSinCosPairs(Body, Ctx);
   // Each round may expose more: a temporary read only by a dead write.
   for (unsigned Round = 0; Round < 16; ++Round) {
     Uses U;

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "grad/core.h"
 #include "grad/rules.h"
 
 #include <gtest/gtest.h>
@@ -232,3 +233,32 @@ TEST(RulesTest, ClampMatchesStd) {
 }
 
 } // namespace
+
+// grad::detail::sin_cos, which derivatives call for sin(x) and cos(x), gives
+// the bits std::sin and std::cos give (the primal's values must not change),
+// over the ranges where reductions differ; pair_sin / pair_cos the one value.
+template <class T> void expectSinCosBits() {
+  const T Points[] = {T(0),         T(-0.0),      T(1e-9), T(0.3),
+                      T(-0.7),      T(1.5707963), T(3.1415926), T(4.2),
+                      T(-12.5),     T(1e3),       T(-7.7e5),    T(1e15),
+                      std::numeric_limits<T>::max()};
+  for (T X : Points) {
+    auto P = grad::detail::sin_cos(X);
+    EXPECT_EQ(P.__sin, std::sin(X)) << X;
+    EXPECT_EQ(P.__cos, std::cos(X)) << X;
+    EXPECT_EQ(grad::detail::pair_sin(X).__sin, std::sin(X)) << X;
+    EXPECT_EQ(grad::detail::pair_cos(X).__cos, std::cos(X)) << X;
+  }
+  for (int I = -2000; I <= 2000; ++I) {
+    T X = T(I) * T(0.0137) + T(I % 7) * T(1e-3);
+    auto P = grad::detail::sin_cos(X);
+    ASSERT_EQ(P.__sin, std::sin(X)) << X;
+    ASSERT_EQ(P.__cos, std::cos(X)) << X;
+  }
+}
+
+TEST(RulesTest, SinCosGivesTheBitsOfSinAndCos) {
+  expectSinCosBits<float>();
+  expectSinCosBits<double>();
+  expectSinCosBits<long double>();
+}

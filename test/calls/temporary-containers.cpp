@@ -67,7 +67,7 @@ struct Acc {
   return total({x, y * x, std::sin(y)});
 }
 // DUMP: void braced_pullback(double x, double y, double d_ret, double *d_x, double *d_y) {
-// DUMP: [[T:_t[0-9]+]] = std::vector<double>{x, y * x, {{.*}}sin(y)};
+// DUMP: [[T:_t[0-9]+]] = std::vector<double>{x, y * x, _t{{[0-9]+}}.__sin};
 // DUMP-NEXT: std::vector<double> [[G:_g[0-9]+]] = std::vector<double>(3UL);
 // DUMP-NEXT: ::total_pullback([[T]], d_ret, &[[G]]);
 // DUMP-NEXT: _d_x += [[G]][0UL];

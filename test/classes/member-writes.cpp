@@ -12,7 +12,8 @@ struct Lin {
   double w = 0.5, b = 0.1;
   // DUMP-LABEL: inline void step_pullback({{.*}}) {
   // DUMP: this->w -= lr * g * x;
-  // DUMP: d_this->w += d_ret * ::std::cos(_t{{[0-9]+}});
+  // DUMP: [[P:_t[0-9]+]] = ::grad::detail::pair_cos(this->w);
+  // DUMP-NEXT: d_this->w += d_ret * [[P]].__cos;
   [[grad]] double step(double x, double lr) {
     double g = w * x + b;
     w -= lr * g * x;

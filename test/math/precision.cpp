@@ -1,6 +1,7 @@
 // The derivative is evaluated in the argument's precision: a float primal's
-// pullback calls the float overloads (std::cos(float), whose body calls cosf),
-// a long double one the long double overloads; no double arithmetic appears.
+// pullback calls the float overloads (std::pow(float), whose body calls
+// powf; the runtime's pair_cos(float), which calls cosf), a long double one
+// the long double overloads; no double arithmetic appears.
 // RUN: %gradxx -O0 -S -emit-llvm %s -o %t.ll
 // RUN: FileCheck %s --input-file=%t.ll
 // RUN: %dump %s %dflags | FileCheck %s --check-prefix=DUMP
@@ -8,14 +9,17 @@
 #include <math.h>
 
 // DUMP-LABEL: void fsin_pullback(float x, float d_ret, float *d_x) {
+// DUMP-NEXT: grad::detail::sin_cos_pair<float> [[P:_t[0-9]+]];
 // DUMP-NEXT: float _d_x = 0.F;
-// DUMP-NEXT: _d_x += d_ret * ::std::cos(x);
+// DUMP-NEXT: [[P]] = ::grad::detail::pair_cos(x);
+// DUMP-NEXT: _d_x += d_ret * [[P]].__cos;
 // CHECK-LABEL: define {{.*}}void @_Z13fsin_pullbackffPf(
 // CHECK-NOT: double
-// CHECK: call noundef float @_ZSt3cosf(float
+// CHECK: call <2 x float> @_ZN4grad6detail8pair_cosEf(float
 // CHECK-NOT: double
 // CHECK: ret void
-// CHECK-LABEL: define linkonce_odr {{.*}}float @_ZSt3cosf(float
+// CHECK-LABEL: define linkonce_odr {{.*}}<2 x float> @_ZN4grad6detail8pair_cosEf(float
+// CHECK-NOT: double
 // CHECK: call float @cosf(float
 [[grad]] float fsin(float x) { return sinf(x); }
 
@@ -36,13 +40,15 @@
 [[grad]] float fpow2(float a, float b) { return std::pow(a, b); }
 
 // DUMP-LABEL: void lsin_pullback(long double x, long double d_ret, long double *d_x) {
+// DUMP-NEXT: grad::detail::sin_cos_pair<long double> [[P:_t[0-9]+]];
 // DUMP-NEXT: long double _d_x = 0.L;
+// DUMP-NEXT: [[P]] = ::grad::detail::pair_cos(x);
 // CHECK-LABEL: define {{.*}}void @_Z13lsin_pullbackeePe(
 // CHECK-NOT: double
-// CHECK: call noundef x86_fp80 @_ZSt3cose(x86_fp80
+// CHECK: call void @_ZN4grad6detail8pair_cosEe(ptr {{.*}}, x86_fp80
 // CHECK-NOT: double
 // CHECK: ret void
-// CHECK-LABEL: define linkonce_odr {{.*}}x86_fp80 @_ZSt3cose(
+// CHECK-LABEL: define linkonce_odr {{.*}}void @_ZN4grad6detail8pair_cosEe(
 // CHECK: call x86_fp80 @cosl(x86_fp80
 [[grad]] long double lsin(long double x) { return std::sin(x); }
 

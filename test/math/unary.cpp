@@ -51,13 +51,16 @@
 UNARY_RULES(DEFINE)
 
 // DUMP-LABEL: void std_sin_pullback(double x, double d_ret, double *d_x) {
-// DUMP: _d_x += d_ret * ::std::cos(x);
+// DUMP: [[P:_t[0-9]+]] = ::grad::detail::pair_cos(x);
+// DUMP-NEXT: _d_x += d_ret * [[P]].__cos;
 // DUMP-LABEL: void stdf_sin_pullback(float x, float d_ret, float *d_x) {
-// DUMP: _d_x += d_ret * ::std::cos(x);
+// DUMP: [[P:_t[0-9]+]] = ::grad::detail::pair_cos(x);
+// DUMP-NEXT: _d_x += d_ret * [[P]].__cos;
 // DUMP-LABEL: void stdl_sin_pullback(long double x, long double d_ret, long double *d_x) {
 // DUMP-LABEL: void c_sin_pullback(double x, double d_ret, double *d_x) {
 // DUMP-LABEL: void cf_sin_pullback(float x, float d_ret, float *d_x) {
-// DUMP: _d_x += d_ret * ::std::cos(x);
+// DUMP: [[P:_t[0-9]+]] = ::grad::detail::pair_cos(x);
+// DUMP-NEXT: _d_x += d_ret * [[P]].__cos;
 // DUMP-LABEL: void cl_sin_pullback(long double x, long double d_ret, long double *d_x) {
 // DUMP-LABEL: void cf_tanh_pullback(float x, float d_ret, float *d_x) {
 // DUMP: _t0 = ::tanhf(x);
