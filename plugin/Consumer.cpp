@@ -212,7 +212,7 @@ void Differentiator::defineForward(PushforwardEntry *E,
 }
 
 void Differentiator::publish(FunctionDecl *FD, const FunctionDecl *Primal) {
-  tidy(FD);
+  tidy(FD, Opts.HoistSums);
   Done.push_back(FD);
   definedGenerated(FD);
   if (Opts.Remarks)

@@ -27,6 +27,8 @@ bool Options::parse(llvm::StringRef Arg) {
     RereadHalves = false;
   else if (Arg == "no-sincos")
     SinCos = false;
+  else if (Arg == "no-hoist-sums")
+    HoistSums = false;
   else
     return false;
   return true;

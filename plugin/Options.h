@@ -23,6 +23,9 @@ struct Options {
   bool RereadHalves = true;
   /// sin and cos of one argument from one sincos call (no-sincos).
   bool SinCos = true;
+  /// Sums into one element of a local adjoint array kept in a local
+  /// across a loop (no-hoist-sums).
+  bool HoistSums = true;
   bool NoPromotionWarnings = false; ///< silence the promotion warning
   bool PrintActivity = false;       ///< the activity analysis, as remarks
   /// Do not include grad/core.h into the translation unit (the user

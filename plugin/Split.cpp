@@ -258,7 +258,7 @@ void Differentiator::defineSplit(PullbackEntry *E) {
       FD->setInvalidDecl();
       return;
     }
-    tidy(FD);
+    tidy(FD, Opts.HoistSums);
     Done.push_back(FD);
     definedGenerated(FD);
     Emit(FD);

@@ -444,7 +444,7 @@ void narrowSinCosPairs(Stmt *Body, ASTContext &Ctx) {
 
 } // namespace
 
-void tidy(FunctionDecl *FD) {
+void tidy(FunctionDecl *FD, bool Sums) {
   Stmt *Body = FD->getBody();
   if (!Body)
     return;
@@ -461,6 +461,8 @@ void tidy(FunctionDecl *FD) {
     Body = New;
     FD->setBody(Body);
   }
+  if (Sums)
+    hoistAccumulators(FD);
 }
 
 } // namespace grad

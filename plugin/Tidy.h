@@ -26,8 +26,13 @@ namespace grad {
 
 /// Removes, to a fixed point, the local scalar variables of \p FD's body that
 /// are only ever written (their declarations and the statements that only
-/// write them; side effects of initialisers and right operands are kept).
-void tidy(clang::FunctionDecl *FD);
+/// write them; side effects of initialisers and right operands are kept);
+/// then, with \p Sums, hoistAccumulators().
+void tidy(clang::FunctionDecl *FD, bool Sums = true);
+
+/// Keeps the sum a loop adds into one element of a local adjoint array in a
+/// local variable, stored once after the loop (Accumulators.cpp).
+void hoistAccumulators(clang::FunctionDecl *FD);
 
 } // namespace grad
 
