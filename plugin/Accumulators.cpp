@@ -75,9 +75,21 @@ const VarDecl *subscripted(const Expr *E, const Expr **Index) {
 /// read, an element write (`a[i] = e`, `a[i] op= e`), `assign`/`size`, or
 /// an argument of a call (`a`, `&a[k]`, `a.data()`: the generated calls and
 /// the runtime's zero() keep no pointer).
+/// Also the variables that may change other than by naming them: some
+/// mention of them is not a read, an assignment to them or an increment
+/// (`int *p = &i; ++*p;`, `int &r = i;`).
 struct Escapes : RecursiveASTVisitor<Escapes> {
-  llvm::DenseSet<const VarDecl *> Escaped;
-  llvm::DenseSet<const DeclRefExpr *> Fine;
+  llvm::DenseSet<const VarDecl *> Escaped, Aliased;
+  llvm::DenseSet<const DeclRefExpr *> Fine, Plain;
+  void plain(const Expr *E) {
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParens()))
+      Plain.insert(DRE);
+  }
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    if (UO->isIncrementDecrementOp())
+      plain(UO->getSubExpr());
+    return true;
+  }
   void fineSubscript(const Expr *E) {
     const Expr *Idx;
     E = E->IgnoreParens();
@@ -89,13 +101,17 @@ struct Escapes : RecursiveASTVisitor<Escapes> {
     Fine.insert(cast<DeclRefExpr>(Base->IgnoreParenImpCasts()));
   }
   bool VisitImplicitCastExpr(ImplicitCastExpr *IC) {
-    if (IC->getCastKind() == CK_LValueToRValue)
+    if (IC->getCastKind() == CK_LValueToRValue) {
       fineSubscript(IC->getSubExpr());
+      plain(IC->getSubExpr());
+    }
     return true;
   }
   bool VisitBinaryOperator(BinaryOperator *BO) {
-    if (BO->isAssignmentOp())
+    if (BO->isAssignmentOp()) {
       fineSubscript(BO->getLHS());
+      plain(BO->getLHS());
+    }
     return true;
   }
   bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MC) {
@@ -132,9 +148,12 @@ struct Escapes : RecursiveASTVisitor<Escapes> {
   std::vector<const DeclRefExpr *> Mentions;
   void finish() {
     for (const DeclRefExpr *DRE : Mentions)
-      if (!Fine.count(DRE))
-        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
+        if (!Fine.count(DRE))
           Escaped.insert(VD);
+        if (!Plain.count(DRE))
+          Aliased.insert(VD);
+      }
   }
 };
 
@@ -331,7 +350,8 @@ void hoistAccumulators(FunctionDecl *FD) {
       IndexVars IV;
       IV.TraverseStmt(const_cast<Expr *>(Idx0));
       for (const VarDecl *V : IV.Vars)
-        Same &= !U.Declared.count(V) && !U.Written.count(V);
+        Same &= !U.Declared.count(V) && !U.Written.count(V) &&
+                !E.Aliased.count(V) && !V->getType()->isReferenceType();
       if (!Same)
         continue;
       // The sum in a local, from the element's value before the loop.

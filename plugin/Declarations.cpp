@@ -128,8 +128,11 @@ void PullbackBuilder::declStmt(const DeclStmt *DS, Stmts &Fwd, Stmts &Rev) {
     QualType NR = T.getNonReferenceType();
     bool Alias = (T->isReferenceType() || NR->isPointerType()) &&
                  !plainPointer(VD);
+    // (`int &r = i;`: a name for i, through which i changes, not a copy.)
+    bool IntRef = T->isLValueReferenceType() && !NR.isConstQualified() &&
+                  NR->isArithmeticType();
     if (!Act.isActive(VD) && !Alias &&
-        !(NR->isArithmeticType() && VD->hasInit()) &&
+        (!(NR->isArithmeticType() && VD->hasInit()) || IntRef) &&
         !containsLambda(VD->getInit())) {
       // `View v{a, n}` (a struct holding `const double *p`) pointing into
       // differentiated memory: reads through it would carry derivatives

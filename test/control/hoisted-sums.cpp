@@ -14,6 +14,8 @@
 // RUN: %dump %s --function=both %dflags | FileCheck %s --check-prefix=BOTH
 // RUN: %dump %s --function=help %dflags | FileCheck %s --check-prefix=HELP
 // RUN: %dump %s --function=esc %dflags | FileCheck %s --check-prefix=ESC
+// RUN: %dump %s --function=viaptr %dflags | FileCheck %s --check-prefix=PTR
+// RUN: %dump %s --function=viaref %dflags | FileCheck %s --check-prefix=REF
 #include "gradcheck.h"
 #include <cmath>
 #include <cstdio>
@@ -139,7 +141,41 @@ static void scale(double *v, int n, double a) {
   return s;
 }
 
+// The index changes through a pointer or a reference inside the loop (an
+// inactive array the forward sweep replays): the sum must follow it, so no
+// local (a first version kept a[0] in a local: d/dx 0 instead of 9.14).
+// PTR-LABEL: void viaptr_pullback(
+// PTR-NOT: _acc
+// PTR: {{^}}}
+// REF-LABEL: void viaref_pullback(
+// REF-NOT: _acc
+// REF: {{^}}}
+[[grad]] double viaptr(double x) {
+  double a[4] = {0, 0, 0, 0};
+  int i = 0;
+  int *pi = &i;
+  for (int k = 0; k < 3; ++k) {
+    a[i] += 1.5 * (k + 1);
+    ++*pi;
+  }
+  return x * a[0] + x * x * a[1] + a[2] * std::sin(x);
+}
+[[grad]] double viaref(double x) {
+  double a[4] = {0, 0, 0, 0};
+  int i = 0;
+  int &r = i;
+  for (int k = 0; k < 3; ++k) {
+    a[i] += x * (k + 1);
+    r += 1;
+  }
+  return x * a[0] + a[1] * a[1] + a[2] * std::sin(x);
+}
+
 int main() {
+  // CHECK: ok viaptr.d0
+  check_grad("viaptr", viaptr, viaptr_pullback, 0.7);
+  // CHECK: ok viaref.d0
+  check_grad("viaref", viaref, viaref_pullback, 0.7);
   const double x0[N] = {0.3, 0.7, -0.4, 1.1, 0.2, -0.6};
   double l0[N * (N - 1) / 2];
   for (int i = 0; i < N * (N - 1) / 2; ++i)
