@@ -128,9 +128,10 @@ void PullbackBuilder::declStmt(const DeclStmt *DS, Stmts &Fwd, Stmts &Rev) {
     QualType NR = T.getNonReferenceType();
     bool Alias = (T->isReferenceType() || NR->isPointerType()) &&
                  !plainPointer(VD);
-    // (`int &r = i;`: a name for i, through which i changes, not a copy.)
-    bool IntRef = T->isLValueReferenceType() && !NR.isConstQualified() &&
-                  NR->isArithmeticType();
+    // (`int &r = i;`: a name for i, through which i changes, not a copy;
+    // `const int &r = i;` sees what later writes to i do.)
+    bool IntRef = T->isLValueReferenceType() &&
+                  NR->isIntegralOrEnumerationType();
     if (!Act.isActive(VD) && !Alias &&
         (!(NR->isArithmeticType() && VD->hasInit()) || IntRef) &&
         !containsLambda(VD->getInit())) {

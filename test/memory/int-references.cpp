@@ -1,7 +1,8 @@
 // A non-const reference to an integer local (`int &r = i;`) is a name for i:
 // writes through it change i. It was taken for a const reference bound to a
 // value and replaced by a copy, so `r += 1` never reached i: d/dx 0 instead
-// of the right value, without a diagnostic. Values against closed forms and
+// of the right value, without a diagnostic; likewise `const int &r = i;`
+// did not see a later `++i`. Values against closed forms and
 // central differences; the dump keeps the reference.
 // RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
 // RUN: %dump %s --function=shifted %dflags | FileCheck %s --check-prefix=DUMP
@@ -40,6 +41,21 @@
   return x * a[0] + a[1] * a[1] + a[2] * std::sin(x);
 }
 
+// A const reference sees a later write to its variable; one bound to a
+// temporary keeps the temporary's value.
+[[grad]] double seen(double x) {
+  int i = 0;
+  const int &r = i;
+  ++i;
+  return x * x * r;
+}
+[[grad]] double kept(double x) {
+  int n = 2;
+  const int &r = n + 1;
+  n = 7;
+  return r * x * x + n;
+}
+
 int main() {
   using gradcheck::check_grad;
   double d = 0;
@@ -50,6 +66,14 @@ int main() {
   counted_pullback(0.7, 1.0, &d);
   // CHECK: ok counted
   gradcheck::expect("counted", d, 2.0, 1e-15);
+  d = 0;
+  seen_pullback(0.7, 1.0, &d);
+  // CHECK: ok seen
+  gradcheck::expect("seen", d, 2 * 0.7, 1e-15);
+  d = 0;
+  kept_pullback(0.7, 1.0, &d);
+  // CHECK: ok kept
+  gradcheck::expect("kept", d, 3 * 2 * 0.7, 1e-15);
   // CHECK: ok walked.d0
   check_grad("walked", walked, walked_pullback, 0.7);
   return gradcheck::failures();
