@@ -110,9 +110,12 @@ VarDecl *PullbackBuilder::hoist(StringRef Base, QualType T) {
   // (A class without a default constructor starts as zero bytes too.)
   const auto *RD = T->getAsCXXRecordDecl();
   bool NoDefault = RD && isPlainRecord(T) && !RD->hasTrivialDefaultConstructor();
+  // A branch condition recorded inside a branch not taken is still pushed
+  // (`c1` of `a ? (b ? x : y) : z`): it starts as false, never as an
+  // indeterminate bool (undefined behaviour that UBSan reports).
   VarDecl *VD = B.var(PB, fresh(Base), T,
                       (Half == SplitHalf::Forward && T->isArithmeticType()) ||
-                              NoDefault
+                              NoDefault || T->isBooleanType()
                           ? B.zero(T)
                           : nullptr);
   Prologue.push_back(B.declStmt(VD));
