@@ -143,6 +143,24 @@ private:
   bool sitesEndBefore(llvm::ArrayRef<const clang::Stmt *> Sites,
                       const clang::Stmt *Read,
                       const clang::Stmt *Root = nullptr) const;
+  /// What collectWrites finds besides the written sets and sites it fills
+  /// in: each local's definitions (initialisers, assignments), the calls
+  /// that may write a variable, and range-for variables with the ranges
+  /// they walk.
+  struct Writes {
+    llvm::SmallVector<std::pair<const clang::VarDecl *, const clang::Expr *>,
+                      32>
+        Defs;
+    llvm::SmallVector<
+        std::pair<const clang::VarDecl *, const clang::CallExpr *>, 8>
+        Effects;
+    llvm::SmallVector<
+        std::pair<const clang::VarDecl *, const clang::VarDecl *>, 4>
+        Ranges;
+    llvm::DenseSet<const clang::VarDecl *> RangeVars;
+  };
+  /// The write analysis of \p Body (ActivityWrites.cpp).
+  void collectWrites(const clang::Stmt *Body, Writes &W);
   void computeAliases(const clang::Stmt *Body);
   void computeMemberPaths(
       const llvm::MapVector<const clang::VarDecl *,

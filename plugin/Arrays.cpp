@@ -326,7 +326,7 @@ Expr *PullbackBuilder::adjointStorage(const VarDecl *VD) {
       // The caller's *d_x is the adjoint of a scalar's initial value only:
       // an overwritten one (x = layer(x)) or an in/out one accumulates
       // locally and is stored once at the end.
-      if ((K == ParamKind::Scalar && Act.isWritten(P)) ||
+      if (K == ParamKind::Scalar ||
           K == ParamKind::ScalarRef)
         return B.ref(adjointOf(VD));
       if (K == ParamKind::Pointer)

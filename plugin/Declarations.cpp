@@ -84,6 +84,7 @@ void PullbackBuilder::declStmt(const DeclStmt *DS, Stmts &Fwd, Stmts &Rev) {
             DS->getEndLoc()));
       continue;
     }
+    DeclDepth[VD] = Loops.size();
     QualType T = VD->getType();
     const auto *DD = dyn_cast<DecompositionDecl>(VD);
     if (DD && T->isArrayType() && !T->isReferenceType()) {

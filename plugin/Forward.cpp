@@ -150,6 +150,44 @@ bool PullbackBuilder::recomputable(const Expr *E) const {
   return false;
 }
 
+int PullbackBuilder::invariantLevel(const Expr *E) const {
+  const Expr *K = strip(E);
+  if (!K)
+    return -1;
+  if (isLiteral(K))
+    return isa<StringLiteral>(K) ? -1 : 0;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(K)) {
+    if (isa<EnumConstantDecl>(DRE->getDecl()))
+      return 0;
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || !VD->getType()->isArithmeticType() || Act.isWritten(VD) ||
+        RevIndex.count(VD))
+      return -1;
+    if (isa<ParmVarDecl>(VD))
+      return VD->getDeclContext() == Primal ? 0 : -1;
+    if (!VD->isLocalVarDecl())
+      return VD->getType().isConstQualified() ? 0 : -1;
+    auto It = DeclDepth.find(VD);
+    return It == DeclDepth.end() ? -1 : static_cast<int>(It->second);
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(K))
+    return UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus
+               ? invariantLevel(UO->getSubExpr())
+               : -1;
+  if (const auto *BO = dyn_cast<BinaryOperator>(K)) {
+    if (BO->isAssignmentOp() || BO->getOpcode() == BO_Comma ||
+        !K->getType()->isArithmeticType())
+      return -1;
+    int L = invariantLevel(BO->getLHS()), R = invariantLevel(BO->getRHS());
+    return L < 0 || R < 0 ? -1 : std::max(L, R);
+  }
+  if (const auto *EC = dyn_cast<ExplicitCastExpr>(K))
+    return EC->getTypeAsWritten()->isArithmeticType()
+               ? invariantLevel(EC->getSubExpr())
+               : -1;
+  return -1;
+}
+
 Expr *PullbackBuilder::recompute(const Expr *E) {
   const Expr *K = strip(E);
   if (const auto *UO = dyn_cast<UnaryOperator>(K))
@@ -202,8 +240,26 @@ Expr *PullbackBuilder::record(const Expr *Key, Expr *Value) {
   VarDecl *Tmp = hoist("_t", T);
   Cur->push_back(B.assign(B.ref(Tmp), Value));
   Values[strip(Key)] = Tmp;
-  if (!Loops.empty() && !Frames.empty())
-    Frames.back().Recorded.push_back(Tmp);
+  if (Loops.empty() || Frames.empty())
+    return B.ref(Tmp);
+  // A value that every iteration of the inner loops computes alike (over
+  // variables declared outside them and never written) is recorded once
+  // per run of the outermost such loop: its statement's frame, pushed when
+  // the loop ends; none outside all loops (then it stays in its temporary).
+  // (Not in an iteration's recomputation, which runs in the reverse sweep.)
+  int Level = D.options().LoopInvariants && !RecomputeRoot
+                  ? invariantLevel(Key)
+                  : -1;
+  if (Level >= 0 && static_cast<size_t>(Level) < Loops.size()) {
+    if (Level == 0)
+      return B.ref(Tmp);
+    size_t F = Loops[Level]->BodyFrame;
+    if (F > 0 && F <= Frames.size() && !Frames[F - 1].JumpedOut) {
+      Frames[F - 1].Recorded.push_back(Tmp);
+      return B.ref(Tmp);
+    }
+  }
+  Frames.back().Recorded.push_back(Tmp);
   return B.ref(Tmp);
 }
 

@@ -29,6 +29,10 @@ bool Options::parse(llvm::StringRef Arg) {
     SinCos = false;
   else if (Arg == "no-hoist-sums")
     HoistSums = false;
+  else if (Arg == "no-trim-frames")
+    TrimFrames = false;
+  else if (Arg == "no-loop-invariants")
+    LoopInvariants = false;
   else
     return false;
   return true;

@@ -26,6 +26,12 @@ struct Options {
   /// Sums into one element of a local adjoint array kept in a local
   /// across a loop (no-hoist-sums).
   bool HoistSums = true;
+  /// A split derivative's frame holds only what the reverse half reads
+  /// before assigning it (no-trim-frames).
+  bool TrimFrames = true;
+  /// Values computed alike by every iteration of a loop recorded once, not
+  /// per iteration (no-loop-invariants).
+  bool LoopInvariants = true;
   bool NoPromotionWarnings = false; ///< silence the promotion warning
   bool PrintActivity = false;       ///< the activity analysis, as remarks
   /// Do not include grad/core.h into the translation unit (the user

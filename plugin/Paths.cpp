@@ -298,6 +298,12 @@ const Expr *pointerOffset(const Expr *P, bool &Negate) {
                                                    : BO->getLHS();
 }
 
+const VarDecl *refVar(const Expr *E) {
+  const auto *DRE = E ? dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts())
+                      : nullptr;
+  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+}
+
 const VarDecl *pathRoot(const Expr *E, bool &IsThis, bool Strict) {
   IsThis = false;
   if (!E)

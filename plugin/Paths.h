@@ -181,6 +181,21 @@ const clang::Expr *pointerOffset(const clang::Expr *P, bool &Negate);
 const clang::VarDecl *pathRoot(const clang::Expr *E, bool &IsThis,
                                bool Strict = false);
 
+/// The variable \p E names (under parentheses and implicit casts), or null
+/// (also for a null \p E).
+const clang::VarDecl *refVar(const clang::Expr *E);
+/// The variable whose elements or members \p E accesses (pathRoot, Strict).
+inline const clang::VarDecl *elementVar(const clang::Expr *E) {
+  bool IsThis;
+  return pathRoot(E, IsThis, /*Strict=*/true);
+}
+/// \p E accesses a member (or its elements) of `this`.
+inline bool isThisPath(const clang::Expr *E) {
+  bool IsThis;
+  pathRoot(E, IsThis, /*Strict=*/true);
+  return IsThis;
+}
+
 /// A heap allocation a pointer is initialised with: `new T[n]`, `new T`,
 /// `malloc(bytes)`, `calloc(n, size)` (under any cast).
 struct Allocation {

@@ -209,6 +209,14 @@ private:
   /// Arithmetic over literals and unchanging variables: rebuilt in the
   /// reverse sweep instead of recorded.
   bool recomputable(const clang::Expr *E) const;
+  /// For arithmetic over literals and variables never written after their
+  /// declaration (the shape recomputable() accepts): the number of loops
+  /// around the deepest declaration among them, which is also the first
+  /// loop whose iterations all see the same value; -1 otherwise.
+  int invariantLevel(const clang::Expr *E) const;
+  /// How many loops enclose the declaration of each local (Loops.size()
+  /// where it is declared).
+  llvm::DenseMap<const clang::VarDecl *, unsigned> DeclDepth;
   clang::Expr *recompute(const clang::Expr *E);
   bool stable(const clang::VarDecl *VD) const;
   clang::VarDecl *mapVar(const clang::VarDecl *VD) const;

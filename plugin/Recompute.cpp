@@ -52,12 +52,6 @@ constexpr unsigned InnerTrips = 8, CallCost = 10;
 /// four operations: its gradient took 25% less time recomputing.
 constexpr unsigned PushCost = 3;
 
-/// The variable \p E names, or null.
-const VarDecl *refVar(const Expr *E) {
-  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-}
-
 bool scalarOrArray(QualType T) {
   while (const ArrayType *AT = T->getAsArrayTypeUnsafe())
     T = AT->getElementType();

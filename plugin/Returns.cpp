@@ -34,6 +34,125 @@ static const Expr *strip(const Expr *E) { return stripExpr(E); }
 /// Values per push_all / pop_all call.
 static constexpr size_t FrameChunk = 32;
 
+namespace {
+/// How a reverse sweep first uses a temporary of the frame (a split
+/// derivative's values, passed from the forward half to the reverse one):
+/// not at all, by assigning it before any read on every path (a pop or
+/// `t = e`), only inside a loop or branch that assigns it before reading it
+/// (and never after), or by reading it.
+enum class FirstUse { None, Kills, Conditional, Reads };
+
+struct FrameUses {
+  const VarDecl *V;
+
+  bool mentions(const Stmt *S) const {
+    if (!S)
+      return false;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+      return DRE->getDecl() == V;
+    for (const Stmt *C : S->children())
+      if (mentions(C))
+        return true;
+    return false;
+  }
+
+  /// `t = e` with e not reading t, `stack.pop(t)`, `stack.pop_all(..., t,
+  /// ...)`.
+  bool kills(const Stmt *S) const {
+    const auto *E = dyn_cast<Expr>(S);
+    if (!E)
+      return false;
+    E = E->IgnoreParenImpCasts();
+    if (const auto *BO = dyn_cast<BinaryOperator>(E))
+      if (BO->getOpcode() == BO_Assign) {
+        const auto *L = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParens());
+        return L && L->getDecl() == V && !mentions(BO->getRHS());
+      }
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+      const CXXMethodDecl *MD = MC->getMethodDecl();
+      if (!MD || !MD->getIdentifier() ||
+          (MD->getName() != "pop" && MD->getName() != "pop_all"))
+        return false;
+      bool Found = false;
+      for (const Expr *A : MC->arguments()) {
+        const auto *R = dyn_cast<DeclRefExpr>(A->IgnoreParenImpCasts());
+        if (R && R->getDecl() == V)
+          Found = true;
+        else if (mentions(A))
+          return false;
+      }
+      return Found && !mentions(MC->getImplicitObjectArgument());
+    }
+    return false;
+  }
+
+  FirstUse list(llvm::ArrayRef<const Stmt *> L) const {
+    FirstUse State = FirstUse::None;
+    for (const Stmt *S : L) {
+      FirstUse U = stmt(S);
+      if (U == FirstUse::Kills || U == FirstUse::Reads)
+        return U;
+      if (U == FirstUse::Conditional)
+        State = U;
+    }
+    return State;
+  }
+
+  FirstUse stmt(const Stmt *S) const {
+    if (!mentions(S))
+      return FirstUse::None;
+    if (kills(S))
+      return FirstUse::Kills;
+    if (const auto *CS = dyn_cast<CompoundStmt>(S))
+      return list(llvm::ArrayRef<const Stmt *>(CS->body_begin(),
+                                               CS->body_end()));
+    if (const auto *If = dyn_cast<IfStmt>(S)) {
+      if (If->getInit() || If->getConditionVariable() ||
+          mentions(If->getCond()))
+        return FirstUse::Reads;
+      FirstUse T = stmt(If->getThen()), E = stmt(If->getElse());
+      if (T == FirstUse::Reads || E == FirstUse::Reads)
+        return FirstUse::Reads;
+      if (T == FirstUse::Kills && E == FirstUse::Kills)
+        return FirstUse::Kills;
+      return FirstUse::Conditional;
+    }
+    const Stmt *Body = nullptr;
+    if (const auto *W = dyn_cast<WhileStmt>(S)) {
+      if (W->getConditionVariable() || mentions(W->getCond()))
+        return FirstUse::Reads;
+      Body = W->getBody();
+    } else if (const auto *F = dyn_cast<ForStmt>(S)) {
+      if (mentions(F->getInit()) || mentions(F->getCond()) ||
+          mentions(F->getInc()) || F->getConditionVariable())
+        return FirstUse::Reads;
+      Body = F->getBody();
+    } else if (const auto *D = dyn_cast<DoStmt>(S)) {
+      if (mentions(D->getCond()))
+        return FirstUse::Reads;
+      Body = D->getBody();
+    }
+    if (!Body)
+      return FirstUse::Reads; // any other statement that mentions it
+    FirstUse U = stmt(Body);
+    return U == FirstUse::Reads ? U : FirstUse::Conditional;
+  }
+};
+
+/// A goto or label anywhere in \p S (a jump may skip the assignment).
+bool hasLabels(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<GotoStmt>(S) || isa<LabelStmt>(S) || isa<IndirectGotoStmt>(S) ||
+      isa<SwitchStmt>(S))
+    return true;
+  for (const Stmt *C : S->children())
+    if (hasLabels(C))
+      return true;
+  return false;
+}
+} // namespace
+
 void PullbackBuilder::returnStmt(const ReturnStmt *RS, Stmts &Fwd,
                                  Stmts &Rev) {
   if (!TailReturns.count(RS)) {
@@ -176,9 +295,27 @@ bool PullbackBuilder::finishSplit(Stmts &Fwd, Stmts &Rev, Stmts &Epilogue) {
     }
     Sizes.push_back({VD, hoist("_size", Ctx.getSizeType())});
   }
+  // The frame: every temporary the reverse sweep may read before it
+  // assigns it (a value popped or recomputed in each iteration of a loop
+  // before it is read, or a loop's counter, set where the reverse loop
+  // starts, needs no place in it). Both halves decide alike: they build the
+  // same sweeps.
+  llvm::DenseSet<const VarDecl *> Needed;
+  for (auto &[A, Size] : Sizes)
+    Needed.insert(Size);
+  for (auto &[Slot, Made] : SplitOwners) {
+    Needed.insert(Slot);
+    Needed.insert(Made);
+  }
+  SmallVector<const Stmt *, 32> After(Rev.begin(), Rev.end());
+  After.append(Epilogue.begin(), Epilogue.end());
+  bool Jumps = llvm::any_of(After, [](const Stmt *S) { return hasLabels(S); });
   SmallVector<Expr *, 16> Frame;
-  for (VarDecl *V : Hoisted)
-    Frame.push_back(B.ref(V));
+  for (VarDecl *V : Hoisted) {
+    if (!D.options().TrimFrames || Jumps || Needed.count(V) ||
+        FrameUses{V}.list(After) == FirstUse::Reads)
+      Frame.push_back(B.ref(V));
+  }
   if (!Frame.empty() && !stackVar())
     return false;
   Stmts All(LocalTypes.begin(), LocalTypes.end());

@@ -112,6 +112,41 @@ TEST(StackTest, FramesPopInTheOrderTheyWerePushed) {
   EXPECT_TRUE(S.empty());
 }
 
+// push_all checks for room once for the whole frame: a frame larger than
+// what is left (and than the first block) makes the stack grow, and single
+// pushes and pops interleave with frames in LIFO order.
+TEST(StackTest, FramesGrowTheStackAndMixWithSinglePushes) {
+  struct Pair {
+    double A, B;
+  };
+  stack S;
+  for (int I = 0; I < 300; ++I) {
+    S.push(static_cast<double>(I));
+    S.push_all(Pair{1.0 * I, -1.0 * I}, I % 2 == 0, 0.5 * I,
+               static_cast<unsigned long>(I), Pair{2.0, 3.0}, 7.0F);
+  }
+  EXPECT_GE(S.capacity(), S.size());
+  for (int I = 299; I >= 0; --I) {
+    Pair P{}, Q{};
+    bool Even = false;
+    double H = 0;
+    unsigned long U = 0;
+    float F = 0;
+    S.pop_all(P, Even, H, U, Q, F);
+    EXPECT_EQ(P.A, 1.0 * I);
+    EXPECT_EQ(P.B, -1.0 * I);
+    EXPECT_EQ(Even, I % 2 == 0);
+    EXPECT_EQ(H, 0.5 * I);
+    EXPECT_EQ(U, static_cast<unsigned long>(I));
+    EXPECT_EQ(Q.B, 3.0);
+    EXPECT_EQ(F, 7.0F);
+    double D = -1;
+    S.pop(D);
+    EXPECT_EQ(D, static_cast<double>(I));
+  }
+  EXPECT_TRUE(S.empty());
+}
+
 TEST(StackTest, SteadyStateAllocatesNothing) {
   stack S;
   auto Fill = [&] {

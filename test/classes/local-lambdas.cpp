@@ -38,7 +38,7 @@ struct Vec3 { double x, y, z; };
 // DUMP-LABEL: void writecap_pullback({{.*}}) {
 // DUMP: ::_grad__grad_lambda_{{[0-9]+}}_fwd(y, acc, x);
 // DUMP: ::_grad_lambda_{{[0-9]+}}(calls);
-// DUMP: ::_grad__grad_lambda_{{[0-9]+}}_rev(2 * x, &_g{{[0-9]+}}, &_d_acc, d_x);
+// DUMP: ::_grad__grad_lambda_{{[0-9]+}}_rev(2 * x, &_g{{[0-9]+}}, &_d_acc, &_d_x);
 [[grad]] double writecap(double x, double y) {
   double acc = 0;
   auto add = [&](double a) { acc += a * x; };

@@ -64,8 +64,8 @@ struct Net {
 // DUMP-NEXT: m.scale(y);
 // DUMP: m.get_pullback(1, 0, {{.*}}, &_d_m);
 // DUMP: Mat [[O:_o[0-9]+]] = ::grad::detail::kept<Mat>();
-// DUMP-NEXT: [[O]].scale_pullback(y, d_y, &_d_m);
-// DUMP: m.set_pullback(0, 0, x, d_x, &_d_m);
+// DUMP-NEXT: [[O]].scale_pullback(y, &_d_y, &_d_m);
+// DUMP: m.set_pullback(0, 0, x, &_d_x, &_d_m);
 [[grad]] double local(double x, double y) {
   Mat m(2, 2);
   m.set(0, 0, x);

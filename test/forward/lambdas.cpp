@@ -48,6 +48,15 @@ using V = std::vector<double>;
   return cube(m) + x * y;
 }
 
+// A lambda that writes one capture and reads another: its reverse half
+// reads the adjoint of what it reads, so the pullback passes it a local
+// (the HVP pushes that forward; the caller's adjoint output would have no
+// value there). Was refused: "read of the adjoint 'd_y'".
+[[grad::hessian]] double hess_writes(double x, double y) {
+  [&] { x += 0.5 * std::tanh(x * y); }();
+  return x * y;
+}
+
 #ifdef REFUSED
 [[grad::forward]] double mut(double x) {
   int k = 0;
@@ -97,8 +106,32 @@ int main() {
                           H[i], (P[i] - M[i]) / (2 * E), 1e-6);
     }
   }
+  // hess_writes = (x + tanh(x y) / 2) y: closed-form Hessian column x
+  // (t = tanh(x y), s = 1 - t^2, d s / d(x y) = -2 t s).
+  for (const V &X : {X1, X2}) {
+    double x = X[0], y = X[1], t = std::tanh(x * y), s = 1 - t * t;
+    double Hxx = -y * y * y * t * s, Hxy = 1 + y * s - x * y * y * t * s;
+    for (int k = 0; k < 2; ++k) {
+      double Vx = k == 0, Vy = k == 1, H[2] = {};
+      hess_writes_hvp(x, y, Vx, Vy, &H[0], &H[1]);
+      double E = 1e-5, P[2] = {}, M[2] = {};
+      hess_writes_pullback(x + E * Vx, y + E * Vy, 1.0, &P[0], &P[1]);
+      hess_writes_pullback(x - E * Vx, y - E * Vy, 1.0, &M[0], &M[1]);
+      for (int i = 0; i < 2; ++i)
+        gradcheck::expect("hess_writes.h" + std::to_string(k) +
+                              std::to_string(i),
+                          H[i], (P[i] - M[i]) / (2 * E), 1e-6);
+    }
+    double H0[2] = {};
+    hess_writes_hvp(x, y, 1.0, 0.0, &H0[0], &H0[1]);
+    gradcheck::expect("hess_writes.xx", H0[0], Hxx, 1e-12);
+    gradcheck::expect("hess_writes.xy", H0[1], Hxy, 1e-12);
+  }
   // CHECK: ok local_fn.v0
   // CHECK: ok comparator.v2
   // CHECK: ok hess.h11
+  // CHECK: ok hess_writes.h11
+  // CHECK: ok hess_writes.xx
+  // CHECK: ok hess_writes.xy
   return gradcheck::failures();
 }

@@ -249,7 +249,7 @@ ALL_FEATURES = LEGACY_FEATURES + MEMORY_FEATURES + ("retwrite", "seqorder",
                                                     "values", "scratch",
                                                     "rowptrs", "temps",
                                                     "ownermethods", "dtors",
-                                                    "lambdas")
+                                                    "lambdas", "intalias")
 # Names that stand for several features.
 GROUPS = {"memory": MEMORY_FEATURES, "all": LEGACY_FEATURES}
 DEFAULT_FEATURES = ("expr", "locals", "overwrite", "ternary", "math", "calls",
@@ -409,6 +409,8 @@ class Gen:
         """An expression bounded by `to` with the sign/shape of e."""
         if e.bound <= to:
             return e
+        if to <= 0:  # (no room left: the value must be 0)
+            return E("0.0", 0)
         if self.on("math"):
             # to * k(u / to): close to u for small u, so squashing keeps the
             # function gentle (FD-friendly) instead of making it steep.
@@ -719,6 +721,8 @@ class Gen:
         if self.on("arrays") and any(
                 v.array and v.assignable for v in self.vars()):
             kinds += ["elemwrite"]
+        if self.on("intalias") and depth > 0:
+            kinds += ["intalias"] * 2
         kinds += self.memory_kinds(depth)
         if self.on("vectors") and self.on("locals") and any(
                 v.assignable and v.scalar for v in self.vars()):
@@ -1893,6 +1897,115 @@ class Gen:
         self.scopes[-1].append(Var(acc, trips * step.bound))
         self.no_calls = False
 
+    def s_intalias(self, depth):
+        """An integer local changed through an alias (`int &r = j`, `int *p
+        = &j`, a `[&]` lambda, a helper taking `int *` or `int &`) inside a
+        counted loop, read directly, through a `const int &` and through
+        the alias, as an index of a local array (read and `+=`, the sums
+        the plugin may keep in a local) and as a factor; also an index walk
+        through a pointer into an int array."""
+        r = self.rng
+        self.nlocals += 1
+        n = self.nlocals
+        h, j, acc, k, a = f"ha{n}", f"j{n}", f"acc{n}", f"k{n}", f"r{n}"
+        trips = r.randint(1, 5)
+        self.no_calls = True
+        es = [self.limit(self.expr(1)) for _ in range(4)]
+        hb = max(max(e.bound for e in es), 1e-9)
+        if r.random() < 0.35:
+            self.emit(f"std::vector<double> {h}(4);")
+        else:
+            self.emit(f"double {h}[4];")
+        for i_, e in enumerate(es):
+            self.emit(f"{h}[{i_}] = {e.text};")
+        j0 = r.randint(0, 3)
+        self.emit(f"int {j} = {j0};")
+        how = r.choice(["ref", "ptr", "lambda", "helper", "helperref",
+                        "walk"])
+        if how == "ref":
+            self.emit(f"int &{a} = {j};")
+            steps = [(f"++{a};", 1), (f"{a} += 2;", 2), (f"{a}++;", 1)]
+        elif how == "ptr":
+            self.emit(f"int *{a} = &{j};")
+            steps = [(f"++*{a};", 1), (f"*{a} += 2;", 2), (f"(*{a})++;", 1)]
+        elif how == "lambda":
+            s_ = r.randint(1, 2)
+            self.emit(f"auto {a} = [&] {{ {j} += {s_}; }};")
+            steps = [(f"{a}();", s_)]
+        elif how == "helper":
+            steps = [(f"bump_int(&{j}, 1);", 1), (f"bump_int(&{j}, 2);", 2)]
+        elif how == "helperref":
+            steps = [(f"bump_ref({j});", 1)]
+        else:
+            self.emit(f"const int perm{n}[6] = {{2, 0, 3, 1, 1, 2}};")
+            self.emit(f"const int *{a} = perm{n};")
+            steps = []
+        cref = None
+        if how != "walk" and r.random() < 0.5:
+            cref = f"c{n}"
+            self.emit(f"const int &{cref} = {j};")
+        self.emit(f"double {acc} = 0;")
+        self.emit(f"for (int {k} = 0; {k} < {trips}; ++{k}) {{")
+        self.indent += 1
+        self.scopes.append([Var(k, trips, False, is_int=True)])
+        # (At most 5 statements change j, by at most 2 each.)
+        jb = j0 + (0 if how == "walk" else 10 * trips)
+        idx = (f"{j} % 4" if how != "walk" else f"*{a}")
+        accb = 0.0
+        hgrow = 0.0
+        body = []
+        for _ in range(r.randint(2, 4)):
+            kind = r.choice(["read", "read", "sum", "sum", "factor", "step",
+                             "step", "cstep", "kidx"])
+            if how == "walk" and kind in ("step", "cstep", "factor"):
+                kind = "read"
+            if kind == "read":
+                e = self.squash(self.expr(1), 2.0)
+                body.append(f"{acc} += {h}[{idx}] * {paren(e)};")
+                accb += (hb + hgrow) * e.bound
+            elif kind == "kidx":
+                body.append(f"{acc} += 0.5 * {h}[({idx} + {k}) % 4];")
+                accb += 0.5 * (hb + hgrow)
+            elif kind == "sum":
+                e = self.squash(self.expr(1), 1.0)
+                body.append(f"{h}[{idx}] += 0.25 * {paren(e)};")
+                hgrow += 0.25 * e.bound * trips
+            elif kind == "factor":
+                e = self.squash(self.expr(1), 1.0)
+                f = cref or (f"*{a}" if how == "ptr" else
+                             a if how == "ref" else j)
+                body.append(f"{acc} += 0.125 * {f} * {paren(e)};")
+                accb += 0.125 * jb * e.bound
+            elif kind == "step":
+                st, _ = r.choice(steps)
+                body.append(st)
+            else:
+                st, _ = r.choice(steps)
+                c = self.cond(1)
+                body.append(f"if ({c})")
+                body.append(f"  {st}")
+        if how == "walk":
+            body.append(f"{a} = perm{n} + ({k} + 1) % 6;")
+        elif not any(st in body for st, _ in steps):
+            body.append(r.choice(steps)[0])
+        for line in body:
+            self.emit(line)
+        self.scopes.pop()
+        self.indent -= 1
+        self.emit("}")
+        accb *= trips
+        # After the loop: the final index and the alias read once more.
+        tail = f"{h}[{idx}]"
+        accb += hb + hgrow
+        if cref:
+            tail += f" + 0.0625 * {cref}"
+            accb += 0.0625 * jb
+        self.emit(f"{acc} += {tail};")
+        self.scopes[-1].append(Var(acc, max(accb, 1e-9), depth=len(self.loops)))
+        self.scopes[-1].append(Var(j, jb if how != "walk" else j0, False,
+                                   is_int=True))
+        self.no_calls = False
+
     def s_elemwrite(self, depth):
         # Writes keep the array's bound, so they are safe inside loops.
         a = self.rng.choice([v for v in self.vars() if v.array and v.assignable])
@@ -2681,7 +2794,13 @@ class Gen:
         if reads_t:
             e2 = self.expr(1)
         else:
-            with self.hide(t.root):
+            # (Memory behind a pointer parameter, `out`, may be what the
+            # other pointer parameters point to: the plugin refuses e2
+            # reading them.)
+            params = self.scopes[0] if self.scopes else []
+            also = [v for v in params if v.array and v is not t.root] \
+                if any(v is t.root for v in params) else []
+            with self.hide(t.root, *also):
                 e2 = self.expr(2)
         e2 = self.squash(e2, 1.0 if op2 == "*=" else cap / 2)
         nb = b1 * e2.bound if op2 == "*=" else b1 + e2.bound
@@ -3252,6 +3371,13 @@ static int primal(const Case *Cases, const double *Bounds, int N,
 } // namespace fuzz
 """
 
+# Helpers of the intalias feature: integers changed through a pointer or a
+# reference.
+INTALIAS_HELPERS = """\
+static void bump_int(int *k, int s) { *k += s; }
+static void bump_ref(int &k) { ++k; }
+"""
+
 # Helpers of the memory features (un-annotated: differentiated on demand).
 SIDEFX_HELPERS = """\
 static double g(double v) { return v / (1.0 + v * v); }
@@ -3596,6 +3722,8 @@ def generate(seed, n, features):
         out.append(SIDEFX_HELPERS)
     if "outargs" in features:
         out.append(OUTARG_HELPERS)
+    if "intalias" in features:
+        out.append(INTALIAS_HELPERS)
     if "structs" in features:
         out.append(STRUCT_HELPERS if "dtors" not in features else
                    STRUCT_HELPERS

@@ -13,7 +13,8 @@ using T = grad::tensor<double>;
 // DUMP-LABEL: void mrs_pullback(const T &a, const T &b, double s, double d_ret, T *d_a, T *d_b, double *d_s) {
 // DUMP-NOT: tape
 // DUMP-NOT: unbroadcast
-// DUMP: tangent_pullback<&::_grad_tangent_{{[0-9]+}}, 3UL>(d_ret, ::grad::detail::pack(a, b, s), ::grad::detail::adjoints(d_a, d_b, d_s));
+// DUMP: tangent_pullback<&::_grad_tangent_{{[0-9]+}}, 3UL>(d_ret, ::grad::detail::pack(a, b, s), ::grad::detail::adjoints(d_a, d_b, &_d_s));
+// DUMP-NEXT: *d_s += _d_s;
 // DUMP-NEXT: }
 // REMARK-DAG: broadcast-matrix-row-scalar.cpp:[[@LINE+3]]:36: remark: grad: forward lowering for the callable passed to 'grad::broadcast' in 'mrs': capture-free and pure
 // REMARK-DAG: broadcast-matrix-row-scalar.cpp:[[@LINE+1]]:17: remark: grad: generated 'mrs_pullback' for 'mrs'

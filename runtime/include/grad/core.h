@@ -54,15 +54,6 @@
 #include <type_traits>
 #include <utility>
 
-#if defined(__GLIBC__)
-// glibc's sincos, declared as <math.h> declares it (GNU extension).
-extern "C" {
-void sincos(double, double *, double *) noexcept;
-void sincosf(float, float *, float *) noexcept;
-void sincosl(long double, long double *, long double *) noexcept;
-}
-#endif
-
 namespace grad {
 
 /// A dual number: the value `val` and the derivatives `der[0..N)` of `val`
@@ -359,13 +350,36 @@ public:
       std::memcpy(static_cast<void *>(__c.data()), __begin + __pos, __n * sizeof(_Vp));
   }
 
-  /// Pushes the values in order (a split derivative's frame).
-  template <class... _Tps> void push_all(const _Tps &...__vs) {
-    (push(__vs), ...);
+  /// Pushes the values in order (a split derivative's frame): one check
+  /// for room, then one store per value, inlined.
+  template <class... _Tps>
+  [[gnu::always_inline]] void push_all(const _Tps &...__vs) {
+    if constexpr ((__tape_value<_Tps> && ...)) {
+      constexpr std::size_t __bytes = (slot<_Tps>() + ... + 0);
+      if ((__capacity - __pos) < __bytes) [[unlikely]]
+        __grow(__bytes);
+      std::size_t __at = __pos;
+      ((::new (static_cast<void *>(__begin + __at)) _Tps(__vs),
+        __at += slot<_Tps>()),
+       ...);
+      __pos += __bytes;
+    } else {
+      (push(__vs), ...);
+    }
   }
   /// Pops what push_all(...) pushed, into the same variables.
-  template <class... _Tps> void pop_all(_Tps &...__vs) {
-    __pop_reversed(__vs...);
+  template <class... _Tps>
+  [[gnu::always_inline]] void pop_all(_Tps &...__vs) {
+    if constexpr ((__tape_value<_Tps> && ...)) {
+      constexpr std::size_t __bytes = (slot<_Tps>() + ... + 0);
+      __pos -= __bytes;
+      std::size_t __at = __pos;
+      ((__vs = *std::launder(reinterpret_cast<_Tps *>(__begin + __at)),
+        __at += slot<_Tps>()),
+       ...);
+    } else {
+      __pop_reversed(__vs...);
+    }
   }
 
   /// Room for \p __n values of trivially copyable \p _Tp on top of the
@@ -747,72 +761,9 @@ template <class _Tp> void sort_elements(_Tp *__first, _Tp *__last) {
   sort_elements(__first, __last, less_than{});
 }
 
-/// sin and cos of one argument from one call. A pullback's forward sweep
-/// computes an active `sin(x)` or `cos(x)` with this and keeps the other
-/// value for the reverse sweep, which then calls no libm function; calls on
-/// the same value in one function (the primal's `sin(theta)` and
-/// `cos(theta)`) are merged by the optimiser (`const`, not inlined). glibc's
-/// sincos returns bit for bit what sin and cos return.
-template <class _Tp> struct sin_cos_pair {
-  _Tp __sin, __cos;
-};
-
-#if defined(__GLIBC__)
-[[gnu::const, gnu::noinline]] inline sin_cos_pair<float>
-sin_cos(float __x) noexcept {
-  sin_cos_pair<float> __r;
-  ::sincosf(__x, &__r.__sin, &__r.__cos);
-  return __r;
-}
-[[gnu::const, gnu::noinline]] inline sin_cos_pair<double>
-sin_cos(double __x) noexcept {
-  sin_cos_pair<double> __r;
-  ::sincos(__x, &__r.__sin, &__r.__cos);
-  return __r;
-}
-[[gnu::const, gnu::noinline]] inline sin_cos_pair<long double>
-sin_cos(long double __x) noexcept {
-  sin_cos_pair<long double> __r;
-  ::sincosl(__x, &__r.__sin, &__r.__cos);
-  return __r;
-}
-#else
-[[gnu::const, gnu::noinline]] inline sin_cos_pair<float>
-sin_cos(float __x) noexcept {
-  return {__builtin_sinf(__x), __builtin_cosf(__x)};
-}
-[[gnu::const, gnu::noinline]] inline sin_cos_pair<double>
-sin_cos(double __x) noexcept {
-  return {__builtin_sin(__x), __builtin_cos(__x)};
-}
-[[gnu::const, gnu::noinline]] inline sin_cos_pair<long double>
-sin_cos(long double __x) noexcept {
-  return {__builtin_sinl(__x), __builtin_cosl(__x)};
-}
-#endif
-
-/// One member of the pair, when the other is not read (the plugin's tidy
-/// step picks these).
-inline sin_cos_pair<float> pair_sin(float __x) noexcept {
-  return {__builtin_sinf(__x), 0.F};
-}
-inline sin_cos_pair<double> pair_sin(double __x) noexcept {
-  return {__builtin_sin(__x), 0.};
-}
-inline sin_cos_pair<long double> pair_sin(long double __x) noexcept {
-  return {__builtin_sinl(__x), 0.L};
-}
-inline sin_cos_pair<float> pair_cos(float __x) noexcept {
-  return {0.F, __builtin_cosf(__x)};
-}
-inline sin_cos_pair<double> pair_cos(double __x) noexcept {
-  return {0., __builtin_cos(__x)};
-}
-inline sin_cos_pair<long double> pair_cos(long double __x) noexcept {
-  return {0.L, __builtin_cosl(__x)};
-}
-
 } // namespace grad::detail
+
+#include "sincos.h"
 
 #endif // C++20
 #endif // GRAD_CORE_H

@@ -8,7 +8,7 @@
 /// The umbrella header of the header-only runtime (C++20, namespace `grad`):
 ///
 ///   core.h    the per-thread stack generated code uses (the plugin includes
-///             it by itself)
+///             it by itself), with sincos.h (sin and cos from one call)
 ///   rules.h   the derivative rules of rules.def as functions (grad::rules)
 ///   dual.h    dual<T, N> forward-mode numbers and the <cmath> overloads
 ///   tape.h    tape<T>, the LIFO store of a pullback's reverse sweep
