@@ -224,20 +224,28 @@ struct LoopUses : RecursiveASTVisitor<LoopUses> {
     --Depth;
     return true;
   }
+  /// The loop itself, then loops nested in it (a break inside those
+  /// leaves only them).
+  template <class F> bool loop(F Traverse) {
+    if (Top)
+      return Top = false, Traverse();
+    ++Depth;
+    Traverse();
+    --Depth;
+    return true;
+  }
   bool TraverseWhileStmt(WhileStmt *S) {
-    return Top ? (Top = false, RecursiveASTVisitor::TraverseWhileStmt(S))
-               : (++Depth, RecursiveASTVisitor::TraverseWhileStmt(S), --Depth,
-                  true);
+    return loop([&] { return RecursiveASTVisitor::TraverseWhileStmt(S); });
   }
   bool TraverseForStmt(ForStmt *S) {
-    return Top ? (Top = false, RecursiveASTVisitor::TraverseForStmt(S))
-               : (++Depth, RecursiveASTVisitor::TraverseForStmt(S), --Depth,
-                  true);
+    return loop([&] { return RecursiveASTVisitor::TraverseForStmt(S); });
   }
   bool TraverseDoStmt(DoStmt *S) {
-    return Top ? (Top = false, RecursiveASTVisitor::TraverseDoStmt(S))
-               : (++Depth, RecursiveASTVisitor::TraverseDoStmt(S), --Depth,
-                  true);
+    return loop([&] { return RecursiveASTVisitor::TraverseDoStmt(S); });
+  }
+  bool TraverseCXXForRangeStmt(CXXForRangeStmt *S) {
+    return loop(
+        [&] { return RecursiveASTVisitor::TraverseCXXForRangeStmt(S); });
   }
   bool Top = true;
 };
