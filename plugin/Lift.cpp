@@ -23,6 +23,18 @@ using namespace clang;
 
 namespace grad {
 
+const Expr *pointerOperation(const Stmt *St) {
+  if (!St || isa<LambdaExpr>(St))
+    return nullptr;
+  if (const auto *UO = dyn_cast<UnaryOperator>(St))
+    if (UO->getOpcode() == UO_Deref || UO->getOpcode() == UO_AddrOf)
+      return UO;
+  for (const Stmt *C : St->children())
+    if (const Expr *P = pointerOperation(C))
+      return P;
+  return nullptr;
+}
+
 static const Expr *peel(const Expr *E) {
   while (E) {
     const Expr *N = E->IgnoreImplicit()->IgnoreParens();
@@ -301,7 +313,11 @@ Expr *Cloner::expr(const Expr *E) {
     return fail(E, "reference to '" + DRE->getDecl()->getNameAsString() + "'");
   }
   if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
-    if (UO->getOpcode() == UO_Deref || UO->getOpcode() == UO_AddrOf)
+    // (Lifted as written for a lambda called in the function, which is
+    // differentiated like a helper; map's tangent functions have no
+    // pointers to duals, and Map.cpp refuses pointers in map callables.)
+    if ((UO->getOpcode() == UO_Deref || UO->getOpcode() == UO_AddrOf) &&
+        !Dual.isNull())
       return fail(E, "pointer operation '" + spelledExpr(Ctx, E) +
                          "' in a lambda (read the value into a local before "
                          "the lambda, or write the lambda's body in the "

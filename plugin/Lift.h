@@ -64,6 +64,9 @@ struct LambdaInfo {
 const clang::LambdaExpr *findLambda(const clang::Expr *E);
 const clang::FunctionDecl *findFunction(const clang::Expr *E);
 
+/// The first `*p` or `&e` in \p St (outside nested lambdas), or null.
+const clang::Expr *pointerOperation(const clang::Stmt *St);
+
 /// The class whose `this` the lambda of \p Info captures, or null.
 clang::QualType capturedThisType(const LambdaInfo &Info);
 

@@ -106,6 +106,17 @@ Expr *PullbackBuilder::rebuildRuntime(const CallExpr *CE, StringRef Name,
     Failed = true;
     return nullptr;
   }
+  // (A local lambda called directly may use pointers: it is lifted and
+  // differentiated like a helper. The element functions of map and
+  // broadcast take numbers and their adjoints only.)
+  if (const Expr *P = Info->Callee->hasBody()
+                          ? pointerOperation(Info->Callee->getBody())
+                          : nullptr)
+    return unsupported(P, "pointer operation '" + spelledExpr(Ctx, P) +
+                              "' in the callable passed to 'grad::" +
+                              Name.str() +
+                              "' (read the value into a local before the "
+                              "call)");
   bool Active = !Plain && Act.isActive(stripE(CE));
   if (D.options().Remarks && !Remarked.count(Info)) {
     Remarked.insert(Info);
