@@ -81,6 +81,45 @@ const VarDecl *Activity::rootOf(const Expr *E, bool &IsThis) const {
   return nullptr;
 }
 
+SmallVector<const VarDecl *, 2> Activity::mayReach(const Expr *E) const {
+  SmallVector<const VarDecl *, 2> Out;
+  if (!E)
+    return Out;
+  bool IsThis = false;
+  if (const VarDecl *R = rootOf(E, IsThis)) {
+    Out.push_back(R);
+    return Out;
+  }
+  const Expr *K = E->IgnoreParenImpCasts();
+  while (true) {
+    if (const auto *UO = dyn_cast<UnaryOperator>(K);
+        UO && (UO->getOpcode() == UO_AddrOf || UO->getOpcode() == UO_Deref)) {
+      K = UO->getSubExpr()->IgnoreParenImpCasts();
+      continue;
+    }
+    if (const Expr *B = pathBase(K)) {
+      K = B->IgnoreParenImpCasts();
+      continue;
+    }
+    if (const Expr *B = pointerBase(K)) {
+      K = B->IgnoreParenImpCasts();
+      continue;
+    }
+    break;
+  }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(K)) {
+    for (const Expr *Arm : {CO->getTrueExpr(), CO->getFalseExpr()})
+      for (const VarDecl *R : mayReach(Arm))
+        if (!llvm::is_contained(Out, R))
+          Out.push_back(R);
+    return Out;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(K))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      Out.append(rootsOf(VD).begin(), rootsOf(VD).end());
+  return Out;
+}
+
 bool Activity::capturesActive(const CallExpr *CE) const {
   // A call of a local lambda also reads what the lambda captures.
   const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);

@@ -107,6 +107,12 @@ public:
   /// The storage the pointer or lvalue expression \p E points into: a
   /// variable, or null (unknown, or `this` with \p IsThis set).
   const clang::VarDecl *rootOf(const clang::Expr *E, bool &IsThis) const;
+  /// The storages \p E may denote or point into: its root (rootOf), or,
+  /// through a pointer assigned pointers into several storages (rootsOf) or
+  /// a conditional between them, each of those; empty where unknown and for
+  /// `this`.
+  llvm::SmallVector<const clang::VarDecl *, 2>
+  mayReach(const clang::Expr *E) const;
   /// True if the address of \p VD is taken or a reference binds to it.
   bool isAddressTaken(const clang::VarDecl *VD) const {
     return AddressTaken.count(VD);

@@ -575,7 +575,18 @@ bool PullbackBuilder::sharedRefArgument(const CallExpr *CE,
   Writer = nullptr;
   bool ThisI = false;
   const VarDecl *RI = Act.rootOf(argFor(CE, I), ThisI);
-  if (!RI && !ThisI)
+  // A scalar that a pointer into one of several storages (`p = &x; ...
+  // p = &z;`, `c ? &x : &z`) may reach is possibly the same memory.
+  SmallVector<const VarDecl *, 2> ReachI = Act.mayReach(argFor(CE, I));
+  auto MayShare = [&](const Expr *AJ) {
+    if (ThisI)
+      return false;
+    for (const VarDecl *R : Act.mayReach(AJ))
+      if (R->getType()->isArithmeticType() && llvm::is_contained(ReachI, R))
+        return true;
+    return false;
+  };
+  if (!RI && !ThisI && ReachI.empty())
     return false;
   bool Shared = false;
   for (unsigned J = 0; J < FD->getNumParams(); ++J) {
@@ -591,8 +602,16 @@ bool PullbackBuilder::sharedRefArgument(const CallExpr *CE,
     const Expr *AJ = argFor(CE, J);
     bool ThisJ = false;
     const VarDecl *RJ = AJ ? Act.rootOf(AJ, ThisJ) : nullptr;
-    if (RJ != RI || ThisJ != ThisI)
+    if (!RI || RJ != RI || ThisJ != ThisI) {
+      if (!AJ || ThisJ || !MayShare(AJ))
+        continue;
+      if (!P.isConstQualified() || !writesNothing(FD)) {
+        Writer = FD->getParamDecl(J);
+        return false;
+      }
+      Shared = true;
       continue;
+    }
     // Surely the same memory: a scalar variable, or the same lvalue (`t`
     // and `&t`). (Elements of one array, `upd(v[0], v[1])`, are taken for
     // different ones.) If the callee writes anything, its derivative would

@@ -79,6 +79,32 @@ struct S {
   [&] { t1 += 0.5 * std::tanh(2.0 * std::erf(0.5 * q3[0]) * t1); }();
   return t1 * x;
 }
+// A pointer into one of several storages may reach the reference's
+// variable: reassigned (`w = &x; w = &z;`), chosen by a condition, or read
+// in a lambda (pointers in lambdas are differentiated since 2026-12-04).
+// Were wrong gradients without a diagnostic (d/dz half the right value;
+// found by the generator, all,memory,lambdas,intalias,vectors,temps,values
+// seed 40105).
+// ERR: aliased-arguments.cpp:[[@LINE+4]]:5: error: grad: cannot differentiate call to 'h' passing 'z' by reference and the same memory through its parameter 'q' (the derivative would take them for different memory: pass a copy) in 'e7'
+[[grad]] double e7(double x, double y, double z) {
+  double *w = &x;
+  w = &z;
+  h(z, w);
+  return y * z;
+}
+// ERR: aliased-arguments.cpp:[[@LINE+3]]:5: error: grad: cannot differentiate call to 'h' passing 'z' by reference and the same memory through its parameter 'q' (the derivative would take them for different memory: pass a copy) in 'e8'
+[[grad]] double e8(double x, double z, bool c) {
+  const double *w = c ? &x : &z;
+  h(z, w);
+  return x * z;
+}
+// ERR: aliased-arguments.cpp:[[@LINE+4]]:3: error: grad: cannot differentiate call of a lambda capturing 'z' by reference and the same memory through 'w' (the derivative would take them for different memory: pass a copy) in 'e9'
+[[grad]] double e9(double x, double y, double z) {
+  auto *w = &x;
+  w = &z;
+  [&] { y += 0.5 * std::tanh(*w * z); }();
+  return y * x;
+}
 #endif
 
 int main() {
