@@ -498,7 +498,8 @@ void PullbackBuilder::backpropUserCall(const CallExpr *CE, Expr *Adj,
       // at the end), so it gets its own, and the memory's adjoint is zeroed
       // for what the other argument adds and gets this one's added after.
       const ParmVarDecl *Other = nullptr;
-      if (!sharedRefArgument(CE, FD, I, Other)) {
+      bool Maybe = false;
+      if (!sharedRefArgument(CE, FD, I, Other, Maybe)) {
         if (Other) {
           bool Lambda = FD->getName().starts_with("_grad_lambda_");
           // (A lifted call's capture arguments have no source of their own.)
@@ -510,7 +511,10 @@ void PullbackBuilder::backpropUserCall(const CallExpr *CE, Expr *Adj,
                                  : "call to '" + FD->getNameAsString() +
                                        "' passing '") +
                              Spelled +
-                             "' by reference and the same memory through " +
+                             "' by reference and " +
+                             (Maybe ? "memory that may be the same"
+                                    : "the same memory") +
+                             " through " +
                              (Lambda ? "'" : "its parameter '") +
                              Other->getNameAsString() +
                              "' (the derivative would take them for "
@@ -569,20 +573,64 @@ void PullbackBuilder::backpropUserCall(const CallExpr *CE, Expr *Adj,
     backprop(I->first, B.ref(I->second), Out);
 }
 
+/// Two element or member accesses of one storage that cannot be the same
+/// element: `v[0]` and `v[1]`, `s.a` and `s.b`, `m[0][k]` and `m[1][k]`.
+static bool distinctElements(ASTContext &Ctx, const Expr *A, const Expr *B) {
+  A = A->IgnoreParenImpCasts();
+  B = B->IgnoreParenImpCasts();
+  auto Sub = [](const Expr *E, const Expr *&Base, const Expr *&Idx) {
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+      Base = AS->getBase();
+      Idx = AS->getIdx();
+      return true;
+    }
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E))
+      if (OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2) {
+        Base = OC->getArg(0);
+        Idx = OC->getArg(1);
+        return true;
+      }
+    return false;
+  };
+  const Expr *BA, *IA, *BB, *IB;
+  if (Sub(A, BA, IA) && Sub(B, BB, IB)) {
+    std::optional<llvm::APSInt> VA = IA->getIntegerConstantExpr(Ctx),
+                                VB = IB->getIntegerConstantExpr(Ctx);
+    if (VA && VB && llvm::APSInt::compareValues(*VA, *VB) != 0 &&
+        spelledExpr(Ctx, BA) == spelledExpr(Ctx, BB))
+      return true;
+    return distinctElements(Ctx, BA, BB);
+  }
+  const auto *MA = dyn_cast<MemberExpr>(A), *MB = dyn_cast<MemberExpr>(B);
+  if (MA && MB) {
+    if (MA->getMemberDecl() != MB->getMemberDecl())
+      return spelledExpr(Ctx, MA->getBase()) ==
+             spelledExpr(Ctx, MB->getBase());
+    return distinctElements(Ctx, MA->getBase(), MB->getBase());
+  }
+  return false;
+}
+
 bool PullbackBuilder::sharedRefArgument(const CallExpr *CE,
                                         const FunctionDecl *FD, unsigned I,
-                                        const ParmVarDecl *&Writer) {
+                                        const ParmVarDecl *&Writer,
+                                        bool &Maybe) {
   Writer = nullptr;
+  Maybe = false;
+  // std::swap exchanges: with both references to one element it changes
+  // nothing, and its derivative (an exchange of adjoints) is right then too.
+  if (FD->isInStdNamespace() && FD->getIdentifier() && FD->getName() == "swap")
+    return false;
   bool ThisI = false;
   const VarDecl *RI = Act.rootOf(argFor(CE, I), ThisI);
-  // A scalar that a pointer into one of several storages (`p = &x; ...
+  // Storage that a pointer into one of several storages (`p = &x; ...
   // p = &z;`, `c ? &x : &z`) may reach is possibly the same memory.
   SmallVector<const VarDecl *, 2> ReachI = Act.mayReach(argFor(CE, I));
   auto MayShare = [&](const Expr *AJ) {
     if (ThisI)
       return false;
     for (const VarDecl *R : Act.mayReach(AJ))
-      if (R->getType()->isArithmeticType() && llvm::is_contained(ReachI, R))
+      if (llvm::is_contained(ReachI, R))
         return true;
     return false;
   };
@@ -602,24 +650,33 @@ bool PullbackBuilder::sharedRefArgument(const CallExpr *CE,
     const Expr *AJ = argFor(CE, J);
     bool ThisJ = false;
     const VarDecl *RJ = AJ ? Act.rootOf(AJ, ThisJ) : nullptr;
-    if (!RI || RJ != RI || ThisJ != ThisI) {
+    if (RJ != RI || ThisJ != ThisI || (!RI && !ThisI)) {
       if (!AJ || ThisJ || !MayShare(AJ))
         continue;
       if (!P.isConstQualified() || !writesNothing(FD)) {
         Writer = FD->getParamDecl(J);
+        Maybe = true;
         return false;
       }
       Shared = true;
       continue;
     }
     // Surely the same memory: a scalar variable, or the same lvalue (`t`
-    // and `&t`). (Elements of one array, `upd(v[0], v[1])`, are taken for
-    // different ones.) If the callee writes anything, its derivative would
-    // take a write through one for none through the other: an error.
+    // and `&t`). Otherwise an element or member of the same storage and
+    // another reference or pointer into it: the same memory unless both are
+    // elements known to differ (`v[0]`, `v[1]`); a pointer may reach any
+    // element. If the callee writes anything, its derivative would take a
+    // write through one for none through the other: an error.
     std::string SI = spelledExpr(Ctx, argFor(CE, I)), SJ = spelledExpr(Ctx, AJ);
-    if (!(RI && RI->getType()->isArithmeticType()) && SJ != SI &&
-        SJ != "&" + SI)
-      continue;
+    bool Same = (RI && RI->getType()->isArithmeticType()) || SJ == SI ||
+                SJ == "&" + SI;
+    if (!Same) {
+      bool OneElement = FD->getParamDecl(J)->getType()->isReferenceType() &&
+                        isFloating(P);
+      if (OneElement && distinctElements(Ctx, argFor(CE, I), AJ))
+        continue;
+      Maybe = true;
+    }
     if (!P.isConstQualified() || !writesNothing(FD)) {
       Writer = FD->getParamDecl(J);
       return false;

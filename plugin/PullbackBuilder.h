@@ -82,12 +82,13 @@ private:
   /// lambda cannot be lifted, and \p CE itself if it is not such a call.
   const clang::CallExpr *lambdaCall(const clang::CallExpr *CE);
   /// True if the argument for the non-const reference parameter \p I of
-  /// \p FD in \p CE reaches the same storage as another argument that the
-  /// callee only reads through (a pointer or reference to const); false,
-  /// with \p Writer set, if one it writes through does.
+  /// \p FD in \p CE reaches (or may reach: \p Maybe) the same storage as
+  /// another argument that the callee only reads through (a pointer or
+  /// reference to const); false, with \p Writer set, if one it writes
+  /// through does.
   bool sharedRefArgument(const clang::CallExpr *CE,
                          const clang::FunctionDecl *FD, unsigned I,
-                         const clang::ParmVarDecl *&Writer);
+                         const clang::ParmVarDecl *&Writer, bool &Maybe);
   llvm::DenseMap<const clang::CallExpr *, const clang::CallExpr *> LambdaCalls;
   /// The derivative's copies of numbers a lambda captures by copy and the
   /// function assigns after the lambda (Lift.h captureCopy), declared where

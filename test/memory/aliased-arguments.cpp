@@ -38,6 +38,20 @@ void upd(double &a, double &b) {
   upd(v[0], v[1]);
   return v[0] * v[1];
 }
+// Different members of one struct, both written; an element and its array
+// to a helper that only reads the array: its own adjoint, as for `reads`.
+struct Pair2 {
+  double a, b;
+};
+[[grad]] double members(double x, double y) {
+  Pair2 p{x, y};
+  upd(p.a, p.b);
+  return p.a * p.b;
+}
+[[grad]] double inarray(double x, double y) {
+  double v[2] = {x * y, y};
+  return peek(v[0], v) * x;
+}
 
 #ifdef ERRORS
 void h(double &t, const double *q) { t += 0.5 * std::tanh(2.0 * q[0] * t); }
@@ -85,25 +99,48 @@ struct S {
 // Were wrong gradients without a diagnostic (d/dz half the right value;
 // found by the generator, all,memory,lambdas,intalias,vectors,temps,values
 // seed 40105).
-// ERR: aliased-arguments.cpp:[[@LINE+4]]:5: error: grad: cannot differentiate call to 'h' passing 'z' by reference and the same memory through its parameter 'q' (the derivative would take them for different memory: pass a copy) in 'e7'
+// ERR: aliased-arguments.cpp:[[@LINE+4]]:5: error: grad: cannot differentiate call to 'h' passing 'z' by reference and memory that may be the same through its parameter 'q' (the derivative would take them for different memory: pass a copy) in 'e7'
 [[grad]] double e7(double x, double y, double z) {
   double *w = &x;
   w = &z;
   h(z, w);
   return y * z;
 }
-// ERR: aliased-arguments.cpp:[[@LINE+3]]:5: error: grad: cannot differentiate call to 'h' passing 'z' by reference and the same memory through its parameter 'q' (the derivative would take them for different memory: pass a copy) in 'e8'
+// ERR: aliased-arguments.cpp:[[@LINE+3]]:5: error: grad: cannot differentiate call to 'h' passing 'z' by reference and memory that may be the same through its parameter 'q' (the derivative would take them for different memory: pass a copy) in 'e8'
 [[grad]] double e8(double x, double z, bool c) {
   const double *w = c ? &x : &z;
   h(z, w);
   return x * z;
 }
-// ERR: aliased-arguments.cpp:[[@LINE+4]]:3: error: grad: cannot differentiate call of a lambda capturing 'z' by reference and the same memory through 'w' (the derivative would take them for different memory: pass a copy) in 'e9'
+// ERR: aliased-arguments.cpp:[[@LINE+4]]:3: error: grad: cannot differentiate call of a lambda capturing 'z' by reference and memory that may be the same through 'w' (the derivative would take them for different memory: pass a copy) in 'e9'
 [[grad]] double e9(double x, double y, double z) {
   auto *w = &x;
   w = &z;
   [&] { y += 0.5 * std::tanh(*w * z); }();
   return y * x;
+}
+// An element and a pointer into its array (the helper may read any
+// element), or two elements whose indices may be equal: possibly the same
+// memory (wrong gradients without a diagnostic before: d/dz 1.0992 instead
+// of 1.0984 for e10).
+// ERR: aliased-arguments.cpp:[[@LINE+3]]:5: error: grad: cannot differentiate call to 'h' passing 'a[0]' by reference and memory that may be the same through its parameter 'q' (the derivative would take them for different memory: pass a copy) in 'e10'
+[[grad]] double e10(double x, double z) {
+  double a[2] = {z, x};
+  h(a[0], a);
+  return a[0] * x;
+}
+// ERR: aliased-arguments.cpp:[[@LINE+4]]:5: error: grad: cannot differentiate call to 'h' passing 'a[0]' by reference and memory that may be the same through its parameter 'q' (the derivative would take them for different memory: pass a copy) in 'e11'
+[[grad]] double e11(double x, double z) {
+  double a[2] = {z, x};
+  const double *w = &a[0];
+  h(a[0], w);
+  return a[0] * x;
+}
+// ERR: aliased-arguments.cpp:[[@LINE+3]]:7: error: grad: cannot differentiate call to 'upd' passing 'v[i]' by reference and memory that may be the same through its parameter 'b' (the derivative would take them for different memory: pass a copy) in 'e12'
+[[grad]] double e12(double x, double y, int i, int j) {
+  double v[2] = {x, y};
+  upd(v[i], v[j]);
+  return v[0] * v[1];
 }
 #endif
 
@@ -111,9 +148,15 @@ int main() {
   using gradcheck::check_grad;
   check_grad("reads", reads, reads_pullback, 0.7);
   check_grad("elements", elements, elements_pullback, 0.7, 1.3);
+  check_grad("members", members, members_pullback, 0.7, 1.3);
+  check_grad("inarray", inarray, inarray_pullback, 0.7, 1.3);
   // CHECK: ok reads.d0
   // CHECK-NEXT: ok elements.d0
   // CHECK-NEXT: ok elements.d1
+  // CHECK-NEXT: ok members.d0
+  // CHECK-NEXT: ok members.d1
+  // CHECK-NEXT: ok inarray.d0
+  // CHECK-NEXT: ok inarray.d1
   // Closed form of `reads`: (x^4 + sin x^2) x -> 5 x^4 + sin x^2 + 2 x^2 cos x^2.
   double dx = 0, x = 0.7;
   reads_pullback(x, 1.0, &dx);

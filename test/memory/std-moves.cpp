@@ -27,6 +27,15 @@
   return s;
 }
 
+// Indices that may be equal: swap(v[i], v[i]) changes nothing, and so does
+// its derivative (accepted: std::swap is exempt from the check for
+// references that may share memory, memory/aliased-arguments.cpp).
+[[grad]] double swapij(double x, double y, int i, int j) {
+  double v[3] = {x, y, x * y};
+  std::swap(v[i], v[j]);
+  return v[0] * std::sin(v[1]) + v[2];
+}
+
 int main() {
   {
     double Dx = 0, Dy = 0;
@@ -47,5 +56,14 @@ int main() {
       return reverse(Y.data(), 5);
     }, X, D);
   }
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      double Dx = 0, Dy = 0;
+      swapij_pullback(0.7, -1.3, i, j, 1.0, &Dx, &Dy);
+      vecgrad::check("swapij", [&](const std::vector<double> &Y) {
+        return swapij(Y[0], Y[1], i, j);
+      }, {0.7, -1.3}, {Dx, Dy});
+    }
+  // CHECK-COUNT-18: ok swapij.d
   return gradcheck::failures();
 }
