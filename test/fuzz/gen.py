@@ -2555,6 +2555,15 @@ class Gen:
         x, y = self.pick_cell(), self.pick_cell()
         if x is None:
             return False
+        # (Two elements of one array or object: unless their indices are
+        # constants the plugin takes them for possibly the same memory and
+        # refuses the call, since swap2 writes; not drawn.)
+        same_obj = getattr(x.root, "call_cell", None) is not None and \
+            getattr(x.root, "call_cell", None) == \
+            getattr(y.root, "call_cell", None)
+        if x.text != y.text and (same_obj or
+                                 (x.root is y.root and x.root.array)):
+            return False
         bx, by = x.root.bound, y.root.bound
         if by > self.cap(x.root):
             by = self.presquash(y, self.cap(x.root))
