@@ -340,8 +340,12 @@ Expr *PullbackBuilder::rebuildUserCall(const CallExpr *CE,
     Expr *R = B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Args);
     return Need ? record(CE, R) : R;
   }
-  if (!stackVar())
+  VarDecl *St = stackVar();
+  if (!St)
     return nullptr;
+  // The forward half pushes its frame on the caller's stack.
+  if (PE->Fwd->getNumParams() == Args.size() + 1)
+    Args.push_back(B.ref(St));
   Expr *Call = B.call(B.funcRef(PE->Fwd), Args);
   if (!P.Hoisted)
     // Always recorded: the forward half must run even when the reverse
@@ -566,6 +570,15 @@ void PullbackBuilder::backpropUserCall(const CallExpr *CE, Expr *Adj,
       return;
     }
     Args.push_back(Sh);
+  }
+  if (P.Split && Target->getNumParams() == Args.size() + 1) {
+    // The reverse half pops its frame from the caller's stack.
+    VarDecl *St = stackVar();
+    if (!St) {
+      Failed = true;
+      return;
+    }
+    Args.push_back(B.ref(St));
   }
   Out.push_back(B.call(B.funcRef(Target), Args));
   Out.insert(Out.end(), After.begin(), After.end());

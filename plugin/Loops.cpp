@@ -118,6 +118,18 @@ VarDecl *PullbackBuilder::tapeFor(QualType T) {
   return V;
 }
 
+ParmVarDecl *PullbackBuilder::stackParam() const {
+  if (Half == SplitHalf::None || PB->getNumParams() == 0)
+    return nullptr;
+  ParmVarDecl *P = PB->getParamDecl(PB->getNumParams() - 1);
+  const auto *RD = P->getType()->isLValueReferenceType()
+                       ? P->getType().getNonReferenceType()->getAsCXXRecordDecl()
+                       : nullptr;
+  return RD && RD->getQualifiedNameAsString() == "grad::detail::stack"
+             ? P
+             : nullptr;
+}
+
 VarDecl *PullbackBuilder::stackVar() {
   if (Stack)
     return Stack;
@@ -163,6 +175,34 @@ Stmt *PullbackBuilder::pop(VarDecl *V) {
   if (!St)
     return nullptr;
   return B.memberCall(B.ref(St), "pop", {B.ref(V)});
+}
+
+void PullbackBuilder::pushFrame(ArrayRef<VarDecl *> Vs, Stmts &Fwd,
+                                Stmts &Rev) {
+  // One push_all (one check for room) for a statement's values, in chunks
+  // as a split half's frame; one pop_all per chunk, last chunk first.
+  constexpr size_t Chunk = 32;
+  if (Vs.size() == 1) {
+    Fwd.push_back(push(Vs[0]));
+    Rev.push_back(pop(Vs[0]));
+    return;
+  }
+  VarDecl *St = Vs.empty() ? nullptr : stackVar();
+  if (!St)
+    return;
+  SmallVector<Expr *, 8> Refs;
+  for (VarDecl *V : Vs)
+    Refs.push_back(B.ref(V));
+  for (size_t I = 0; I < Vs.size(); I += Chunk)
+    Fwd.push_back(B.memberCall(
+        B.ref(St), "push_all",
+        ArrayRef(Refs).slice(I, std::min(Chunk, Vs.size() - I))));
+  for (size_t I = (Vs.size() + Chunk - 1) / Chunk; I-- > 0;) {
+    SmallVector<Expr *, 8> Into;
+    for (size_t J = I * Chunk; J < std::min(Vs.size(), (I + 1) * Chunk); ++J)
+      Into.push_back(B.ref(Vs[J]));
+    Rev.push_back(B.memberCall(B.ref(St), "pop_all", Into));
+  }
 }
 
 void PullbackBuilder::flush(size_t From, Stmts &Out) {
@@ -469,10 +509,7 @@ Expr *PullbackBuilder::loopHeaderExpr(const Expr *E, Stmts &Fwd,
     V = plain(E);
   Frame F = std::move(Frames.back());
   Frames.pop_back();
-  for (VarDecl *R : F.Recorded)
-    Fwd.push_back(push(R));
-  for (auto It = F.Recorded.rbegin(); It != F.Recorded.rend(); ++It)
-    Rev.push_back(pop(*It));
+  pushFrame(F.Recorded, Fwd, Rev);
   Rev.insert(Rev.end(), Main.begin(), Main.end());
   for (auto It = F.SideRev.rbegin(); It != F.SideRev.rend(); ++It)
     if (!It->empty())

@@ -345,11 +345,18 @@ private:
   clang::Stmt *push(clang::VarDecl *V);
   clang::Stmt *pushValue(clang::Expr *E, clang::QualType T);
   clang::Stmt *pop(clang::VarDecl *V);
+  /// Pushes a statement's recorded values at its end (\p Fwd) and pops
+  /// them at the start of its reverse block (\p Rev): push_all / pop_all
+  /// for several.
+  void pushFrame(llvm::ArrayRef<clang::VarDecl *> Vs, Stmts &Fwd, Stmts &Rev);
   /// A local grad::tape<T> (the stateful map driver's record).
   clang::VarDecl *tapeFor(clang::QualType T);
-  /// The thread's stack (`grad::detail::stack &_stack`), declared on first
-  /// use; the full pullback also restores its top on exit.
+  /// The stack (`grad::detail::stack &_stack`): a split half's last
+  /// parameter; in a full pullback the thread's stack, declared on first
+  /// use, with its top restored on exit.
   clang::VarDecl *stackVar();
+  /// A split half's `_stack` parameter (null in a full pullback).
+  clang::ParmVarDecl *stackParam() const;
   /// The jump-id variable and counter of the innermost loop or function.
   std::pair<clang::VarDecl *, unsigned *> jumpScope();
   /// Reverse blocks of a statement sequence, guarded after jumps.

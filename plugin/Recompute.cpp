@@ -508,9 +508,12 @@ struct PushCounter : RecursiveASTVisitor<PushCounter> {
   bool TraverseDoStmt(DoStmt *DS) { return loopBody(DS->getBody()); }
   bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MC) {
     const auto *M = MC->getMethodDecl();
-    if (M && M->getIdentifier() && M->getName() == "push" &&
-        refVar(MC->getImplicitObjectArgument()) == Stack)
-      Count += Weight;
+    if (M && M->getIdentifier() && refVar(MC->getImplicitObjectArgument()) == Stack) {
+      if (M->getName() == "push")
+        Count += Weight;
+      else if (M->getName() == "push_all")
+        Count += Weight * MC->getNumArgs();
+    }
     return true;
   }
 };
@@ -540,7 +543,8 @@ Stmt *PullbackBuilder::withoutPushes(Stmt *S) {
     return S;
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S)) {
     const auto *M = MC->getMethodDecl();
-    if (M && M->getIdentifier() && M->getName() == "push" &&
+    if (M && M->getIdentifier() &&
+        (M->getName() == "push" || M->getName() == "push_all") &&
         refVar(MC->getImplicitObjectArgument()) == Stack)
       return nullptr;
     return S;

@@ -7,6 +7,7 @@
 #include "Registry.h"
 #include "Diagnostics.h"
 #include "Paths.h"
+#include "SemaBuilder.h"
 #include "Selectors.h"
 
 #include "clang/AST/ASTContext.h"
@@ -506,11 +507,19 @@ void declareSplit(Sema &S, PullbackEntry &E) {
     St.Generated.insert(FD);
     return FD;
   };
+  // Both halves take the stack their frame goes through last: the
+  // caller's (a local buffer of a straight-line pullback, or the thread's).
+  QualType StackT = SemaBuilder(S, PLoc).runtimeDetailType("stack");
+  StackT = StackT.isNull() ? StackT : Ctx.getLValueReferenceType(StackT);
   // Forward: the primal's parameters; it pushes its frame on the stack.
   PullbackSignature FS;
   for (unsigned I = 0; I < Primal->getNumParams(); ++I) {
     FS.ParamNames.push_back(Sig.ParamNames[I]);
     FS.ParamTypes.push_back(Sig.ParamTypes[I]);
+  }
+  if (!StackT.isNull()) {
+    FS.ParamNames.push_back("_stack");
+    FS.ParamTypes.push_back(StackT);
   }
   // (A `const double &` result is returned by value: the half's own
   // copy of it.)
@@ -536,6 +545,10 @@ void declareSplit(Sema &S, PullbackEntry &E) {
       continue;
     RS.ParamNames.push_back(Sig.ParamNames[I]);
     RS.ParamTypes.push_back(Sig.ParamTypes[I]);
+  }
+  if (!StackT.isNull()) {
+    RS.ParamNames.push_back("_stack");
+    RS.ParamTypes.push_back(StackT);
   }
   E.Rev = Make(Base + "_rev" + Suffix, Ctx.VoidTy, RS);
 }

@@ -59,6 +59,11 @@ bool PullbackBuilder::build() {
     return false;
   State::get(Ctx).noteStatementCalls(Primal->getBody());
   Params.assign(PB->param_begin(), PB->param_end());
+  // (A half's stack, its last parameter, stands for no primal parameter.)
+  if (ParmVarDecl *SP = stackParam()) {
+    Params.pop_back();
+    Stack = SP;
+  }
   auto Placeholder = [&](unsigned I) {
     return ParmVarDecl::Create(
         Ctx, PB, B.Loc, B.Loc, &Ctx.Idents.get(Sig.ParamNames[I]),
@@ -369,10 +374,7 @@ void PullbackBuilder::stmtImpl(const Stmt *St, Stmts &Fwd, Stmts &Rev) {
   // and comes back at the start of its reverse block.
   Frame F = std::move(Frames.back());
   Frames.pop_back();
-  for (VarDecl *V : F.Recorded)
-    Fwd.push_back(push(V));
-  for (auto It = F.Recorded.rbegin(); It != F.Recorded.rend(); ++It)
-    Rev.push_back(pop(*It));
+  pushFrame(F.Recorded, Fwd, Rev);
   Rev.insert(Rev.end(), Local.begin(), Local.end());
   for (auto It = F.SideRev.rbegin(); It != F.SideRev.rend(); ++It)
     if (!It->empty())

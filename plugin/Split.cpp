@@ -216,18 +216,26 @@ bool Differentiator::defineWrapper(PullbackEntry *E) {
       FwdArgs.push_back(B.ref(PB->getParamDecl(I)));
     RevArgs.push_back(B.ref(PB->getParamDecl(I)));
   }
-  // The stack is left as it was found, also when the primal throws.
-  Expr *Stack = B.callRuntime("thread_stack", {}, {}, true);
+  // The thread's stack, left as it was found, also when the primal
+  // throws.
+  Expr *TS = B.callRuntime("thread_stack", {}, {}, true);
   QualType MarkT = B.runtimeDetailType("stack_mark");
-  if (!Stack || MarkT.isNull())
+  if (!TS || MarkT.isNull())
     return false;
-  VarDecl *Mark = B.var(PB, "_mark", MarkT, Stack, /*Direct=*/true);
+  QualType RefT = S.Context.getLValueReferenceType(TS->getType());
+  VarDecl *Stack = B.var(PB, "_stack", RefT, TS);
+  Stmts Body{B.declStmt(Stack),
+             B.declStmt(B.var(PB, "_mark", MarkT, B.ref(Stack),
+                              /*Direct=*/true))};
+  if (E->Fwd->getNumParams() == FwdArgs.size() + 1)
+    FwdArgs.push_back(B.ref(Stack));
+  if (E->Rev->getNumParams() == RevArgs.size() + 1)
+    RevArgs.push_back(B.ref(Stack));
   // The halves are called, not inlined: the callers' halves already
   // hold their code.
-  Stmts Body{B.declStmt(Mark),
-             B.noInline(B.staticCast(S.Context.VoidTy,
-                                     B.call(B.funcRef(E->Fwd), FwdArgs))),
-             B.noInline(B.call(B.funcRef(E->Rev), RevArgs))};
+  Body.push_back(B.noInline(B.staticCast(S.Context.VoidTy,
+                                         B.call(B.funcRef(E->Fwd), FwdArgs))));
+  Body.push_back(B.noInline(B.call(B.funcRef(E->Rev), RevArgs)));
   for (Stmt *St : Body)
     if (!St)
       return false;

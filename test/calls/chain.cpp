@@ -6,17 +6,18 @@
 // RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
 // RUN: %dump %s %dflags > %t.dump
 // RUN: FileCheck %s --check-prefix=DUMP --input-file=%t.dump
-// RUN: grep -c '^double _grad_c[0-9]*_fwd(double x) {' %t.dump | FileCheck %s --check-prefix=COUNT
-// RUN: grep -c '^void _grad_c[0-9]*_rev(double x, double d_ret, double \*d_x) {' %t.dump | FileCheck %s --check-prefix=COUNT
+// RUN: grep -c '^double _grad_c[0-9]*_fwd(double x, ::grad::detail::stack &_stack) {' %t.dump | FileCheck %s --check-prefix=COUNT
+// RUN: grep -c '^void _grad_c[0-9]*_rev(double x, double d_ret, double \*d_x, ::grad::detail::stack &_stack) {' %t.dump | FileCheck %s --check-prefix=COUNT
 // COUNT: 48
 // DUMP: void c50_pullback(double x, double d_ret, double *d_x);
 // DUMP-LABEL: void c50_pullback(double x, double d_ret, double *d_x) {
-// DUMP-NEXT: grad::detail::stack_mark _mark(::grad::detail::thread_stack());
-// DUMP-NEXT: ::_grad_c50_fwd(x)
-// DUMP-NEXT: ::_grad_c50_rev(x, d_ret, d_x);
-// DUMP-LABEL: void _grad_c49_rev(double x, double d_ret, double *d_x) {
+// DUMP-NEXT: grad::detail::stack &_stack = ::grad::detail::thread_stack();
+// DUMP-NEXT: grad::detail::stack_mark _mark(_stack);
+// DUMP-NEXT: ::_grad_c50_fwd(x, _stack)
+// DUMP-NEXT: ::_grad_c50_rev(x, d_ret, d_x, _stack);
+// DUMP-LABEL: void _grad_c49_rev(double x, double d_ret, double *d_x, ::grad::detail::stack &_stack) {
 // DUMP: _stack.pop_all(_t0);
-// DUMP: ::_grad_c48_rev(x, x * d_ret, &_g0);
+// DUMP: ::_grad_c48_rev(x, x * d_ret, &_g0, _stack);
 // DUMP-LABEL: void c2_pullback(double x, double d_ret, double *d_x) {
 // DUMP: c1_pullback(x, x * d_ret, &_g0);
 // DUMP-LABEL: void c1_pullback(double x, double d_ret, double *d_x) {

@@ -5,11 +5,11 @@
 // A recursive function calls functions that call functions: it is split
 // into forward and reverse halves, so each level's forward sweep runs once.
 // DUMP-LABEL: void power_pullback(double x, int n, double d_ret, double *d_x) {
-// DUMP: ::_grad_power_fwd(x, n)
-// DUMP: ::_grad_power_rev(x, n, d_ret, d_x);
+// DUMP: ::_grad_power_fwd(x, n, _stack)
+// DUMP: ::_grad_power_rev(x, n, d_ret, d_x, _stack);
 // The index n - 1 is recomputed, not stored.
-// DUMP-LABEL: void _grad_power_rev(double x, int n, double d_ret, double *d_x) {
-// DUMP: ::_grad_power_rev(x, n - 1, x * d_ret, &_g{{[0-9]+}});
+// DUMP-LABEL: void _grad_power_rev(double x, int n, double d_ret, double *d_x, ::grad::detail::stack &_stack) {
+// DUMP: ::_grad_power_rev(x, n - 1, x * d_ret, &_g{{[0-9]+}}, _stack);
 // DUMP-NOT: void power_pullback(
 #include "gradcheck.h"
 #include <cmath>
@@ -29,9 +29,9 @@
 // A wrt-restricted function calling itself: the recursive call needs every
 // adjoint, so it goes through the all-parameter variant.
 // DUMP-LABEL: void wr_pullback(double x, double y, int n, double d_ret, double *d_x) {
-// DUMP: _grad_wr_rev(x, y, n, d_ret, d_x);
-// DUMP-LABEL: void _grad_wr_rev(double x, double y, int n, double d_ret, double *d_x) {
-// DUMP: _grad_wr_rev_0({{.*}});
+// DUMP: _grad_wr_rev(x, y, n, d_ret, d_x, _stack);
+// DUMP-LABEL: void _grad_wr_rev(double x, double y, int n, double d_ret, double *d_x, ::grad::detail::stack &_stack) {
+// DUMP: _grad_wr_rev_0({{.*}}, _stack);
 // DUMP-LABEL: void _grad_wr_pullback_all(double x, double y, int n, double d_ret, double *d_x, double *d_y) {
 [[grad("x")]] double wr(double x, double y, int n) {
   return n == 0 ? x * y : wr(x * y, y, n - 1);

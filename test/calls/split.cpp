@@ -10,32 +10,33 @@
 // A leaf (calls only math functions) is never split; mid calls only leaves.
 // DUMP-NOT: _grad_leaf_fwd
 // DUMP-NOT: _grad_mid_fwd
-// DUMP: double _grad_wf_fwd(double x, double y);
-// DUMP: double _grad_wf_fwd_{{[0-9]+}}(double x, double y);
+// DUMP: double _grad_wf_fwd(double x, double y, ::grad::detail::stack &_stack);
+// DUMP: double _grad_wf_fwd_{{[0-9]+}}(double x, double y, ::grad::detail::stack &_stack);
 // A split function's own pullback runs its two halves.
 // DUMP-LABEL: void unused_pullback(double x, double d_ret, double *d_x) {
-// DUMP-NEXT: grad::detail::stack_mark _mark(::grad::detail::thread_stack());
-// DUMP-NEXT: {{\[\[}}clang::noinline]] static_cast<void>(::_grad_unused_fwd(x));
-// DUMP-NEXT: {{\[\[}}clang::noinline]] ::_grad_unused_rev(x, d_ret, d_x);
+// DUMP-NEXT: grad::detail::stack &_stack = ::grad::detail::thread_stack();
+// DUMP-NEXT: grad::detail::stack_mark _mark(_stack);
+// DUMP-NEXT: {{\[\[}}clang::noinline]] static_cast<void>(::_grad_unused_fwd(x, _stack));
+// DUMP-NEXT: {{\[\[}}clang::noinline]] ::_grad_unused_rev(x, d_ret, d_x, _stack);
 // DUMP-NEXT: }
 // The forward half pushes a frame on the thread's stack for what the
 // reverse half reads (memory/split-frames.cpp); here it reads nothing of
 // the forward sweep (top's value is unread), so nothing is pushed (the
 // callee's reverse half pops the callee's frame).
-// DUMP-LABEL: double _grad_unused_fwd(double x) {
+// DUMP-LABEL: double _grad_unused_fwd(double x, ::grad::detail::stack &_stack) {
 // DUMP-NOT: _stack
-// DUMP: _t0 = ::_grad_top_fwd(x);
+// DUMP: _t0 = ::_grad_top_fwd(x, _stack);
 // DUMP-NEXT: _value0 = _t0 * 2;
 // DUMP-NEXT: return _value0;
-// DUMP-LABEL: void _grad_unused_rev(double x, double d_ret, double *d_x) {
+// DUMP-LABEL: void _grad_unused_rev(double x, double d_ret, double *d_x, ::grad::detail::stack &_stack) {
 // DUMP-NOT: pop_all
-// DUMP: ::_grad_top_rev(x, d_ret * 2, &_g0);
+// DUMP: ::_grad_top_rev(x, d_ret * 2, &_g0, _stack);
 // DUMP-LABEL: void branch_pullback(double x, double y, double d_ret, double *d_x, double *d_y) {
 // DUMP-NEXT: grad::detail::stack &_stack = ::grad::detail::thread_stack();
 // DUMP-NEXT: grad::detail::stack_mark _mark(_stack);
-// DUMP: _t0 = ::_grad_top_fwd(x);
-// DUMP: ::_grad_top_rev(y, {{.*}});
-// DUMP: ::_grad_top_rev(x, {{.*}});
+// DUMP: _t0 = ::_grad_top_fwd(x, _stack);
+// DUMP: ::_grad_top_rev(y, {{.*}}, _stack);
+// DUMP: ::_grad_top_rev(x, {{.*}}, _stack);
 // DUMP: }
 #include "gradcheck.h"
 #include <cmath>

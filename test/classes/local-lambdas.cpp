@@ -36,9 +36,9 @@ struct Vec3 { double x, y, z; };
 // The lambda writes 'acc' through its reference: the call is reversed by
 // the lifted function's reverse half, with acc's adjoint in/out.
 // DUMP-LABEL: void writecap_pullback({{.*}}) {
-// DUMP: ::_grad__grad_lambda_{{[0-9]+}}_fwd(y, acc, x);
+// DUMP: ::_grad__grad_lambda_{{[0-9]+}}_fwd(y, acc, x, _stack);
 // DUMP: ::_grad_lambda_{{[0-9]+}}(calls);
-// DUMP: ::_grad__grad_lambda_{{[0-9]+}}_rev(2 * x, &_g{{[0-9]+}}, &_d_acc, &_d_x);
+// DUMP: ::_grad__grad_lambda_{{[0-9]+}}_rev(2 * x, &_g{{[0-9]+}}, &_d_acc, &_d_x, _stack);
 [[grad]] double writecap(double x, double y) {
   double acc = 0;
   auto add = [&](double a) { acc += a * x; };

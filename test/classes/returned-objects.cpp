@@ -200,7 +200,7 @@ Mat mscale(Mat m, double s) { // (Mat has no default constructor)
 
 // The arguments are written after the calls: the helpers returning objects
 // are differentiated in two halves.
-// DUMP-LABEL: Mat _grad_mscale_fwd(Mat m, double s) {
+// DUMP-LABEL: Mat _grad_mscale_fwd(Mat m, double s, ::grad::detail::stack &_stack) {
 // DUMP: grad::detail::slot<Mat> _value{{[0-9]+}};
 // DUMP: _value{{[0-9]+}}.emplace(m);
 // DUMP: return ::std::move(_value{{[0-9]+}}.get());

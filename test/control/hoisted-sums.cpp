@@ -100,7 +100,7 @@ static void scale(double *v, int n, double a) {
 // HELP-LABEL: void help_pullback(
 // HELP: double [[A:_acc[0-9]+]] = _d_xc[i];
 // HELP: _d_xc[i] = [[A]];
-// HELP: ::_grad_scale_rev(N, y, _d_xc, &{{.*}});
+// HELP: ::_grad_scale_rev(N, y, _d_xc, &{{.*}}, _stack);
 [[grad]] double help(const double *x, const double *l, double y) {
   double xc[N], q[N];
   for (int i = 0; i < N; ++i)

@@ -24,9 +24,9 @@ constexpr int N = 5;
 // NEST-LABEL: void nest_pullback(
 // NEST: for (int i = _t{{[0-9]+}}; i < n; ++i) {
 // NEST: _t[[B:[0-9]+]] = b;
-// NEST-NOT: _stack.push(_t[[B]]);
+// NEST-NOT: _stack.push{{(_all)?}}({{(.*, )?}}_t[[B]]{{[,)]}}
 // NEST: _stack.push(0UL);
-// NEST: _stack.push(_t[[B]]);
+// NEST: _stack.push_all({{(.*, )?}}_t[[B]]{{[,)]}}
 [[grad]] double nest(const double *x, int n, double y) {
   double s = 0;
   for (int j = 0; j < n; ++j) {

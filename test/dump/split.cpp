@@ -9,8 +9,8 @@
 // RUN: diff %t/dumped.txt %t/plugin.txt
 // RUN: %FileCheck-strict %s --implicit-check-not=FAIL --input-file=%t/dumped.txt
 // RUN: FileCheck %s --check-prefix=DUMP --input-file=%t/gen.inc
-// DUMP: double _grad_g_fwd(double x);
-// DUMP: void _grad_g_rev(double x, double d_ret, double *d_x);
+// DUMP: double _grad_g_fwd(double x, ::grad::detail::stack &_stack);
+// DUMP: void _grad_g_rev(double x, double d_ret, double *d_x, ::grad::detail::stack &_stack);
 // CHECK: f {{.+}}
 // CHECK: ok f.d0
 // CHECK: ok f.d1

@@ -16,9 +16,10 @@
 // DUMP-LABEL: template<> inline void poly_pullback<double>(double x, double y, double d_ret, double *d_x, double *d_y) {
 // DUMP-LABEL: template<> inline void block_pullback<4>(double x, double d_ret, double *d_x) {
 // block<4> calls block<3>, which calls block<2>: split into halves.
-// DUMP-NEXT: grad::detail::stack_mark _mark(::grad::detail::thread_stack());
-// DUMP-NEXT: ::_grad_block_fwd_{{[0-9]+}}(x)
-// DUMP-NEXT: ::_grad_block_rev_{{[0-9]+}}(x, d_ret, d_x);
+// DUMP-NEXT: grad::detail::stack &_stack = ::grad::detail::thread_stack();
+// DUMP-NEXT: grad::detail::stack_mark _mark(_stack);
+// DUMP-NEXT: ::_grad_block_fwd_{{[0-9]+}}(x, _stack)
+// DUMP-NEXT: ::_grad_block_rev_{{[0-9]+}}(x, d_ret, d_x, _stack);
 // CHECK: ok poly.d0
 // CHECK: ok poly.d1
 // CHECK: ok block.d0

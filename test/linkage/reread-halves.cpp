@@ -14,16 +14,16 @@
 // RUN: llvm-nm -C %t/def.o | FileCheck %s --check-prefix=DEF
 // (The variants' halves are internal: inlined, or local symbols.)
 // USE-NOT: {{[TW]}} _grad_{{[a-z]+}}_{{fwd|rev}}_{{[0-9]+}}(
-// USE: U _grad_scale_fwd(int, double const*, double const*, double*)
+// USE: U _grad_scale_fwd(int, double const*, double const*, double*, grad::detail::stack&)
 // USE-NOT: {{[TW]}} _grad_{{[a-z]+}}_{{fwd|rev}}_{{[0-9]+}}(
 // DEF-NOT: {{[TW]}} _grad_{{[a-z]+}}_{{fwd|rev}}_{{[0-9]+}}(
-// DEF: T _grad_scale_fwd(int, double const*, double const*, double*)
+// DEF: T _grad_scale_fwd(int, double const*, double const*, double*, grad::detail::stack&)
 // DEF-NOT: {{[TW]}} _grad_{{[a-z]+}}_{{fwd|rev}}_{{[0-9]+}}(
 // RUN: %dump %t/def.cpp --function=useA %dflags -I%t | FileCheck %s --check-prefix=DUMPA
-// DUMPA: static void _grad_scale_fwd_{{[0-9]+}}(int n, const double *q, const double *x, double *out);
-// DUMPA: static inline void _grad_twice_fwd_{{[0-9]+}}(int n, const double *q, double *out);
-// DUMPA: ::_grad_scale_fwd_{{[0-9]+}}(2, p, x, o);
-// DUMPA: ::_grad_twice_fwd_{{[0-9]+}}(2, p, o);
+// DUMPA: static void _grad_scale_fwd_{{[0-9]+}}(int n, const double *q, const double *x, double *out, ::grad::detail::stack &_stack);
+// DUMPA: static inline void _grad_twice_fwd_{{[0-9]+}}(int n, const double *q, double *out, ::grad::detail::stack &_stack);
+// DUMPA: ::_grad_scale_fwd_{{[0-9]+}}(2, p, x, o, _stack);
+// DUMPA: ::_grad_twice_fwd_{{[0-9]+}}(2, p, o, _stack);
 // CHECK: ok useA.dy
 // CHECK: ok useA.dp0
 // CHECK: ok useA.dp1

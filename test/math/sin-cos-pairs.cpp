@@ -67,7 +67,7 @@
 // pairs on the stack are pushed with their tangents.
 // DUMP-LABEL: void loop_hvp(
 // DUMP: [[D:_t__t[0-9]+]] = grad::detail::sin_cos_pair<double>{[[P:_v[0-9]+]].__cos * [[T:_v[0-9]+]], (-[[P]].__sin) * [[T]]};
-// DUMP: _stack.push_all(_t{{[0-9]+}}, [[D]]);
+// DUMP: _stack.push_all(_t{{[0-9]+}}, [[D]], {{.*}});
 [[grad::hessian]] double loop(double x, double y) {
   double acc = 0;
   for (int i = 1; i <= 5; ++i) {

@@ -21,7 +21,7 @@ double peek(double &t, const double *q) { return t * q[0] + std::sin(q[0]); }
 // DUMP-LABEL: void reads_pullback(
 // DUMP:         double _g{{[0-9]+}} = _d_t1;
 // DUMP-NEXT:    _d_t1 = 0.;
-// DUMP-NEXT:    ::_grad_peek_rev({{.*}}, &_g{{[0-9]+}}, &_d_t1 + _o{{[0-9]+}});
+// DUMP-NEXT:    ::_grad_peek_rev({{.*}}, &_g{{[0-9]+}}, &_d_t1 + _o{{[0-9]+}}, _stack);
 // DUMP-NEXT:    _d_t1 += _g{{[0-9]+}};
 [[grad]] double reads(double x) {
   double t1 = x * x;

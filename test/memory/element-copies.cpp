@@ -46,11 +46,11 @@ using fwdcheck::both;
   std::copy_n(acc, m, out);
 }
 // DUMP: void rows_pullback(
-// DUMP: ::grad::detail::_grad_zero_elements_fwd_{{[0-9]+}}(acc, _t{{[0-9]+}});
-// DUMP: ::grad::detail::_grad_move_elements_fwd_{{[0-9]+}}(row, A + i * m, _t{{[0-9]+}});
-// DUMP: ::grad::detail::_grad_copy_n_elements_rev_{{[0-9]+}}(m, _d_acc, d_out);
-// DUMP: ::grad::detail::_grad_move_elements_rev_{{[0-9]+}}(A + i * m, _t{{[0-9]+}}, _d_row, d_A + i * m);
-// DUMP: ::grad::detail::_grad_zero_elements_rev_{{[0-9]+}}(_t{{[0-9]+}}, _d_acc);
+// DUMP: ::grad::detail::_grad_zero_elements_fwd_{{[0-9]+}}(acc, _t{{[0-9]+}}, _stack);
+// DUMP: ::grad::detail::_grad_move_elements_fwd_{{[0-9]+}}(row, A + i * m, _t{{[0-9]+}}, _stack);
+// DUMP: ::grad::detail::_grad_copy_n_elements_rev_{{[0-9]+}}(m, _d_acc, d_out, _stack);
+// DUMP: ::grad::detail::_grad_move_elements_rev_{{[0-9]+}}(A + i * m, _t{{[0-9]+}}, _d_row, d_A + i * m, _stack);
+// DUMP: ::grad::detail::_grad_zero_elements_rev_{{[0-9]+}}(_t{{[0-9]+}}, _d_acc, _stack);
 
 // memmove within one array, forwards and backwards (overlapping).
 [[grad, grad::forward]] double shift(double x, double y) {

@@ -103,5 +103,5 @@ int main() {
 // CHECK: ok ranks.wrong
 
 // DUMP: void median_pullback(double x, double y, double d_ret, double *d_x, double *d_y) {
-// DUMP: ::grad::detail::_grad_sort_elements_fwd_0(a, a + 5);
-// DUMP: ::grad::detail::_grad_sort_elements_rev_0(_d_a, _d_a + 5);
+// DUMP: ::grad::detail::_grad_sort_elements_fwd_0(a, a + 5, _stack);
+// DUMP: ::grad::detail::_grad_sort_elements_rev_0(_d_a, _d_a + 5, _stack);

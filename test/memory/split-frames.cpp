@@ -55,24 +55,20 @@ static void walk(const double *a, int n, double *acc) {
 // A value every iteration computes alike (c, 1 - c, s, d: declared
 // outside the loop, never written) is recorded once, in the frame, not per
 // iteration; w[i] and what depends on it per iteration.
-// DUMP-LABEL: void _grad_rotate_fwd_0({{.*}}) {
+// DUMP-LABEL: void _grad_rotate_fwd_0({{.*}}, ::grad::detail::stack &_stack) {
 // DUMP: _t7 = c;
 // DUMP: out[i] = X[i] * _t7 + _t10 * _t11 + _t12 * _t15;
-// DUMP-NEXT: _stack.push(_t8);
-// DUMP-NEXT: _stack.push(_t10);
-// DUMP-NEXT: _stack.push(_t13);
-// DUMP-NEXT: _stack.push(_t14);
-// DUMP-NEXT: _stack.push(_t15);
+// DUMP-NEXT: _stack.push_all(_t8, _t10, _t13, _t14, _t15);
 // DUMP-NEXT: }
 // DUMP: _stack.push_all([[FRAME:_c0, _t0, _t1, _t2, _t3, _t4, _t5, _t6, _t7, _t9, _t11, _t12]]);
 // DUMP-NEXT: }
-// DUMP-LABEL: void _grad_rotate_rev_0({{.*}}) {
+// DUMP-LABEL: void _grad_rotate_rev_0({{.*}}, ::grad::detail::stack &_stack) {
 // DUMP: _stack.pop_all([[FRAME]]);
-// DUMP: _stack.pop(
-// DUMP-LABEL: void _grad_walk_fwd({{.*}}) {
+// DUMP: _stack.pop_all(_t8, _t10, _t13, _t14, _t15);
+// DUMP-LABEL: void _grad_walk_fwd({{.*}}, ::grad::detail::stack &_stack) {
 // DUMP: _stack.push_all(_n0, _n1);
 // DUMP-NEXT: }
-// DUMP-LABEL: void _grad_walk_rev({{.*}}) {
+// DUMP-LABEL: void _grad_walk_rev({{.*}}, ::grad::detail::stack &_stack) {
 // DUMP: _stack.pop_all(_n0, _n1);
 [[grad]] double f(double x, double y, double z) {
   double rot[3] = {x, y * 0.5, z}, X[3] = {y, z, x}, out[3];

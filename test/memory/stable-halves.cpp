@@ -52,17 +52,16 @@ void expall(int n, const double *x, double *out) {
   }
   return s;
 }
-// ROWS: _grad_qtimes_fwd_[[V:[0-9]+]](3, &q[r * 3], l, xs, o);
-// ROWS: _grad_qtimes_rev_[[V]](3, &q[r * 3], l, &_d_q[r * 3], d_l, _d_xs, _d_o);
-// ROWS: void _grad_qtimes_fwd_[[V]](int n, const double *q, const double *l, const double *x, double *out) {
+// ROWS: _grad_qtimes_fwd_[[V:[0-9]+]](3, &q[r * 3], l, xs, o, _stack);
+// ROWS: _grad_qtimes_rev_[[V]](3, &q[r * 3], l, &_d_q[r * 3], d_l, _d_xs, _d_o, _stack);
+// ROWS: void _grad_qtimes_fwd_[[V]](int n, const double *q, const double *l, const double *x, double *out, ::grad::detail::stack &_stack) {
 // ROWS: _t0 = x[i];
 // ROWS-NEXT: out[i] = q[i] * _t0;
 // ROWS-NEXT: _stack.push(_t0);
 // ROWS: _t2 = x[i];
 // ROWS-NEXT: out[j] = out[j] + l[_t1] * _t2;
-// ROWS-NEXT: _stack.push(_t1);
-// ROWS-NEXT: _stack.push(_t2);
-// ROWS: void _grad_qtimes_rev_[[V]](int n, const double *q, const double *l, double *d_q, double *d_l, double *d_x, double *d_out) {
+// ROWS-NEXT: _stack.push_all(_t1, _t2);
+// ROWS: void _grad_qtimes_rev_[[V]](int n, const double *q, const double *l, double *d_q, double *d_l, double *d_x, double *d_out, ::grad::detail::stack &_stack) {
 // ROWS: d_x[i] += l[_t1] * _r1;
 // ROWS: d_x[i] += q[i] * _r{{[0-9]+}};
 
@@ -77,9 +76,9 @@ void expall(int n, const double *x, double *out) {
 }
 // The first call keeps the recording halves, the second (q unchanged after
 // it) reads q and l again.
-// CHANGED: ::_grad_qtimes_rev_{{[0-9]+}}(3, q, l, _d_q, d_l, _d_xs, _d_o);
+// CHANGED: ::_grad_qtimes_rev_{{[0-9]+}}(3, q, l, _d_q, d_l, _d_xs, _d_o, _stack);
 // CHANGED: _d_q[1] = 0.;
-// CHANGED: ::_grad_qtimes_rev(3, _d_q, d_l, _d_xs, _d_o);
+// CHANGED: ::_grad_qtimes_rev(3, _d_q, d_l, _d_xs, _d_o, _stack);
 
 // The helper writes the memory it also reads through x (x and out the same
 // vector): x is recorded, q and l are read again.
@@ -89,11 +88,11 @@ void expall(int n, const double *x, double *out) {
   qtimes(3, q.data(), l, v.data(), v.data());
   return v[0] * v[1] + v[2] * q[0];
 }
-// INPLACE: void _grad_qtimes_fwd_[[V:[0-9]+]](int n, const double *q, const double *l, const double *x, double *out) {
+// INPLACE: void _grad_qtimes_fwd_[[V:[0-9]+]](int n, const double *q, const double *l, const double *x, double *out, ::grad::detail::stack &_stack) {
 // INPLACE: _t0 = x[i];
 // INPLACE-NEXT: out[i] = q[i] * _t0;
-// INPLACE: ::_grad_qtimes_fwd_[[V]](3, q.data(), l, v.data(), v.data());
-// INPLACE: ::_grad_qtimes_rev_[[V]](3, q.data(), l, _d_q.data(), d_l, _d_v.data(), _d_v.data());
+// INPLACE: ::_grad_qtimes_fwd_[[V]](3, q.data(), l, v.data(), v.data(), _stack);
+// INPLACE: ::_grad_qtimes_rev_[[V]](3, q.data(), l, _d_q.data(), d_l, _d_v.data(), _d_v.data(), _stack);
 
 int main() {
   const double x0[6] = {0.3, 0.7, -0.4, 1.1, 0.2, -0.6};

@@ -29,9 +29,9 @@ V2 growp(V2 &m, double s) {
 
 // DUMP-LABEL: void plain_pullback(double x, double d_ret, double *d_x) {
 // DUMP: V2 _d_t[[T:[0-9]+]] = {};
-// DUMP: _t{{[0-9]+}} = ::_grad_growp_fwd(m, x);
+// DUMP: _t{{[0-9]+}} = ::_grad_growp_fwd(m, x, _stack);
 // DUMP: _d_t[[T]].b += _d_n.b;
-// DUMP: ::_grad_growp_rev(x, _d_t[[T]], &_d_m, &_g0);
+// DUMP: ::_grad_growp_rev(x, _d_t[[T]], &_d_m, &_g0, _stack);
 [[grad]] double plain(double x) {
   V2 m{x, 1.0};
   V2 n = growp(m, x);
