@@ -663,35 +663,31 @@ bool PullbackBuilder::sharedRefArgument(const CallExpr *CE,
     const Expr *AJ = argFor(CE, J);
     bool ThisJ = false;
     const VarDecl *RJ = AJ ? Act.rootOf(AJ, ThisJ) : nullptr;
+    bool MaybeJ = true;
     if (RJ != RI || ThisJ != ThisI || (!RI && !ThisI)) {
+      // Other storages: one a pointer among them may reach.
       if (!AJ || ThisJ || !MayShare(AJ))
         continue;
-      if (!P.isConstQualified() || !writesNothing(FD)) {
-        Writer = FD->getParamDecl(J);
-        Maybe = true;
-        return false;
-      }
-      Shared = true;
-      continue;
-    }
-    // Surely the same memory: a scalar variable, or the same lvalue (`t`
-    // and `&t`). Otherwise an element or member of the same storage and
-    // another reference or pointer into it: the same memory unless both are
-    // elements known to differ (`v[0]`, `v[1]`); a pointer may reach any
-    // element. If the callee writes anything, its derivative would take a
-    // write through one for none through the other: an error.
-    std::string SI = spelledExpr(Ctx, argFor(CE, I)), SJ = spelledExpr(Ctx, AJ);
-    bool Same = (RI && RI->getType()->isArithmeticType()) || SJ == SI ||
-                SJ == "&" + SI;
-    if (!Same) {
+    } else {
+      // Surely the same memory: a scalar variable, or the same lvalue (`t`
+      // and `&t`). Otherwise an element or member of the same storage and
+      // another reference or pointer into it: the same memory unless both
+      // are elements known to differ (`v[0]`, `v[1]`); a pointer may reach
+      // any element.
+      std::string SI = spelledExpr(Ctx, argFor(CE, I)),
+                  SJ = spelledExpr(Ctx, AJ);
+      MaybeJ = !(RI && RI->getType()->isArithmeticType()) && SJ != SI &&
+               SJ != "&" + SI;
       bool OneElement = FD->getParamDecl(J)->getType()->isReferenceType() &&
                         isFloating(P);
-      if (OneElement && distinctElements(Ctx, argFor(CE, I), AJ))
+      if (MaybeJ && OneElement && distinctElements(Ctx, argFor(CE, I), AJ))
         continue;
-      Maybe = true;
     }
+    // If the callee writes anything, its derivative would take a write
+    // through one for none through the other: an error.
     if (!P.isConstQualified() || !writesNothing(FD)) {
       Writer = FD->getParamDecl(J);
+      Maybe = MaybeJ;
       return false;
     }
     Shared = true;

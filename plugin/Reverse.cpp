@@ -762,8 +762,12 @@ void PullbackBuilder::fuseZeroAccumulate(Stmts &R, size_t Zero, VarDecl *A) {
 bool PullbackBuilder::failedBuilding(StringRef What) {
   if (!Failed && !B.Failed)
     return false;
-  // A construct was reported already; a Sema failure alone gets a report.
-  if (!Failed) {
+  // A construct was reported already; a Sema failure alone gets a report:
+  // most often a runtime function the generated code calls, when the
+  // runtime is not there.
+  if (!Failed && !B.gradNamespace(/*Detail=*/true)) {
+    D.needRuntime(Primal->getLocation(), Entry);
+  } else if (!Failed) {
     report(S.Diags, Diag::UnsupportedConstruct, Primal->getLocation())
         << ("this function (building " + What + " failed)").str()
         << Primal->getNameAsString();

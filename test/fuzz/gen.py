@@ -225,7 +225,17 @@ any trip count.
 import argparse
 import math
 import random
+import re
 import sys
+
+
+def distinct_constant_elements(a, b):
+    """`v[0]` and `v[2]`: elements of one array at different constant
+    indices (the plugin knows them for different memory)."""
+    ma = re.fullmatch(r"(\w+)\[(\d+)\]", a)
+    mb = re.fullmatch(r"(\w+)\[(\d+)\]", b)
+    return bool(ma and mb and ma.group(1) == mb.group(1) and
+                ma.group(2) != mb.group(2))
 
 # `all` keeps meaning the features before the memory ones, so that seeds
 # recorded with `all` reproduce; `all,memory` is everything.
@@ -2556,13 +2566,15 @@ class Gen:
         if x is None:
             return False
         # (Two elements of one array or object: unless their indices are
-        # constants the plugin takes them for possibly the same memory and
-        # refuses the call, since swap2 writes; not drawn.)
+        # different constants (`h2[0]`, `h2[3]`: drawn) the plugin takes
+        # them for possibly the same memory and refuses the call, since
+        # swap2 writes; not drawn.)
         same_obj = getattr(x.root, "call_cell", None) is not None and \
             getattr(x.root, "call_cell", None) == \
             getattr(y.root, "call_cell", None)
         if x.text != y.text and (same_obj or
-                                 (x.root is y.root and x.root.array)):
+                                 (x.root is y.root and x.root.array)) and \
+                not distinct_constant_elements(x.text, y.text):
             return False
         bx, by = x.root.bound, y.root.bound
         if by > self.cap(x.root):
