@@ -119,6 +119,14 @@ private:
                       clang::SourceLocation Loc);
   /// Is the runtime's frame store declared.
   bool hasFrames();
+  /// Are \p FD's halves inlined into their callers: a helper without
+  /// `[[grad]]` whose body, with the bodies of the callees inlined into it,
+  /// is small (Split.cpp).
+  bool inlineHalves(const clang::FunctionDecl *FD);
+  /// Statements and expressions of \p FD's body with its inlined callees',
+  /// or -1 when its halves are not inlined.
+  int inlinedSize(const clang::FunctionDecl *FD);
+  llvm::DenseMap<const clang::FunctionDecl *, int> InlinedSizes;
   std::vector<PullbackEntry *> SplitWork;
   std::vector<PushforwardEntry *> ForwardWork;
   void enqueueForward(PushforwardEntry *E);

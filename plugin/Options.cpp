@@ -33,6 +33,8 @@ bool Options::parse(llvm::StringRef Arg) {
     TrimFrames = false;
   else if (Arg == "no-loop-invariants")
     LoopInvariants = false;
+  else if (Arg == "no-inline-halves")
+    InlineHalves = false;
   else
     return false;
   return true;

@@ -32,6 +32,8 @@ struct Options {
   /// Values computed alike by every iteration of a loop recorded once, not
   /// per iteration (no-loop-invariants).
   bool LoopInvariants = true;
+  /// Halves of small helpers inlined into their callers (no-inline-halves).
+  bool InlineHalves = true;
   bool NoPromotionWarnings = false; ///< silence the promotion warning
   bool PrintActivity = false;       ///< the activity analysis, as remarks
   /// Do not include grad/core.h into the translation unit (the user

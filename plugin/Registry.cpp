@@ -460,7 +460,7 @@ bool keptInReverseHalf(const ParmVarDecl *P) {
          (T->isArithmeticType() || T->isEnumeralType());
 }
 
-void declareSplit(Sema &S, PullbackEntry &E) {
+void declareSplit(Sema &S, PullbackEntry &E, bool Internal) {
   if (E.Fwd)
     return;
   ASTContext &Ctx = S.Context;
@@ -487,9 +487,12 @@ void declareSplit(Sema &S, PullbackEntry &E) {
                 Primal->isTemplateInstantiation();
   // (A variant's halves are this translation unit's own: another one may
   // make a variant of the same function for other parameters.)
-  StorageClass SC =
-      Primal->getStorageClass() == SC_Static || !E.Stable.empty() ? SC_Static
-                                                                   : SC_None;
+  // (Halves inlined into their callers are internal too: nothing else
+  // calls them, and no copy stays once they are inlined.)
+  StorageClass SC = Primal->getStorageClass() == SC_Static ||
+                            !E.Stable.empty() || Internal
+                        ? SC_Static
+                        : SC_None;
   auto Make = [&](StringRef Name, QualType Ret,
                   PullbackSignature &FSig) -> FunctionDecl * {
     FSig.Type = Ctx.getFunctionType(Ret, FSig.ParamTypes,

@@ -321,8 +321,9 @@ bool writesThroughParams(const clang::FunctionDecl *FD, bool Deep = true);
 /// dropped).
 bool keptInReverseHalf(const clang::ParmVarDecl *P);
 
-/// Declares the forward and reverse halves of \p E's split derivative.
-void declareSplit(clang::Sema &S, PullbackEntry &E);
+/// Declares the forward and reverse halves of \p E's split derivative
+/// (with internal linkage if \p Internal).
+void declareSplit(clang::Sema &S, PullbackEntry &E, bool Internal);
 
 /// Declares NAME_pullback as a function template for the `[[grad]]`
 /// function template \p Pattern (its templated declaration); false after
