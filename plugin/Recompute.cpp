@@ -508,7 +508,8 @@ struct PushCounter : RecursiveASTVisitor<PushCounter> {
   bool TraverseDoStmt(DoStmt *DS) { return loopBody(DS->getBody()); }
   bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MC) {
     const auto *M = MC->getMethodDecl();
-    if (M && M->getIdentifier() && refVar(MC->getImplicitObjectArgument()) == Stack) {
+    if (M && M->getIdentifier() &&
+        refVar(MC->getImplicitObjectArgument()) == Stack) {
       if (M->getName() == "push")
         Count += Weight;
       else if (M->getName() == "push_all")

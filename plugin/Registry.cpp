@@ -511,7 +511,7 @@ void declareSplit(Sema &S, PullbackEntry &E, bool Internal) {
     return FD;
   };
   // Both halves take the stack their frame goes through last: the
-  // caller's (a local buffer of a straight-line pullback, or the thread's).
+  // caller's (the thread's stack, bound once by the outermost pullback).
   QualType StackT = SemaBuilder(S, PLoc).runtimeDetailType("stack");
   StackT = StackT.isNull() ? StackT : Ctx.getLValueReferenceType(StackT);
   // Forward: the primal's parameters; it pushes its frame on the stack.

@@ -151,9 +151,10 @@ bool Differentiator::callsFunctions(const FunctionDecl *FD,
 
 /// The largest body (in statements and expressions, with the bodies of
 /// inlined callees) whose halves are inlined: Rodrigues' rotation with its
-/// two helpers (bench/ba.cpp) is 412, GMM's helpers 30 to 220. A bound on what a chain of helpers inlines
-/// into one half, so no call graph multiplies code (the chains of
-/// `[[grad]]` functions of bench/compile_time.py are never inlined).
+/// two helpers (bench/ba.cpp) is 412, GMM's helpers 30 to 220. A bound on
+/// what a chain of helpers inlines into one half, so no call graph
+/// multiplies code (the chains of `[[grad]]` functions of
+/// bench/compile_time.py are never inlined).
 static constexpr int InlineBudget = 600;
 
 int Differentiator::inlinedSize(const FunctionDecl *FD) {
@@ -296,7 +297,7 @@ void Differentiator::defineSplit(PullbackEntry *E) {
     if (Def->isInlined() || Def->isTemplateInstantiation())
       FD->setImplicitlyInline();
     // (What one half stores and the other loads then stays in registers:
-    // BA's vector-Jacobian product 0.93 -> 0.82 ms, docs/performance.md.)
+    // BA's vector-Jacobian product 0.91 -> 0.79-0.81 ms, performance.md.)
     if (inlineHalves(E->Primal) && !FD->hasAttr<AlwaysInlineAttr>())
       FD->addAttr(AlwaysInlineAttr::Create(
           S.Context, SourceRange(), AlwaysInlineAttr::CXX11_gnu_always_inline));
