@@ -76,8 +76,11 @@ void PullbackBuilder::ifStmt(const IfStmt *IS, Stmts &Fwd, Stmts &Rev) {
 }
 
 /// `switch` on an integer, lowered to an if-chain on the recorded value:
-/// each case group ends with `break` (or returns); fallthrough between
-/// non-empty groups and `break` elsewhere in a group are errors.
+/// one link per run of case groups that fall through into each other (a
+/// run ends at a group ending in `break` or `return`), the groups of a run
+/// each under the test "entered at this group or an earlier one of the
+/// run", reversed in reverse order. A `break` elsewhere in a group is an
+/// error.
 void PullbackBuilder::switchStmt(const SwitchStmt *SS, Stmts &Fwd,
                                  Stmts &Rev) {
   if ((SS->getInit() || SS->getConditionVariable()) &&
@@ -108,14 +111,8 @@ void PullbackBuilder::switchStmt(const SwitchStmt *SS, Stmts &Fwd,
           return;
         }
         if (!Labeled && (Groups.empty() || !Groups.back().Body.empty() ||
-                         Groups.back().Closed)) {
-          if (!Groups.empty() && !Groups.back().Closed &&
-              !Groups.back().Body.empty()) {
-            unsupported(CS, "fallthrough between 'case' labels");
-            return;
-          }
+                         Groups.back().Closed))
           Groups.emplace_back();
-        }
         Labeled = true;
         Groups.back().Values.push_back(CS->getLHS());
         St = CS->getSubStmt();
@@ -123,14 +120,8 @@ void PullbackBuilder::switchStmt(const SwitchStmt *SS, Stmts &Fwd,
       }
       if (const auto *DS = dyn_cast<DefaultStmt>(St)) {
         if (!Labeled && (Groups.empty() || !Groups.back().Body.empty() ||
-                         Groups.back().Closed)) {
-          if (!Groups.empty() && !Groups.back().Closed &&
-              !Groups.back().Body.empty()) {
-            unsupported(DS, "fallthrough between 'case' labels");
-            return;
-          }
+                         Groups.back().Closed))
           Groups.emplace_back();
-        }
         Labeled = true;
         Groups.back().Default = true;
         St = DS->getSubStmt();
@@ -188,44 +179,99 @@ void PullbackBuilder::switchStmt(const SwitchStmt *SS, Stmts &Fwd,
   if (!Loops.empty() && !Frames.empty())
     Frames.back().Recorded.push_back(C);
 
-  // if (c == v1 || c == v2) {...} else if ... else {default}
-  Stmt *FwdChain = nullptr, *RevChain = nullptr;
-  const Group *Default = nullptr;
-  for (const Group &G : Groups)
-    if (G.Default)
-      Default = &G;
-  auto Build = [&](const Group &G, Stmts &F, Stmts &R) {
-    sequence(G.Body, F, R);
+  // Runs of groups: a group that does not end in `break` or `return` falls
+  // through into the next one, so a run is the groups from one that follows
+  // a closed group up to the next closed one. One run is entered at most.
+  struct Run {
+    unsigned First, Last; // indices into Groups
+    bool Default = false;
   };
+  SmallVector<Run, 8> Runs;
+  for (unsigned I = 0; I < Groups.size(); ++I) {
+    if (Runs.empty() || Groups[Runs.back().Last].Closed)
+      Runs.push_back({I, I});
+    Runs.back().Last = I;
+    Runs.back().Default |= Groups[I].Default;
+  }
+  // c == v for the values of groups [From, To] (none of them the default).
+  auto Matches = [&](unsigned From, unsigned To) {
+    Expr *Test = nullptr;
+    for (unsigned K = From; K <= To; ++K)
+      for (const Expr *V : Groups[K].Values) {
+        Expr *Eq = B.binop(BO_EQ, B.ref(C), plain(V));
+        Test = Test ? B.binop(BO_LOr, Test, Eq) : Eq;
+      }
+    return Test;
+  };
+  // Inside run Rn, whether group K runs: the run was entered at one of its
+  // groups up to K. With the default among those, the complement (entered
+  // at none of the groups after K).
+  auto Reached = [&](const Run &Rn, unsigned K) -> Expr * {
+    bool DefaultBefore = false;
+    for (unsigned I = Rn.First; I <= K; ++I)
+      DefaultBefore |= Groups[I].Default;
+    if (!DefaultBefore)
+      return Matches(Rn.First, K);
+    return B.unop(UO_LNot, B.paren(Matches(K + 1, Rn.Last)));
+  };
+  // A run's forward and reverse statements: the groups in order, and
+  // their reverses in reverse order, each under its test but the last.
+  auto Build = [&](const Run &Rn, Stmts &F, Stmts &R) {
+    if (Rn.First == Rn.Last) {
+      sequence(Groups[Rn.First].Body, F, R);
+      return;
+    }
+    // A jump (a `return`, or `continue` of a loop around the switch) in
+    // one group skips the reverse of the groups after it, as in a sequence.
+    auto [Flag, NextId] = jumpScope();
+    unsigned Start = *NextId;
+    SmallVector<Stmts, 4> RevParts;
+    for (unsigned K = Rn.First; K <= Rn.Last; ++K) {
+      unsigned Before = *NextId;
+      Stmts GF, GR;
+      sequence(Groups[K].Body, GF, GR);
+      if (Before > Start)
+        unlessJumped(Flag, Before, GR);
+      if (K == Rn.Last) {
+        F.insert(F.end(), GF.begin(), GF.end());
+        RevParts.push_back(std::move(GR));
+        continue;
+      }
+      F.push_back(B.ifStmt(Reached(Rn, K), B.block(GF), nullptr));
+      if (GR.empty()) {
+        RevParts.emplace_back();
+        continue;
+      }
+      Stmts Guarded;
+      Guarded.push_back(B.ifStmt(Reached(Rn, K), B.block(GR), nullptr));
+      RevParts.push_back(std::move(Guarded));
+    }
+    for (auto It = RevParts.rbegin(); It != RevParts.rend(); ++It)
+      R.insert(R.end(), It->begin(), It->end());
+  };
+
+  // if (c == v1 || c == v2) {...} else if ... else {default run}
+  Stmt *FwdChain = nullptr, *RevChain = nullptr;
+  const Run *Default = nullptr;
+  for (const Run &Rn : Runs)
+    if (Rn.Default)
+      Default = &Rn;
   Stmts DF, DR;
   if (Default)
     Build(*Default, DF, DR);
   FwdChain = Default ? B.block(DF) : nullptr;
   RevChain = Default && !DR.empty() ? B.block(DR) : nullptr;
-  for (auto It = Groups.rbegin(); It != Groups.rend(); ++It) {
-    if (&*It == Default && It->Values.empty())
+  for (auto It = Runs.rbegin(); It != Runs.rend(); ++It) {
+    if (&*It == Default)
       continue;
-    Expr *Test = nullptr;
-    for (const Expr *V : It->Values) {
-      Expr *Eq = B.binop(BO_EQ, B.ref(C), plain(V));
-      Test = Test ? B.binop(BO_LOr, Test, Eq) : Eq;
-    }
-    if (&*It == Default) {
-      // `case v: default:` share a body: the default branch covers it.
-      continue;
-    }
     Stmts F, R;
     Build(*It, F, R);
     if (Failed)
       return;
-    Expr *Test2 = nullptr;
-    for (const Expr *V : It->Values) {
-      Expr *Eq = B.binop(BO_EQ, B.ref(C), plain(V));
-      Test2 = Test2 ? B.binop(BO_LOr, Test2, Eq) : Eq;
-    }
-    FwdChain = B.ifStmt(Test, B.block(F), FwdChain);
+    FwdChain = B.ifStmt(Matches(It->First, It->Last), B.block(F), FwdChain);
     RevChain = (!R.empty() || RevChain)
-                   ? B.ifStmt(Test2, B.block(R), RevChain)
+                   ? B.ifStmt(Matches(It->First, It->Last), B.block(R),
+                              RevChain)
                    : RevChain;
   }
   if (FwdChain)

@@ -217,6 +217,18 @@ std::pair<VarDecl *, unsigned *> PullbackBuilder::jumpScope() {
   return {RetFlag, &NextRetId};
 }
 
+void PullbackBuilder::unlessJumped(VarDecl *Flag, unsigned Before,
+                                   Stmts &Rev) {
+  if (!Flag || Rev.empty())
+    return;
+  // Ran only if no jump with an id below Before was taken.
+  Expr *NoJump = B.binop(
+      BO_LOr, B.binop(BO_EQ, B.ref(Flag), B.intLit(0, Flag->getType())),
+      B.binop(BO_GE, B.ref(Flag), B.intLit(Before, Flag->getType())));
+  Stmt *Guarded = B.ifStmt(NoJump, B.block(Rev), nullptr);
+  Rev.assign(1, Guarded);
+}
+
 void PullbackBuilder::sequence(ArrayRef<const Stmt *> Body, Stmts &Fwd,
                                Stmts &Rev) {
   auto [Flag, NextId] = jumpScope();
@@ -228,14 +240,8 @@ void PullbackBuilder::sequence(ArrayRef<const Stmt *> Body, Stmts &Fwd,
     stmt(Child, Fwd, R);
     if (Failed)
       continue; // the next statements still report their own errors
-    if (Flag && Before > Start && !R.empty()) {
-      // Ran only if no earlier statement of this sequence jumped.
-      Expr *NoJump = B.binop(
-          BO_LOr, B.binop(BO_EQ, B.ref(Flag), B.intLit(0, Flag->getType())),
-          B.binop(BO_GE, B.ref(Flag), B.intLit(Before, Flag->getType())));
-      Stmt *Guarded = B.ifStmt(NoJump, B.block(R), nullptr);
-      R.assign(1, Guarded);
-    }
+    if (Before > Start)
+      unlessJumped(Flag, Before, R);
     Blocks.push_back(std::move(R));
   }
   if (Failed)

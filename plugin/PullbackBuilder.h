@@ -267,6 +267,10 @@ private:
   void headerScope(const clang::Stmt *Init, const clang::Stmt *CondVar,
                    const clang::Stmt *St, Stmts &Fwd, Stmts &Rev);
   llvm::SmallPtrSet<const clang::Stmt *, 4> HeadersSplit;
+  /// Guards \p Rev (the reverse of statements that came after jumps with
+  /// ids from some start up to \p Before) so that it runs only if none of
+  /// those jumps was taken (\p Flag is the jump scope's flag).
+  void unlessJumped(clang::VarDecl *Flag, unsigned Before, Stmts &Rev);
   void switchStmt(const clang::SwitchStmt *SS, Stmts &Fwd, Stmts &Rev);
   // Returns.cpp (also returnValueVar, referenceReturn, finishSplit below).
   void returnStmt(const clang::ReturnStmt *RS, Stmts &Fwd, Stmts &Rev);

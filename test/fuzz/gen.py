@@ -183,6 +183,9 @@ before the memory ones), `memory` and `-NAME` are accepted):
              from two conditions: case groups of one or two values, maybe
              `default`, each a braced block followed by `break;` or
              ending with it
+  fallthrough (implies switch) a case group but the last may fall through
+             into the next one (its block without `break`, half of the time
+             followed by `[[fallthrough]];`)
   lanes      (implies forward) `[[grad::forward("lanes=3")]]`: the checker
              calls the vector pushforward with the directions (V, 0, -2 V)
              in its three lanes, compares lane 0 as forward does, and
@@ -259,7 +262,8 @@ ALL_FEATURES = LEGACY_FEATURES + MEMORY_FEATURES + ("retwrite", "seqorder",
                                                     "values", "scratch",
                                                     "rowptrs", "temps",
                                                     "ownermethods", "dtors",
-                                                    "lambdas", "intalias")
+                                                    "lambdas", "intalias",
+                                                    "fallthrough")
 # Names that stand for several features.
 GROUPS = {"memory": MEMORY_FEATURES, "all": LEGACY_FEATURES}
 DEFAULT_FEATURES = ("expr", "locals", "overwrite", "ternary", "math", "calls",
@@ -1642,16 +1646,28 @@ class Gen:
                 self.emit(f"case {v}:")
             if g == default:
                 self.emit("default:")
+            # fallthrough: a group but the last may run on into the next
+            # one; that one then starts from either group's bounds.
+            fall = (self.on("fallthrough") and g + 1 < len(groups) and
+                    self.chance(0.4))
             # The break after the block or as its last statement.
-            inner = self.chance(0.5)
+            inner = not fall and self.chance(0.5)
             self.emit("{")
             _, after = self.block(depth, r.randint(1, 3))
             if inner:
                 self.emit("  break;")
             self.emit("}")
-            if not inner:
-                self.emit("break;")
-            ends.append(after)
+            if fall:
+                if self.chance(0.5):
+                    self.emit("[[fallthrough]];")
+                for v, b, a in zip(outer, before, after):
+                    v.bound = max(b, a)
+            else:
+                if not inner:
+                    self.emit("break;")
+                ends.append(after)
+                for v, b in zip(outer, before):
+                    v.bound = b
         self.switches.pop()
         self.emit("}")
         if default < 0 or values:
@@ -3829,6 +3845,8 @@ def parse_features(text):
     feats.add("expr")
     if "lanes" in feats:
         feats.add("forward")
+    if "fallthrough" in feats:
+        feats.add("switch")
     return feats
 
 
