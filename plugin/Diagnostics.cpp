@@ -108,7 +108,10 @@ std::string constructName(const Stmt *S) {
   case Stmt::CXXMemberCallExprClass:
     return "member function call";
   case Stmt::CXXOperatorCallExprClass:
-    return "overloaded operator call";
+    if (const char *Op = getOperatorSpelling(
+            cast<CXXOperatorCallExpr>(S)->getOperator()))
+      return std::string("call of 'operator") + Op + "'";
+    return "operator call";
   case Stmt::CoreturnStmtClass:
   case Stmt::CoawaitExprClass:
   case Stmt::CoyieldExprClass:
@@ -153,6 +156,17 @@ std::string constructName(const Stmt *S) {
     if (const auto *FD =
             dyn_cast_or_null<FunctionDecl>(CE->getCalleeDecl()))
       return "call to '" + FD->getNameAsString() + "'";
+    // `f(a + i, p)` with `double (*f)(double, double)`: name the pointer.
+    const Expr *Callee = CE->getCallee()->IgnoreParenImpCasts();
+    if (const auto *U = dyn_cast<UnaryOperator>(Callee);
+        U && U->getOpcode() == UO_Deref)
+      Callee = U->getSubExpr()->IgnoreParenImpCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Callee))
+      return "call through the function pointer '" +
+             DRE->getDecl()->getNameAsString() + "'";
+    if (const auto *ME = dyn_cast<MemberExpr>(Callee))
+      return "call through the function pointer '" +
+             ME->getMemberDecl()->getNameAsString() + "'";
     return "call through a function pointer";
   }
   if (const auto *CE = dyn_cast<CXXConstructExpr>(S))

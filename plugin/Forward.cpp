@@ -409,7 +409,7 @@ Expr *PullbackBuilder::rebuildCall(const CallExpr *CE, bool Need, bool Plain) {
     return rebuildCall(PF, Need, Plain);
   const FunctionDecl *FD = CE->getDirectCallee();
   if (!FD)
-    return unsupported(CE, "call through a function pointer");
+    return unsupported(CE, constructName(CE));
   // (An active one is refused with the method calls.)
   if (const CXXMethodDecl *MD = virtualDispatch(CE);
       MD && !Act.isActive(CE) && writtenStorage(CE))

@@ -382,7 +382,7 @@ Expr *Cloner::expr(const Expr *E) {
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
     const FunctionDecl *FD = CE->getDirectCallee();
     if (!FD)
-      return fail(E, "call through a function pointer");
+      return fail(E, constructName(E));
     SmallVector<Expr *, 4> Args;
     bool AnyDual = false;
     for (const Expr *A : CE->arguments()) {

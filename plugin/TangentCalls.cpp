@@ -592,7 +592,7 @@ VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
   }
   const FunctionDecl *FD = CE->getDirectCallee();
   if (!FD)
-    return {fail(CE, "call through a function pointer"), nullptr};
+    return {fail(CE, constructName(CE)), nullptr};
   if (const Expr *A = movedArg(CE))
     return expr(A, NeedT);
   // The runtime's `zeroed<T>()` (a struct's zero shadow) is a constant.

@@ -12,7 +12,7 @@ static double *either(double *p, double *q) { return *p > *q ? p : q; }
   double a = x * y;
   // CHECK-DAG: all-errors.cpp:[[@LINE+1]]:3: error: grad: cannot differentiate call to 'opaque' in 'f': it has no visible body, no derivative rule and no user pullback
   opaque(&a);
-  // CHECK-DAG: all-errors.cpp:[[@LINE+1]]:14: error: grad: cannot differentiate call through a function pointer in 'f'
+  // CHECK-DAG: all-errors.cpp:[[@LINE+1]]:14: error: grad: cannot differentiate call through the function pointer 'table' in 'f'
   double b = table(a);
   double c = b * 2; // follows from the error above: not reported
   double *m = either(&a, &x);

@@ -154,7 +154,7 @@ static double bump(double *p) { return *p += 1; }
   (a > b ? a : b) = bump(&a);
   return a * b;
 }
-// REFUSED: selectors.cpp:[[@LINE-3]]:{{[0-9]+}}: error: grad: cannot differentiate assignment to '?:' expression in 'cond_effect'
+// REFUSED: selectors.cpp:[[@LINE-3]]:{{[0-9]+}}: error: grad: cannot differentiate assignment to 'a > b ? a : b', a '?:' expression in 'cond_effect'
 #endif
 
 using V = std::vector<double>;
