@@ -356,6 +356,17 @@ Expr *SemaBuilder::reinterpretCast(QualType T, Expr *E) {
                                    SourceRange(Loc, Loc)));
 }
 
+Expr *SemaBuilder::constCast(QualType T, Expr *E) {
+  if (!E) {
+    Failed = true;
+    return nullptr;
+  }
+  TypeSourceInfo *TSI = Ctx.getTrivialTypeSourceInfo(T, Loc);
+  return check(S.BuildCXXNamedCast(Loc, tok::kw_const_cast, TSI, E,
+                                   SourceRange(Loc, Loc),
+                                   SourceRange(Loc, Loc)));
+}
+
 Expr *SemaBuilder::addrOf(Expr *E) { return unop(UO_AddrOf, E); }
 Expr *SemaBuilder::deref(Expr *E) { return unop(UO_Deref, E); }
 

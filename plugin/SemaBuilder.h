@@ -63,6 +63,7 @@ public:
   clang::TemplateArgumentLoc argLoc(const clang::TemplateArgument &A);
   clang::Expr *staticCast(clang::QualType T, clang::Expr *E);
   clang::Expr *reinterpretCast(clang::QualType T, clang::Expr *E);
+  clang::Expr *constCast(clang::QualType T, clang::Expr *E);
   clang::Expr *addrOf(clang::Expr *E);
   clang::Expr *deref(clang::Expr *E);
   clang::Expr *zero(clang::QualType T);

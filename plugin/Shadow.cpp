@@ -128,9 +128,16 @@ Expr *shadowPointer(ShadowRoots &R, SemaBuilder &B, const Expr *P) {
     return Base ? B.binop(BO_Add, Base, Off) : nullptr;
   }
   // A pointer loaded from memory (pp[i], s.p): the shadow memory at the
-  // same place holds its shadow.
-  if (pathBase(K) && K->isLValue())
-    return shadowLValue(R, B, K);
+  // same place holds its shadow. A `const double *` member of a shadow
+  // object points to the caller's adjoint storage, which is written.
+  if (pathBase(K) && K->isLValue()) {
+    Expr *S = shadowLValue(R, B, K);
+    QualType Pointee = K->getType()->getPointeeType();
+    if (S && Pointee.isConstQualified())
+      return B.constCast(
+          B.Ctx.getPointerType(Pointee.getUnqualifiedType()), S);
+    return S;
+  }
   return R.noShadow(K, "pointer");
 }
 
