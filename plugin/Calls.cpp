@@ -81,13 +81,27 @@ bool PullbackBuilder::memoryActive(const Expr *A) {
 WrtMask PullbackBuilder::callMask(const FunctionDecl *FD,
                                   ArrayRef<const Expr *> Args) {
   WrtMask M = fullMask(FD);
+  bool ConstantMemory = false;
   for (unsigned I = 0; I < FD->getNumParams() && I < M.size(); ++I) {
     if (!M[I])
       continue;
     ParamKind K = classifyParam(Ctx, FD->getParamDecl(I)->getType()).Kind;
-    if (isMemoryKind(K))
-      M[I] = memoryActive(argFor(Args, I));
+    if (isMemoryKind(K) && !memoryActive(argFor(Args, I))) {
+      M[I] = false;
+      ConstantMemory = true;
+    }
   }
+  // Memory the caller keeps constant (`axpy(1, -1.0, &t[1], &t[0])` into a
+  // scratch vector without derivatives): the callee writes only constants
+  // there, and must not differentiate the constant scalars it writes with
+  // (its adjoint would have nowhere to go). Other calls keep the scalars
+  // in the mask, so that they share one variant.
+  if (ConstantMemory)
+    for (unsigned I = 0; I < FD->getNumParams() && I < M.size(); ++I)
+      if (M[I] && classifyParam(Ctx, FD->getParamDecl(I)->getType()).Kind ==
+                      ParamKind::Scalar)
+        if (const Expr *A = argFor(Args, I); A && !Act.isActive(strip(A)))
+          M[I] = false;
   return M;
 }
 
@@ -344,7 +358,7 @@ Expr *PullbackBuilder::rebuildUserCall(const CallExpr *CE,
   if (!St)
     return nullptr;
   // The forward half pushes its frame on the caller's stack.
-  if (PE->Fwd->getNumParams() == Args.size() + 1)
+  if (PE->HalvesTakeStack)
     Args.push_back(B.ref(St));
   Expr *Call = B.call(B.funcRef(PE->Fwd), Args);
   if (!P.Hoisted)
@@ -571,7 +585,7 @@ void PullbackBuilder::backpropUserCall(const CallExpr *CE, Expr *Adj,
     }
     Args.push_back(Sh);
   }
-  if (P.Split && Target->getNumParams() == Args.size() + 1) {
+  if (P.Split && PE->HalvesTakeStack) {
     // The reverse half pops its frame from the caller's stack.
     VarDecl *St = stackVar();
     if (!St) {

@@ -256,9 +256,14 @@ void PullbackBuilder::backpropComplexCall(const CallExpr *CE,
     Send(0, [&] { return Cx(B.zero(V), Wb()); });
     return;
   case ComplexOp::Abs:
-    // |z| = sqrt(re^2 + im^2): d/dre + i d/dim = z / |z|.
+    // |z| = sqrt(re^2 + im^2): d/dre + i d/dim = z / |z|, and 0 at z = 0
+    // (z / 1 there), like fabs and hypot: no 0 / 0 that a zero adjoint
+    // would turn into a NaN gradient.
     Send(0, [&] {
-      return B.binop(BO_Mul, Wb(), B.paren(B.binop(BO_Div, Arg(0), val(CE))));
+      Expr *Abs = val(CE);
+      Expr *Den = B.paren(B.cond(B.binop(BO_GT, Abs, B.floatLit(0.0, Abs->getType())),
+                                 val(CE), B.floatLit(1.0, Abs->getType())));
+      return B.binop(BO_Mul, Wb(), B.paren(B.binop(BO_Div, Arg(0), Den)));
     });
     return;
   case ComplexOp::Norm:

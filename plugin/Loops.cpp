@@ -119,15 +119,10 @@ VarDecl *PullbackBuilder::tapeFor(QualType T) {
 }
 
 ParmVarDecl *PullbackBuilder::stackParam() const {
-  if (Half == SplitHalf::None || PB->getNumParams() == 0)
+  if (Half == SplitHalf::None || !Entry.HalvesTakeStack ||
+      PB->getNumParams() == 0)
     return nullptr;
-  ParmVarDecl *P = PB->getParamDecl(PB->getNumParams() - 1);
-  const auto *RD = P->getType()->isLValueReferenceType()
-                       ? P->getType().getNonReferenceType()->getAsCXXRecordDecl()
-                       : nullptr;
-  return RD && RD->getQualifiedNameAsString() == "grad::detail::stack"
-             ? P
-             : nullptr;
+  return PB->getParamDecl(PB->getNumParams() - 1);
 }
 
 VarDecl *PullbackBuilder::stackVar() {

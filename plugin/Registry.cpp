@@ -520,6 +520,7 @@ void declareSplit(Sema &S, PullbackEntry &E, bool Internal) {
     FS.ParamNames.push_back(Sig.ParamNames[I]);
     FS.ParamTypes.push_back(Sig.ParamTypes[I]);
   }
+  E.HalvesTakeStack = !StackT.isNull();
   if (!StackT.isNull()) {
     FS.ParamNames.push_back("_stack");
     FS.ParamTypes.push_back(StackT);

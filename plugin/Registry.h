@@ -117,11 +117,13 @@ struct PullbackEntry {
   clang::SourceLocation RequestLoc; ///< first [[grad]] or call site
   const clang::FunctionDecl *Requester = nullptr;
   const PullbackEntry *RequesterEntry = nullptr;
-  /// The split derivative (runtime frames.h): `R _grad_f_fwd(args...,
-  /// size_t *pos)` computes the value and saves a frame, `void
-  /// _grad_f_rev(pullback args..., size_t pos)` reads it back. Declared
-  /// when a caller first uses it.
+  /// The split derivative (Split.cpp): `R _grad_f_fwd(args..., stack &)`
+  /// computes the value and pushes a frame, `void _grad_f_rev(pullback
+  /// args..., stack &)` pops it. Declared when a caller first uses it.
   clang::FunctionDecl *Fwd = nullptr, *Rev = nullptr;
+  /// The halves take the caller's `grad::detail::stack &` as their last
+  /// parameter (false only without the runtime, which is then an error).
+  bool HalvesTakeStack = false;
   /// Whether callers use the split derivative: -1 not decided yet.
   int Split = -1;
   /// The halves (Fwd, Rev) have been built (or building them failed).

@@ -17,6 +17,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
@@ -103,8 +104,9 @@ static const VarDecl *knownTarget(const VarDecl *Via) {
 }
 
 /// True if a value of type \p T holds no pointer, reference or closure
-/// (numbers, arrays of them, structs of those): it cannot reach other
-/// memory.
+/// (numbers, arrays of them, structs of those), or owns the memory it
+/// points to (a std::vector or std::array of those: no other variable's
+/// storage is its elements): it cannot reach other variables' memory.
 static bool plainData(QualType T, unsigned Depth = 0) {
   T = T.getCanonicalType();
   if (T->isArithmeticType() || T->isEnumeralType())
@@ -114,6 +116,13 @@ static bool plainData(QualType T, unsigned Depth = 0) {
   const auto *RD = T->getAsCXXRecordDecl();
   if (!RD || Depth > 8 || RD->isLambda() || !RD->hasDefinition())
     return false;
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
+      Spec && RD->isInStdNamespace() && RD->getIdentifier() &&
+      (RD->getName() == "vector" || RD->getName() == "array")) {
+    const TemplateArgumentList &Args = Spec->getTemplateArgs();
+    return Args.size() > 0 && Args[0].getKind() == TemplateArgument::Type &&
+           plainData(Args[0].getAsType(), Depth + 1);
+  }
   for (const FieldDecl *F : RD->fields())
     if (!plainData(F->getType(), Depth + 1))
       return false;

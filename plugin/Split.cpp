@@ -14,9 +14,17 @@
 /// sweep reads on the thread's stack) and `_grad_f_rev` (pops the frame):
 /// every level of a chain then runs its forward sweep once.
 ///
-/// Only straight-line scalar code is split (no loops, containers, members
-/// or early returns): its frame is the list of values its pullback would
-/// record, and the two halves are two builds of the same pullback.
+/// Two kinds of callees get halves. useSplit: a scalar callee of call depth
+/// >= 2 whose body is straight-line scalar code (no loops, containers,
+/// members or early returns), the chain case above. ensureHalves: a helper
+/// whose call must not run again in the reverse sweep, because it writes
+/// through its arguments or reads memory the caller changes after the call
+/// (Calls.cpp: writtenStorage, memoryUnstable); its body may be anything
+/// the builder supports, loops included. Either way the two halves are
+/// two builds of the same pullback, and the frame is what its forward
+/// sweep records. Halves take the caller's stack as their last parameter;
+/// those of small helpers without [[grad]] are always_inline and internal
+/// (inlineHalves).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -269,10 +277,10 @@ bool Differentiator::defineWrapper(PullbackEntry *E) {
   Stmts Body{B.declStmt(Stack),
              B.declStmt(B.var(PB, "_mark", MarkT, B.ref(Stack),
                               /*Direct=*/true))};
-  if (E->Fwd->getNumParams() == FwdArgs.size() + 1)
+  if (E->HalvesTakeStack) {
     FwdArgs.push_back(B.ref(Stack));
-  if (E->Rev->getNumParams() == RevArgs.size() + 1)
     RevArgs.push_back(B.ref(Stack));
+  }
   // The halves are called, not inlined: the callers' halves already
   // hold their code.
   Body.push_back(B.noInline(B.staticCast(S.Context.VoidTy,

@@ -12,7 +12,7 @@
 }
 // The same through a pointer (found by the fuzz forward mode, seed 20222
 // with seqorder): w is known to point to x, which the right side reads.
-// Reads of other variables are fine (test/memory/sequencing.cpp checks their
+// Reads of other variables are fine (test/memory/side-effects.cpp checks their
 // values); reads through other pointers are errors.
 [[grad]] double g(double x, double y) {
   double *w = &x;

@@ -6,6 +6,7 @@
 #include "gradcheck.h"
 #include "vecgrad.h"
 #include <cmath>
+#include <vector>
 
 using gradcheck::check_grad;
 
@@ -64,6 +65,19 @@ static double &cell(double *a, int i) { return a[i]; }
   double &r = cell(&x, 0);
   (r /= std::cosh(z)) -= 0.5 * std::atan(y * z);
   return z + r * y;
+}
+
+// The right operand reads a std::vector (of vectors): its elements are its
+// own memory, never the local r refers to (refused until the fuzz run of
+// all,memory,copies,maps,shaped,owners,... seed 46323).
+[[grad]] double known_vector(double x, double y) {
+  double t = x;
+  double &r = t;
+  std::vector<std::vector<double>> v(2, std::vector<double>(2));
+  v[0][0] = y;
+  v[1].back() = r * y;
+  (r *= 3) *= std::tanh(v[1].back());
+  return r + v[0][0];
 }
 
 // Increments of assignments: the inner write, then the increment.
@@ -139,6 +153,8 @@ int main() {
   }
   // CHECK: ok known_target.d1
   check_grad("known_target", known_target, known_target_pullback, 0.7, 1.3);
+  // CHECK: ok known_vector.d1
+  check_grad("known_vector", known_vector, known_vector_pullback, 0.7, 1.3);
   {
     auto X = vecgrad::sample(6, 3);
     std::vector<double> D(6);
