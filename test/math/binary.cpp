@@ -32,8 +32,8 @@
 BINARY_RULES(DEFINE)
 
 // DUMP-LABEL: void std_atan2_pullback(double a, double b, double d_ret, double *d_a, double *d_b) {
-// DUMP: _d_a += d_ret * (b / (a * a + b * b));
-// DUMP: _d_b += d_ret * (-a / (a * a + b * b));
+// DUMP: _d_a += d_ret * (b / (a * a + b * b > 0. ? a * a + b * b : 1.));
+// DUMP: _d_b += d_ret * (-a / (a * a + b * b > 0. ? a * a + b * b : 1.));
 // DUMP-LABEL: void cf_pow_pullback(float a, float b, float d_ret, float *d_a, float *d_b) {
 // DUMP: _t0 = ::powf(a, b);
 // DUMP: _d_b += d_ret * (a > 0.F ? _t0 * ::std::log(a) : 0.F);

@@ -1,5 +1,5 @@
-// Partials at the points where a rule divides by its result: hypot(0, 0)
-// and |z| of a complex zero have partials 0 (like fabs at 0, pow's exponent
+// Partials at the points where a rule divides by something that is 0
+// there: hypot(0, 0), atan2(0, 0) and |z| of a complex zero have partials 0 (like fabs at 0, pow's exponent
 // at a = 0), so a zero adjoint gives a zero gradient, not 0 * NaN. Found by
 // the random-program generator (seed 46405 of
 // all,memory,complex,ctors,delegating,intmembers,structs,loops): a value
@@ -17,7 +17,7 @@
   double z = x * y;
   z *= std::sin(x - x);
   std::complex<double> c(z, z * y);
-  double unused = std::abs(c) + std::hypot(z, z);
+  double unused = std::abs(c) + std::hypot(z, z) + std::atan2(z, z * y);
   (void)unused;
   return x * x + z;
 }
@@ -27,7 +27,7 @@
 // At a non-zero point the partials are the usual ones.
 [[grad]] double cabs1(double x, double y) {
   std::complex<double> c(x, x * y);
-  return std::abs(c) + std::hypot(x, y);
+  return std::abs(c) + std::hypot(x, y) + std::atan2(y, x);
 }
 
 int main() {
