@@ -214,23 +214,39 @@ void PullbackBuilder::noteAliasDef(const VarDecl *VD, const Expr *RHS,
 }
 
 Expr *PullbackBuilder::multiRootBase(const VarDecl *VD, Expr *Index,
-                                     bool Shadow) {
+                                     bool Shadow, bool &Bytes) {
   ArrayRef<const VarDecl *> Rs = Act.rootsOf(VD);
   QualType Pointee = aliasPointee(VD);
+  // A root declared after this point cannot be the target yet.
+  auto Skip = [&](size_t K, bool Any) {
+    return !Shadow && !isa<ParmVarDecl>(Rs[K]) && !mapVar(Rs[K]) &&
+           (Any || K > 0);
+  };
+  // Offsets in elements when every storage is an array of the pointee;
+  // otherwise in bytes (a scalar and a struct member: `c ? x : s.y`).
+  Bytes = false;
+  for (size_t K = Rs.size(), Any = 0; K-- > 0;) {
+    if (Skip(K, Any))
+      continue;
+    Any = 1;
+    bool Elements;
+    if (!aliasBase(Rs[K], Pointee, Shadow, Elements))
+      return nullptr;
+    Bytes |= !Elements;
+  }
+  QualType CharP = Ctx.getPointerType(Shadow ? Ctx.CharTy
+                                             : Ctx.CharTy.withConst());
   // (i == 0 ? base0 : i == 1 ? base1 : ... baseN)
   Expr *Out = nullptr;
   for (size_t K = Rs.size(); K-- > 0;) {
-    // A root declared after this point cannot be the target yet.
-    if (!Shadow && !isa<ParmVarDecl>(Rs[K]) && !mapVar(Rs[K]) &&
-        (Out || K > 0))
+    if (Skip(K, Out != nullptr))
       continue;
     bool Elements;
     Expr *Base = aliasBase(Rs[K], Pointee, Shadow, Elements);
-    if (!Base || !Elements) {
-      unsupported(VD, "pointer '" + VD->getNameAsString() +
-                          "' into storages of different element types");
+    if (!Base)
       return nullptr;
-    }
+    if (Bytes)
+      Base = B.reinterpretCast(CharP, Base);
     Out = Out ? B.cond(B.binop(BO_EQ, Index, B.intLit(K, Ctx.IntTy)), Base,
                        Out)
               : Base;
@@ -252,12 +268,15 @@ void PullbackBuilder::noteAliasUse(const DeclRefExpr *Use) {
     }
     VarDecl *UA = hoist("_a", Ctx.IntTy);
     Cur->push_back(B.assign(B.ref(UA), B.ref(A)));
-    Expr *Base = multiRootBase(VD, B.ref(A), /*Shadow=*/false);
+    bool Bytes;
+    Expr *Base = multiRootBase(VD, B.ref(A), /*Shadow=*/false, Bytes);
     if (!Base)
       return;
     Expr *Ptr = B.ref(mapVar(VD));
     if (VD->getType()->isReferenceType())
       Ptr = B.addrOf(Ptr);
+    if (Bytes)
+      Ptr = B.reinterpretCast(Ctx.getPointerType(Ctx.CharTy.withConst()), Ptr);
     Expr *Off = B.binop(BO_Sub, Ptr, Base);
     VarDecl *UO = hoist("_o", Off->getType());
     Cur->push_back(B.assign(B.ref(UO), Off));
@@ -314,10 +333,15 @@ Expr *PullbackBuilder::aliasShadow(const DeclRefExpr *Use) {
   const auto *VD = cast<VarDecl>(Use->getDecl());
   auto MU = MultiUses.find(Use);
   if (MU != MultiUses.end()) {
-    Expr *Base = multiRootBase(VD, B.ref(MU->second.first), /*Shadow=*/true);
+    bool Bytes;
+    Expr *Base =
+        multiRootBase(VD, B.ref(MU->second.first), /*Shadow=*/true, Bytes);
     if (!Base)
       return nullptr;
     Expr *P = B.binop(BO_Add, Base, B.ref(MU->second.second));
+    if (Bytes)
+      P = B.reinterpretCast(
+          Ctx.getPointerType(aliasPointee(VD).getUnqualifiedType()), P);
     if (VD->getType()->isReferenceType())
       return B.paren(B.deref(P));
     return P;

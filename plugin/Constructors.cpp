@@ -225,8 +225,7 @@ Expr *PullbackBuilder::rebuildBraces(const InitListExpr *IL, bool Plain) {
     if (Failed)
       return nullptr;
   }
-  ExprResult R = S.ActOnInitList(B.Loc, Elems, B.Loc);
-  return R.isInvalid() ? nullptr : R.get();
+  return B.initList(Elems);
 }
 
 Expr *PullbackBuilder::rebuildConstruction(const CXXConstructExpr *CC,

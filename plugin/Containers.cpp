@@ -61,8 +61,10 @@ Expr *PullbackBuilder::rebuildInitList(const InitListExpr *IL,
       Elems.push_back(plain(E));
     }
   }
-  ExprResult R = S.ActOnInitList(B.Loc, Elems, B.Loc);
-  return R.isInvalid() ? nullptr : R.get();
+  Expr *R = B.initList(Elems);
+  if (!R)
+    Failed = true;
+  return R;
 }
 
 bool PullbackBuilder::storageInit(const VarDecl *VD, const Expr *Init,
@@ -92,9 +94,8 @@ bool PullbackBuilder::storageInit(const VarDecl *VD, const Expr *Init,
     if (isStdClass(T, "array") && IL->getNumInits() == 1)
       if (const auto *Inner = dyn_cast<InitListExpr>(strip(IL->getInit(0)))) {
         Expr *InnerList = rebuildInitList(Inner, {}, SI);
-        ExprResult R = S.ActOnInitList(B.Loc, {InnerList}, B.Loc);
-        SI.FwdInit = R.isInvalid() ? nullptr : R.get();
-        return !Failed;
+        SI.FwdInit = InnerList ? B.initList({InnerList}) : nullptr;
+        return !Failed && SI.FwdInit;
       }
     SI.FwdInit = rebuildInitList(IL, {}, SI);
     return !Failed;
@@ -495,6 +496,10 @@ Expr *PullbackBuilder::containerMutation(const CallExpr *CE) {
     SmallVector<Expr *, 4> Vals;
     for (const Expr *E : List->inits())
       Vals.push_back(Value(E));
+    if (llvm::is_contained(Vals, nullptr)) {
+      Failed = true;
+      return nullptr;
+    }
     ExprResult IL = S.ActOnInitList(B.Loc, Vals, B.Loc);
     if (IL.isInvalid())
       return unsupported(Args.back(), "the braces " + spelled(Args.back()));

@@ -447,9 +447,12 @@ private:
   void noteAliasDef(const clang::VarDecl *VD, const clang::Expr *RHS,
                     Stmts &Out);
   /// The bases of the storages of multi-root pointer \p VD, combined by its
-  /// root index \p Index (primal or shadow side), or null.
+  /// root index \p Index (primal or shadow side), or null. When one of them
+  /// is not an array of the pointee (`c ? x : s.m`: a scalar and a struct)
+  /// the bases are `char` pointers and \p Bytes is set: offsets from them
+  /// are in bytes.
   clang::Expr *multiRootBase(const clang::VarDecl *VD, clang::Expr *Index,
-                             bool Shadow);
+                             bool Shadow, bool &Bytes);
   /// The shadow of an alias at \p Use: root shadow plus offset.
   clang::Expr *aliasShadow(const clang::DeclRefExpr *Use);
   /// True if \p VD's shadow is its root's shadow plus an offset recorded

@@ -658,6 +658,16 @@ Expr *SemaBuilder::construct(QualType T, ArrayRef<Expr *> Args, bool List) {
                                            Loc, Ops, Loc, List));
 }
 
+Expr *SemaBuilder::initList(ArrayRef<Expr *> Elems) {
+  for (Expr *E : Elems)
+    if (!E) {
+      Failed = true;
+      return nullptr;
+    }
+  SmallVector<Expr *, 8> Ops(Elems.begin(), Elems.end());
+  return check(S.ActOnInitList(Loc, Ops, Loc));
+}
+
 Expr *SemaBuilder::emptyInitList() {
   return check(S.ActOnInitList(Loc, {}, Loc));
 }

@@ -64,6 +64,9 @@ public:
   clang::Expr *staticCast(clang::QualType T, clang::Expr *E);
   clang::Expr *reinterpretCast(clang::QualType T, clang::Expr *E);
   clang::Expr *constCast(clang::QualType T, clang::Expr *E);
+  /// `{e1, e2, ...}`; null (and Failed) when an element is null, which an
+  /// earlier error left behind (Sema would crash on it).
+  clang::Expr *initList(llvm::ArrayRef<clang::Expr *> Elems);
   clang::Expr *addrOf(clang::Expr *E);
   clang::Expr *deref(clang::Expr *E);
   clang::Expr *zero(clang::QualType T);

@@ -26,6 +26,8 @@ bool TangentBuilder::initPair(const Expr *Init, QualType T, Expr *&VOut,
   VOut = TOut = nullptr;
   const Expr *K = Init->IgnoreImplicit()->IgnoreParens();
   auto List = [&](MutableArrayRef<Expr *> Elems) -> Expr * {
+    if (llvm::is_contained(Elems, nullptr))
+      return nullptr;
     ExprResult R = S.ActOnInitList(B.Loc, Elems, B.Loc);
     return R.isInvalid() ? nullptr : R.get();
   };
