@@ -216,8 +216,13 @@ bool PullbackBuilder::temporaryObject(QualType PT, const Expr *K) const {
     return false;
   // (Also `std::vector<double>{x, y}`, kept whole, its adjoint a local
   // vector of as many zeros, and `std::array<double, 2>{x, y}`.)
+  // (A std::array or std::vector of numbers a call returns,
+  // `dot(cross(a, b), c)`, `total(squares(v))`, likewise.)
   bool Braced = bracedVector(K) ||
-                (isStdClass(T, "array") && isa<InitListExpr>(K));
+                (isStdClass(T, "array") &&
+                 (isa<InitListExpr>(K) || isa<CallExpr>(K))) ||
+                (isStdClass(T, "vector") && isa<CallExpr>(K) &&
+                 hasFloatingData(T));
   return (isPlainStruct(T) || Braced) && !isa<DeclRefExpr>(K) &&
          !isElementAccess(K) && !K->isGLValue();
 }
@@ -226,6 +231,9 @@ Expr *PullbackBuilder::temporaryZero(QualType T, const Expr *K) {
   if (const InitListExpr *IL = bracedVector(K))
     return B.construct(T, {B.intLit(IL->getNumInits(), Ctx.getSizeType())},
                        /*List=*/false);
+  // A vector a call returned: zeros of its size (and shape, if nested).
+  if (isStdClass(T, "vector"))
+    return B.callRuntime("zero_like", {}, {val(K)});
   return B.zero(T);
 }
 
