@@ -331,6 +331,29 @@ static Expr *elementCopyForm(SemaBuilder &B, const CallExpr *CE,
   return B.callRuntime("move_elements", {}, {Dst, Src, Bytes});
 }
 
+/// `std::min({a, b, c})` / `std::max({a, b, c})` of numbers: the same value
+/// as `std::min(std::min(a, b), c)` (libstdc++ returns the first smallest,
+/// or the first largest, element; nested two-argument calls keep the first
+/// of equal ones too), whose derivative rules are known.
+static Expr *minMaxListForm(SemaBuilder &B, const CallExpr *CE,
+                            const FunctionDecl *FD) {
+  if (!FD->isInStdNamespace() || isa<CXXMethodDecl>(FD) ||
+      (FD->getName() != "min" && FD->getName() != "max") ||
+      CE->getNumArgs() != 1 || !CE->getType()->isArithmeticType())
+    return nullptr;
+  const auto *IL = dyn_cast<CXXStdInitializerListExpr>(
+      CE->getArg(0)->IgnoreImplicit());
+  const auto *Elems =
+      IL ? dyn_cast<InitListExpr>(IL->getSubExpr()->IgnoreImplicit())
+         : nullptr;
+  if (!Elems || Elems->getNumInits() < 2)
+    return nullptr;
+  Expr *R = const_cast<Expr *>(Elems->getInit(0));
+  for (unsigned I = 1; I < Elems->getNumInits() && R; ++I)
+    R = B.callStd(FD->getName(), {R, const_cast<Expr *>(Elems->getInit(I))});
+  return R;
+}
+
 static const CallExpr *buildPointerForm(const State &St, const CallExpr *CE) {
   const FunctionDecl *FD = CE->getDirectCallee();
   const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
@@ -353,6 +376,8 @@ static const CallExpr *buildPointerForm(const State &St, const CallExpr *CE) {
     // std::swap(v, w) of two vectors: v.swap(w).
     R = B.memberCall(const_cast<Expr *>(CE->getArg(0)), "swap",
                      {const_cast<Expr *>(CE->getArg(1))});
+  } else if (Expr *Chain = minMaxListForm(B, CE, FD)) {
+    R = Chain;
   } else if (Expr *Copy = elementCopyForm(B, CE, FD, St.S->Context)) {
     R = Copy;
   } else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
@@ -415,7 +440,7 @@ static const CallExpr *buildPointerForm(const State &St, const CallExpr *CE) {
     return nullptr;
   // (A copy into an iterator returns a pointer instead, memcpy nothing:
   // only where their value is not used.)
-  if (!St.S->Context.hasSameType(Call->getType(), CE->getType()) &&
+  if (!St.S->Context.hasSameUnqualifiedType(Call->getType(), CE->getType()) &&
       !((Call->getType()->isVoidType() ||
          (Call->getType()->isPointerType() && CE->getType()->isRecordType())) &&
         St.StatementCalls.count(CE)))
