@@ -24,6 +24,7 @@
 #include "Shadow.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Sema/Sema.h"
 
@@ -213,6 +214,31 @@ void PullbackBuilder::noteAliasDef(const VarDecl *VD, const Expr *RHS,
   Out.push_back(B.assign(B.ref(A), I));
 }
 
+/// True if storage \p R is (or points to) an array of \p Pointee, as
+/// aliasBase finds its elements: offsets into it count elements.
+static bool holdsElementsOf(const VarDecl *R, QualType Pointee) {
+  const ASTContext &Ctx = R->getASTContext();
+  QualType RT = R->getType().getNonReferenceType();
+  if (RT->isPointerType())
+    return Ctx.hasSameUnqualifiedType(RT->getPointeeType(), Pointee);
+  if (const auto *AT = Ctx.getAsArrayType(RT))
+    return Ctx.hasSameUnqualifiedType(AT->getElementType(), Pointee);
+  if (const auto *RD = RT->getAsCXXRecordDecl()) {
+    if (Ctx.hasSameUnqualifiedType(RT, Pointee))
+      return true;
+    const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
+    if (Spec && RD->getIdentifier() &&
+        (RD->getName() == "vector" || RD->getName() == "array" ||
+         RD->getName() == "span") &&
+        Spec->getTemplateArgs().size() > 0 &&
+        Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
+      return Ctx.hasSameUnqualifiedType(
+          Spec->getTemplateArgs()[0].getAsType(), Pointee);
+    return false;
+  }
+  return Ctx.hasSameUnqualifiedType(RT, Pointee);
+}
+
 Expr *PullbackBuilder::multiRootBase(const VarDecl *VD, Expr *Index,
                                      bool Shadow, bool &Bytes) {
   ArrayRef<const VarDecl *> Rs = Act.rootsOf(VD);
@@ -223,17 +249,12 @@ Expr *PullbackBuilder::multiRootBase(const VarDecl *VD, Expr *Index,
            (Any || K > 0);
   };
   // Offsets in elements when every storage is an array of the pointee;
-  // otherwise in bytes (a scalar and a struct member: `c ? x : s.y`).
+  // otherwise in bytes (a scalar and a struct member: `c ? x : s.y`). The
+  // same for every root, also those not declared yet where the forward
+  // sweep records an offset: the reverse sweep reads it with all of them.
   Bytes = false;
-  for (size_t K = Rs.size(), Any = 0; K-- > 0;) {
-    if (Skip(K, Any))
-      continue;
-    Any = 1;
-    bool Elements;
-    if (!aliasBase(Rs[K], Pointee, Shadow, Elements))
-      return nullptr;
-    Bytes |= !Elements;
-  }
+  for (const VarDecl *R : Rs)
+    Bytes |= !holdsElementsOf(R, Pointee);
   QualType CharP = Ctx.getPointerType(Shadow ? Ctx.CharTy
                                              : Ctx.CharTy.withConst());
   // (i == 0 ? base0 : i == 1 ? base1 : ... baseN)

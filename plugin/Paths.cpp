@@ -411,13 +411,22 @@ bool mayAlias(const VarDecl *VD) {
       T->isArithmeticType() && VD->getInit()) {
     const auto *CE =
         dyn_cast<CallExpr>(VD->getInit()->IgnoreImplicitAsWritten());
+    auto Fixed = [](const Expr *A) {
+      const Expr *K = A->IgnoreImplicitAsWritten();
+      return !K->isGLValue() || K->getType().isConstQualified() ||
+             !hasFloatingData(K->getType());
+    };
+    // (The object of a member call counts as an argument:
+    // `const double &r = m.at(0, 0)` refers into m, which may change.)
+    const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(CE);
+    const Expr *Obj = MC ? MC->getImplicitObjectArgument() : nullptr;
+    bool ObjFixed = !Obj || (Obj->getType()->isPointerType()
+                                 ? Obj->getType()->getPointeeType().isConstQualified() ||
+                                       !hasFloatingData(Obj->getType()->getPointeeType())
+                                 : Fixed(Obj));
     if (CE && CE->getDirectCallee() && !accessorArg(CE) &&
         CE->getCallReturnType(VD->getASTContext())->isLValueReferenceType() &&
-        llvm::all_of(CE->arguments(), [](const Expr *A) {
-          const Expr *K = A->IgnoreImplicitAsWritten();
-          return !K->isGLValue() || K->getType().isConstQualified() ||
-                 !hasFloatingData(K->getType());
-        }))
+        ObjFixed && llvm::all_of(CE->arguments(), Fixed))
       return false;
   }
   return true;

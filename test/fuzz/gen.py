@@ -1102,7 +1102,11 @@ class Gen:
             name = self.new_local()
             a = self.dbl(self.limit(self.expr(2)))
             b = self.dbl(self.limit(self.expr(2)))
-            self.emit(f"std::complex<double> {name}({a.text}, {b.text});")
+            # (`t(double(i), ...)` would declare a function: the most
+            # vexing parse; a cast in parentheses is an expression.)
+            at, bt = (f"({e.text})" if e.text.startswith("double(") else e.text
+                      for e in (a, b))
+            self.emit(f"std::complex<double> {name}({at}, {bt});")
             d = len(self.loops)
             self.scopes[-1] += [Var(f"{name}.real()", a.bound, False,
                                     view=True, depth=d),

@@ -102,7 +102,43 @@ struct V3 {
   return s + t.x * t.y + t.z + y;
 }
 
+// The pointer walks an out-parameter, then points to a struct declared
+// later: offsets recorded before the struct exists are in bytes too (the
+// reverse sweep reads them with both storages; the first version recorded
+// elements there and read bytes: wrong gradients, fuzz seed 49218 of
+// all,memory,complex,ctors,delegating,intmembers,structs,structops,dtors,temps).
+struct K3 {
+  double x;
+  int k;
+  double y;
+};
+[[grad]] void late(double x, double y, double *out) {
+  auto *w = out;
+  for (int i = 0; i < 1; ++i) {
+    y += std::sin((x - 2.5) * *w);
+    *w = std::sin(-x) * *w + i;
+    w += 1;
+  }
+  *w /= 4.0;
+  K3 t{out[1] / (1.0 + x * x), 3, x};
+  w = &t.y;
+  *w += y;
+  out[0] = std::tanh(out[0]) + t.y;
+  out[1] = std::tanh(out[1]) * t.x;
+}
+
 int main() {
+  {
+    double O[2] = {0.3, 1.6}, D[2] = {1.0, 0.5}, Dx = 0, Dy = 0;
+    late_pullback(0.5, -0.6, O, &Dx, &Dy, D);
+    // CHECK: ok late.d0
+    // CHECK: ok late.d3
+    vecgrad::check("late", [](const std::vector<double> &Y) {
+      double Out[2] = {Y[2], Y[3]};
+      late(Y[0], Y[1], Out);
+      return Out[0] + 0.5 * Out[1];
+    }, {0.5, -0.6, 0.3, 1.6}, {Dx, Dy, D[0], D[1]});
+  }
   for (double X0 : {0.3, 0.7, 1.4}) {
     double Dx = 0, Dy = 0;
     mixed_pullback(X0, 1.3, 1.0, &Dx, &Dy);
