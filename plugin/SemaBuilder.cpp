@@ -334,37 +334,26 @@ Expr *SemaBuilder::callStd(StringRef Name, ArrayRef<Expr *> Args,
   return call(nameRef(SS, R, TArgs), Args);
 }
 
-Expr *SemaBuilder::staticCast(QualType T, Expr *E) {
+Expr *SemaBuilder::namedCast(tok::TokenKind Kind, QualType T, Expr *E) {
   if (!E) {
     Failed = true;
     return nullptr;
   }
   TypeSourceInfo *TSI = Ctx.getTrivialTypeSourceInfo(T, Loc);
-  return check(S.BuildCXXNamedCast(Loc, tok::kw_static_cast, TSI, E,
-                                   SourceRange(Loc, Loc),
+  return check(S.BuildCXXNamedCast(Loc, Kind, TSI, E, SourceRange(Loc, Loc),
                                    SourceRange(Loc, Loc)));
+}
+
+Expr *SemaBuilder::staticCast(QualType T, Expr *E) {
+  return namedCast(tok::kw_static_cast, T, E);
 }
 
 Expr *SemaBuilder::reinterpretCast(QualType T, Expr *E) {
-  if (!E) {
-    Failed = true;
-    return nullptr;
-  }
-  TypeSourceInfo *TSI = Ctx.getTrivialTypeSourceInfo(T, Loc);
-  return check(S.BuildCXXNamedCast(Loc, tok::kw_reinterpret_cast, TSI, E,
-                                   SourceRange(Loc, Loc),
-                                   SourceRange(Loc, Loc)));
+  return namedCast(tok::kw_reinterpret_cast, T, E);
 }
 
 Expr *SemaBuilder::constCast(QualType T, Expr *E) {
-  if (!E) {
-    Failed = true;
-    return nullptr;
-  }
-  TypeSourceInfo *TSI = Ctx.getTrivialTypeSourceInfo(T, Loc);
-  return check(S.BuildCXXNamedCast(Loc, tok::kw_const_cast, TSI, E,
-                                   SourceRange(Loc, Loc),
-                                   SourceRange(Loc, Loc)));
+  return namedCast(tok::kw_const_cast, T, E);
 }
 
 Expr *SemaBuilder::addrOf(Expr *E) { return unop(UO_AddrOf, E); }

@@ -16,6 +16,7 @@
 #define CLANG_GRAD_SEMABUILDER_H
 
 #include "clang/AST/Expr.h"
+#include "clang/Basic/TokenKinds.h"
 #include "clang/AST/OperationKinds.h"
 #include "clang/Sema/Ownership.h"
 #include "clang/AST/Stmt.h"
@@ -141,6 +142,9 @@ public:
 
 private:
   clang::Expr *check(clang::ExprResult R);
+  /// `KIND_cast<T>(E)` (static_cast, reinterpret_cast, const_cast).
+  clang::Expr *namedCast(clang::tok::TokenKind Kind, clang::QualType T,
+                         clang::Expr *E);
   clang::Expr *wrapOperand(clang::Expr *E, int ParentPrec, bool IsRHS);
 };
 
