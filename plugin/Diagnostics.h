@@ -42,6 +42,10 @@ std::string constructName(const clang::Stmt *S);
 
 /// \p E as the user wrote it: its source text when it is in a file (and
 /// short), else the printed expression.
+/// For a write through what a member function returns (`M(0, 0) = x`):
+/// when the object's class keeps its numbers behind a raw pointer member,
+/// a hint that a std::vector member is supported; empty otherwise.
+std::string pointerMemberHint(const clang::Expr *LHS);
 std::string spelledExpr(const clang::ASTContext &Ctx, const clang::Expr *E);
 
 } // namespace grad

@@ -30,31 +30,6 @@ using namespace clang;
 
 namespace grad {
 
-/// For a write through what a member function of an object returns
-/// (`M(0, 0) = x` with `double &operator()(int, int)`): when the object's
-/// class keeps its numbers behind a pointer member (`double *d`), a hint
-/// that a std::vector member is supported.
-static std::string pointerMemberHint(const Expr *LHS) {
-  const auto *MC = dyn_cast<CXXMemberCallExpr>(LHS);
-  const auto *OC = dyn_cast<CXXOperatorCallExpr>(LHS);
-  const CXXRecordDecl *RD = nullptr;
-  if (MC)
-    RD = MC->getRecordDecl();
-  else if (OC && OC->getNumArgs() > 0)
-    RD = OC->getArg(0)->getType().getNonReferenceType()->getAsCXXRecordDecl();
-  if (!RD || !RD->hasDefinition())
-    return "";
-  for (const FieldDecl *F : RD->fields()) {
-    QualType T = F->getType();
-    if (T->isPointerType() && isFloating(T->getPointeeType()))
-      return " (its class '" + RD->getNameAsString() +
-             "' keeps its numbers behind the pointer member '" +
-             F->getNameAsString() +
-             "': a std::vector member is supported)";
-  }
-  return "";
-}
-
 static const Expr *strip(const Expr *E) { return stripExpr(E); }
 
 PullbackBuilder::PullbackBuilder(Differentiator &D, PullbackEntry &Entry,
