@@ -109,7 +109,8 @@ bool parseWrt(Sema &S, FunctionDecl *FD, StringRef List, SourceLocation Loc,
 }
 
 /// The attribute's string arguments: at most one wrt list and, where
-/// \p Lanes is given (`[[grad::forward]]`), the option "lanes=N".
+/// \p Lanes is given (`[[grad]]`, `[[grad::forward]]`), the option
+/// "lanes=N".
 bool parseArgs(Sema &S, FunctionDecl *FD, const ParsedAttr &A,
                std::optional<WrtMask> &Wrt, unsigned *Lanes = nullptr) {
   SourceLocation Loc = A.getLoc();
@@ -170,6 +171,9 @@ WrtMask maskOf(const FunctionDecl *FD, const std::optional<WrtMask> &Wrt) {
   return Mask;
 }
 
+bool refuseOnce(Sema &S, const FunctionDecl *FD, SourceLocation Loc,
+                StringRef What);
+
 struct GradAttrInfo : public ParsedAttrInfo {
   GradAttrInfo() {
     OptArgs = 15;
@@ -209,7 +213,8 @@ struct GradAttrInfo : public ParsedAttrInfo {
       return AttributeNotApplied;
     }
     std::optional<WrtMask> Wrt;
-    if (!parseArgs(S, FD, A, Wrt))
+    unsigned Lanes = 0;
+    if (!parseArgs(S, FD, A, Wrt, &Lanes))
       return AttributeNotApplied;
     // [[grad::nodiff]] parameters stay out even when listed.
     WrtMask Mask = maskOf(FD, Wrt);
@@ -247,6 +252,20 @@ struct GradAttrInfo : public ParsedAttrInfo {
       declarePullbackTemplate(S, FD, Mask, S.getCurScope(), Loc);
     else
       declarePullback(S, FD, Mask, S.getCurScope(), Loc);
+    // "lanes=N": the vector pullback too (N seeds in one reverse sweep).
+    if (Lanes) {
+      std::string Why;
+      if (isTemplatePattern(FD))
+        Why = "vector pullbacks of templates are not supported yet";
+      else if (refuseOnce(S, FD, Loc, "vector pullbacks do not support a "))
+        return AttributeApplied;
+      if (Why.empty() && declareVectorPullback(S, FD, Mask, Lanes,
+                                               S.getCurScope(), Loc, Why))
+        return AttributeApplied;
+      if (St.ReportedAttrs.insert(Loc.getRawEncoding()).second)
+        report(S.Diags, Diag::AttrVectorPullback, Loc)
+            << FD->getNameAsString() << Why;
+    }
     return AttributeApplied;
   }
 };

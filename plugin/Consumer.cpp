@@ -167,6 +167,7 @@ void Differentiator::define(PullbackEntry *E, const FunctionDecl *Def) {
   }
   publish(E->Pullback, Def);
   defineHvp(*E);
+  defineVectorPullback(*E);
 }
 
 void Differentiator::enqueue(PullbackEntry *E) {
@@ -231,6 +232,30 @@ void Differentiator::definedGenerated(FunctionDecl *FD) {
       enqueueForward(E);
 }
 
+void Differentiator::defineVectorPullback(const PullbackEntry &E) {
+  State &St = State::get(S.Context);
+  auto It = St.VectorPullbacks.find(E.Primal->getCanonicalDecl());
+  if (It == St.VectorPullbacks.end() || !It->second)
+    return;
+  VectorPullbackEntry &V = *It->second;
+  if (V.Defined || V.Failed || V.Wrt != E.Wrt || !E.Pullback->isDefined())
+    return;
+  V.Defined = true;
+  llvm::TimeTraceScope Scope("grad: vector pullback", [&] {
+    return E.Primal->getQualifiedNameAsString();
+  });
+  const FunctionDecl *PBDef = nullptr;
+  E.Pullback->isDefined(PBDef);
+  if (PBDef->isInlined() && !V.Fn->isInlined())
+    V.Fn->setImplicitlyInline();
+  if (!buildVectorPullback(*this, V, PBDef)) {
+    V.Failed = true;
+    V.Fn->setInvalidDecl();
+    return;
+  }
+  publish(V.Fn, E.Primal);
+}
+
 void Differentiator::defineHvp(const PullbackEntry &E) {
   State &St = State::get(S.Context);
   auto It = St.Hvps.find(E.Primal->getCanonicalDecl());
@@ -271,7 +296,7 @@ void Differentiator::defineHvp(const PullbackEntry &E) {
 PushforwardEntry *Differentiator::calleePushforward(
     const FunctionDecl *Callee, SourceLocation Loc,
     const FunctionDecl *Requester, std::string &Why, const WrtMask *Drop,
-    const WrtMask *Only, unsigned Lanes) {
+    const WrtMask *Only, unsigned Lanes, bool Linear) {
   auto *FD = const_cast<FunctionDecl *>(Callee);
   // Every differentiable parameter (or those the call has tangents for),
   // unless [[grad::forward]] on a function defined elsewhere declared
@@ -293,7 +318,7 @@ PushforwardEntry *Differentiator::calleePushforward(
       Override += B ? '1' : '0';
   }
   PushforwardEntry *E = declarePushforward(S, FD, Mask, nullptr, Loc, Why,
-                                           Drop, Override, Lanes);
+                                           Drop, Override, Lanes, Linear);
   if (!E)
     return nullptr;
   if (!E->Requester) {

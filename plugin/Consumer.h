@@ -53,14 +53,16 @@ public:
                                 const WrtMask *Only = nullptr);
   /// The pushforward to call for \p Callee at \p Loc while building
   /// \p Caller's (declared and queued here), with \p Lanes directions
-  /// (the caller's); null with \p Why.
+  /// (the caller's); \p Linear for a vector pullback's callees
+  /// (PushforwardEntry::Linear); null with \p Why.
   PushforwardEntry *calleePushforward(const clang::FunctionDecl *Callee,
                                       clang::SourceLocation Loc,
                                       const clang::FunctionDecl *Requester,
                                       std::string &Why,
                                       const WrtMask *Drop = nullptr,
                                       const WrtMask *Only = nullptr,
-                                      unsigned Lanes = 0);
+                                      unsigned Lanes = 0,
+                                      bool Linear = false);
   /// Declares the forward and reverse halves of \p E (for calls that
   /// need them whatever useSplit decided) and queues their definition.
   void ensureHalves(PullbackEntry &E);
@@ -134,6 +136,9 @@ private:
   /// Builds the Hessian-vector product of \p E's primal once its pullback
   /// \p E is defined.
   void defineHvp(const PullbackEntry &E);
+  /// Builds the vector pullback of \p E's primal once its pullback \p E
+  /// is defined.
+  void defineVectorPullback(const PullbackEntry &E);
   /// \p FD (a generated function) has a body now: queues the pushforwards
   /// requested for it before.
   void definedGenerated(clang::FunctionDecl *FD);

@@ -252,7 +252,8 @@ PushforwardEntry *declarePushforward(Sema &S, FunctionDecl *Primal,
                                      const WrtMask &Wrt, Scope *Sc,
                                      SourceLocation Loc, std::string &Why,
                                      const WrtMask *Drop,
-                                     StringRef NameOverride, unsigned Lanes) {
+                                     StringRef NameOverride, unsigned Lanes,
+                                     bool Linear) {
   ASTContext &Ctx = S.Context;
   State &St = State::get(Ctx);
   WrtMask NoDrop(Primal->getNumParams(), false);
@@ -260,7 +261,7 @@ PushforwardEntry *declarePushforward(Sema &S, FunctionDecl *Primal,
   bool AnyDrop = llvm::is_contained(D, true);
   auto &List = St.Pushforwards[Primal->getCanonicalDecl()];
   for (PushforwardEntry *E : List)
-    if (E->Wrt == Wrt && E->Lanes == Lanes &&
+    if (E->Wrt == Wrt && E->Lanes == Lanes && E->Linear == Linear &&
         (E->Drop == D || (!AnyDrop && E->Drop.empty())))
       return E;
   if (const char *Kind = pushforwardUnsupported(Primal)) {
@@ -277,16 +278,19 @@ PushforwardEntry *declarePushforward(Sema &S, FunctionDecl *Primal,
     for (bool B : D)
       Sig.Name += B ? '1' : '0';
   }
+  if (Linear)
+    Sig.Name += "_lin";
   auto Entry = std::make_unique<PushforwardEntry>();
   Entry->Primal = Primal;
   Entry->Wrt = Wrt;
   Entry->Drop = D;
   Entry->Lanes = Lanes;
+  Entry->Linear = Linear;
   Entry->Sig = Sig;
   Entry->RequestLoc = Loc;
   // A user-declared NAME_pushforward of exactly this type wins.
   FunctionDecl *Mismatch = nullptr;
-  FunctionDecl *User = AnyDrop || !NameOverride.empty()
+  FunctionDecl *User = AnyDrop || Linear || !NameOverride.empty()
                            ? nullptr
                            : findUserPullback(S, Primal, Sig, Mismatch);
   if (User) {
@@ -391,6 +395,53 @@ HvpEntry *declareHvp(Sema &S, FunctionDecl *Primal, const WrtMask &Wrt,
     E->Hvp = declareNextTo(S, Primal, Sig, Sc);
   }
   auto &Slot = St.Hvps[Primal->getCanonicalDecl()];
+  Slot = std::move(E);
+  return Slot.get();
+}
+
+VectorPullbackEntry *declareVectorPullback(Sema &S, FunctionDecl *Primal,
+                                           const WrtMask &Wrt, unsigned Lanes,
+                                           Scope *Sc, SourceLocation Loc,
+                                           std::string &Why) {
+  ASTContext &Ctx = S.Context;
+  State &St = State::get(Ctx);
+  if (auto It = St.VectorPullbacks.find(Primal->getCanonicalDecl());
+      It != St.VectorPullbacks.end())
+    return It->second.get();
+  if (const char *Kind = pushforwardUnsupported(Primal)) {
+    Why = std::string("vector pullbacks do not support a ") + Kind + " yet";
+    return nullptr;
+  }
+  PullbackSignature Sig;
+  if (!computeSignature(Ctx, Primal, Wrt, pullbackName(Primal), Sig, Why))
+    return nullptr;
+  // The primal's parameters, then its seed and adjoints as lanes.
+  for (unsigned I = Primal->getNumParams(); I < Sig.ParamTypes.size(); ++I) {
+    QualType L = tangentType(S, Sig.ParamTypes[I], Lanes, Loc);
+    if (L.isNull()) {
+      Why = "vector pullbacks do not support '" + Sig.ParamNames[I] +
+            "' of type '" +
+            Sig.ParamTypes[I].getAsString(Ctx.getPrintingPolicy()) +
+            "' yet (objects and containers have no lanes)";
+      return nullptr;
+    }
+    Sig.ParamTypes[I] = L;
+  }
+  Sig.Type = Ctx.getFunctionType(Ctx.VoidTy, Sig.ParamTypes,
+                                 FunctionProtoType::ExtProtoInfo());
+  auto E = std::make_unique<VectorPullbackEntry>();
+  E->Primal = Primal;
+  E->Wrt = Wrt;
+  E->Lanes = Lanes;
+  E->AttrLoc = Loc;
+  FunctionDecl *Mismatch = nullptr;
+  if (FunctionDecl *User = findUserPullback(S, Primal, Sig, Mismatch)) {
+    E->Fn = User;
+    E->Defined = true; // the user's
+  } else {
+    E->Fn = declareNextTo(S, Primal, Sig, Sc);
+  }
+  auto &Slot = St.VectorPullbacks[Primal->getCanonicalDecl()];
   Slot = std::move(E);
   return Slot.get();
 }

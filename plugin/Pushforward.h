@@ -59,7 +59,7 @@ PushforwardEntry *declarePushforward(clang::Sema &S,
                                      std::string &Why,
                                      const WrtMask *Drop = nullptr,
                                      llvm::StringRef NameOverride = {},
-                                     unsigned Lanes = 0);
+                                     unsigned Lanes = 0, bool Linear = false);
 
 /// Builds the body of \p E's pushforward from \p Def; false after errors.
 bool buildPushforward(Differentiator &D, PushforwardEntry &E,
@@ -73,6 +73,21 @@ std::string hvpName(const clang::FunctionDecl *Primal);
 HvpEntry *declareHvp(clang::Sema &S, clang::FunctionDecl *Primal,
                      const WrtMask &Wrt, clang::Scope *Sc,
                      clang::SourceLocation Loc, std::string &Why);
+
+/// Declares the vector pullback of `[[grad("lanes=N")]]`: the overload of
+/// f_pullback whose seed and adjoints are `grad::lanes<T, N>` (through
+/// pointers); null after \p Why is set.
+VectorPullbackEntry *declareVectorPullback(clang::Sema &S,
+                                           clang::FunctionDecl *Primal,
+                                           const WrtMask &Wrt, unsigned Lanes,
+                                           clang::Scope *Sc,
+                                           clang::SourceLocation Loc,
+                                           std::string &Why);
+
+/// Builds the body of \p V: the linear pushforward of \p Pullback (the
+/// primal's scalar pullback, defined) along its seed and adjoints.
+bool buildVectorPullback(Differentiator &D, VectorPullbackEntry &V,
+                         const clang::FunctionDecl *Pullback);
 
 /// Builds the body of \p H: the pushforward of \p Pullback (the primal's
 /// pullback, defined) along the directions, with seed 1, its adjoint

@@ -161,6 +161,12 @@ struct PushforwardEntry {
   /// Directions per tangent (`grad::lanes<T, Lanes>`); 0 for the scalar
   /// pushforward.
   unsigned Lanes = 0;
+  /// The pushforward of a generated pullback (or reverse half) along its
+  /// adjoints only, for a vector pullback (VectorPullbackEntry): linear in
+  /// them, so their values are never computed. Every parameter with a
+  /// tangent is dropped (callers pass null, or zero for a scalar), values
+  /// without derivatives have no tangent, and the tape holds values only.
+  bool Linear = false;
   bool UserProvided = false; ///< a user-declared NAME_pushforward
   bool Defined = false;
   bool Failed = false;
@@ -178,6 +184,20 @@ struct HvpEntry {
   /// its adjoint parameter (DirIndex + the number of directions).
   PullbackSignature Sig;
   llvm::SmallVector<int, 8> OutIndex;
+  bool Defined = false;
+  bool Failed = false;
+  clang::SourceLocation AttrLoc;
+};
+
+/// A vector pullback (`[[grad("lanes=N")]]`): `void f_pullback(params...,
+/// seed and adjoints as grad::lanes<T, N>)`, N seeds in one reverse sweep,
+/// built as the linear pushforward of f's pullback along its seed and
+/// adjoints (PushforwardEntry::Linear).
+struct VectorPullbackEntry {
+  clang::FunctionDecl *Primal = nullptr;
+  clang::FunctionDecl *Fn = nullptr;
+  WrtMask Wrt;
+  unsigned Lanes = 0;
   bool Defined = false;
   bool Failed = false;
   clang::SourceLocation AttrLoc;
@@ -213,6 +233,10 @@ public:
   /// Hessian-vector products by canonical primal.
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<HvpEntry>>
       Hvps;
+  /// Vector pullbacks by canonical primal.
+  llvm::DenseMap<const clang::FunctionDecl *,
+                 std::unique_ptr<VectorPullbackEntry>>
+      VectorPullbacks;
   /// Attribute locations already diagnosed (an attribute on a member
   /// function is handled more than once).
   llvm::DenseSet<unsigned> ReportedAttrs;

@@ -43,6 +43,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <memory>
 #include <string>
 
 namespace grad {
@@ -62,12 +63,18 @@ public:
                  const FunctionDecl *Def)
       : D(D), S(D.sema()), Ctx(S.Context), PE(&PE), Primal(PE.Primal),
         RequestLoc(PE.RequestLoc), Def(Def), Fn(PE.Pushforward),
-        B(S, Def->getLocation()), Lanes(PE.Lanes) {}
+        B(S, Def->getLocation()), Lanes(PE.Lanes), Linear(PE.Linear) {}
   /// The Hessian-vector product \p H from the pullback \p Pullback.
   TangentBuilder(Differentiator &D, HvpEntry &H, const FunctionDecl *Pullback)
       : D(D), S(D.sema()), Ctx(S.Context), H(&H), Primal(H.Primal),
         RequestLoc(H.AttrLoc), Def(Pullback), Fn(H.Hvp),
         B(S, H.Primal->getLocation()) {}
+  /// The vector pullback \p V from the scalar pullback \p Pullback.
+  TangentBuilder(Differentiator &D, VectorPullbackEntry &V,
+                 const FunctionDecl *Pullback)
+      : D(D), S(D.sema()), Ctx(S.Context), VP(&V), Primal(V.Primal),
+        RequestLoc(V.AttrLoc), Def(Pullback), Fn(V.Fn),
+        B(S, V.Primal->getLocation()), Lanes(V.Lanes), Linear(true) {}
 
   bool build();
 
@@ -77,6 +84,7 @@ private:
   ASTContext &Ctx;
   PushforwardEntry *PE = nullptr;
   HvpEntry *H = nullptr;
+  VectorPullbackEntry *VP = nullptr;
   const FunctionDecl *Primal;
   SourceLocation RequestLoc;
   const FunctionDecl *Def;
@@ -85,6 +93,21 @@ private:
   /// Directions per tangent (vector mode: tangents are grad::lanes); 0 for
   /// scalar tangents.
   unsigned Lanes = 0;
+  /// Linear mode (PushforwardEntry::Linear, vector pullbacks): only what
+  /// depends on the dropped adjoints has a tangent, and it has no value.
+  bool Linear = false;
+  /// Linear mode: which variables depend on the adjoints.
+  std::unique_ptr<Activity> LinAct;
+  bool linearActive(const VarDecl *VD) const;
+  /// Linear mode: a dropped variable's value is never computed. Reads of
+  /// it build a reference to a variable that is never declared (of the
+  /// same type, so that the value side still type-checks); build()
+  /// refuses a body in which one is left.
+  llvm::DenseMap<const VarDecl *, VarDecl *> Poison;
+  llvm::DenseSet<const VarDecl *> PoisonVars;
+  VarDecl *poisonFor(const VarDecl *VD);
+  /// Linear mode: reports the first use of a dropped value left in \p St.
+  bool checkPoison(const Stmt *St);
 
   /// The type of the tangent of a value of type \p T (\p T itself unless
   /// in vector mode); null when it has none.
@@ -172,6 +195,10 @@ private:
         report(S.Diags, Diag::UnsupportedHvp,
                Loc.isValid() ? Loc : RequestLoc)
             << What.str() << Primal->getNameAsString();
+      else if (Linear)
+        report(S.Diags, Diag::UnsupportedVectorPullback,
+               Loc.isValid() ? Loc : RequestLoc)
+            << What.str() << linearPrimalName();
       else
         report(S.Diags, Diag::UnsupportedForward, Loc)
             << What.str() << Def->getNameAsString();
@@ -198,6 +225,9 @@ private:
   }
 
   std::string spelled(const Expr *X) const { return spelledExpr(Ctx, X); }
+  /// Linear mode: the user's function whose vector pullback this is part
+  /// of (for a callee's reverse half, the callee).
+  std::string linearPrimalName() const;
 
   std::string fresh(StringRef Base) {
     return ("_" + Base + std::to_string(Temps++)).str();
@@ -346,6 +376,11 @@ private:
   /// A temporary object with floating data (`Wishart{g, m}`, `Pt{x, y}`):
   /// its value and a tangent object built the same way.
   VT objectTemporary(const Expr *Init, QualType T) {
+    // (Linear mode: an object of the pullback's own, such as sin_cos's
+    // pair on the tape, as written.)
+    if (Linear && !LinAct->isActive(Init) && !LinAct->reachesActive(Init))
+      if (Expr *V = replayed(Init))
+        return {V, nullptr};
     if (Lanes)
       return {fail(Init, "temporary of type '" +
                              T.getNonReferenceType().getAsString(
@@ -381,6 +416,7 @@ private:
   void block(const Stmt *St, SmallVectorImpl<Stmt *> &Out);
   void bindPushforward();
   bool bindHvp();
+  void bindVectorPullback();
 
   Stmt *blockOf(const Stmt *St) {
     SmallVector<Stmt *, 16> Out;

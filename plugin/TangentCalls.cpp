@@ -207,6 +207,60 @@ VT TangentBuilder::pushforwardCall(const CallExpr *CE, const FunctionDecl *FD) {
       Args.back().V = B.staticCast(
           A->getType(), new (Ctx) CXXNullPtrLiteralExpr(Ctx.NullPtrTy, B.Loc));
   }
+  if (Linear) {
+    // Every argument with a tangent is an adjoint: dropped (null, or zero
+    // for a scalar), pushed forward linearly. Without one, the call is
+    // the pullback's own (a forward half, a primal helper).
+    WrtMask With(NP, false);
+    for (unsigned I = 0; I < NP; ++I) {
+      if (!Args[I].T)
+        continue;
+      QualType PT = FD->getParamDecl(I)->getType();
+      if (!PT->isPointerType() && !isFloating(PT))
+        return {fail(CE->getArg(I), "adjoint '" + spelled(CE->getArg(I)) +
+                                        "' passed to '" +
+                                        FD->getNameAsString() + "'"),
+                nullptr};
+      With[I] = true;
+      Args[I].V = PT->isPointerType()
+                      ? B.staticCast(PT, new (Ctx) CXXNullPtrLiteralExpr(
+                                             Ctx.NullPtrTy, B.Loc))
+                      : B.zero(PT.getUnqualifiedType());
+    }
+    if (!llvm::is_contained(With, true)) {
+      SmallVector<Expr *, 8> Vs;
+      for (VT &A : Args)
+        Vs.push_back(A.V);
+      Expr *Call = B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Vs);
+      if (FD->getReturnType()->isVoidType() && CE != Discard) {
+        emit(Call);
+        return {};
+      }
+      return {Call, nullptr};
+    }
+    if (!FD->getReturnType()->isVoidType())
+      return {fail(CE, "call to '" + FD->getNameAsString() +
+                           "' with adjoint arguments and a result"),
+              nullptr};
+    PushforwardEntry *Callee = D.calleePushforward(
+        FD, CE->getExprLoc(), Primal, Why, &With, &With, Lanes,
+        /*Linear=*/true);
+    if (!Callee)
+      return {fail(CE, "call to '" + FD->getNameAsString() + "' (" + Why +
+                           ")"),
+              nullptr};
+    SmallVector<Expr *, 8> Vs;
+    for (VT &A : Args)
+      Vs.push_back(A.V);
+    for (unsigned I = 0; I < NP; ++I)
+      if (With[I])
+        Vs.push_back(Args[I].T);
+    Expr *Call = B.call(B.funcRef(Callee->Pushforward), Vs);
+    if (CE == Discard)
+      return {Call, nullptr};
+    emit(Call);
+    return {};
+  }
   // Read-only memory without a tangent (data, constant tables) needs none:
   // the callee's pushforward for the other parameters.
   WrtMask Only = fullMask(FD);
@@ -627,8 +681,12 @@ VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
         return {fail(CE, "write of a differentiated value to memory without "
                          "a tangent"),
                 nullptr};
+      // (Lanes: the runtime's template deduced again for the tangents.)
       if (Ts.size() < 2 || Ts[1])
-        emit(B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Ts));
+        emit(Lanes ? B.callRuntime(FD->getName(), {}, Ts, /*Detail=*/true)
+                   : B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Ts));
+      if (Linear) // (no value to zero or accumulate)
+        return {};
     }
     return {B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Vs), nullptr};
   }

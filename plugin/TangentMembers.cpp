@@ -49,7 +49,9 @@ VT TangentBuilder::memberCall(const CXXMemberCallExpr *MC, bool NeedT) {
       if (!X.V || !O.V)
         return {};
       Args.push_back(X.V);
-      if (!F)
+      if (Linear && X.T)
+        return {fail(A, "adjoint saved on the tape"), nullptr};
+      if (!F || Linear) // (linear mode: the tape holds values only)
         continue;
       if (Pop && !X.T)
         return {fail(A, "value restored into memory without a tangent"),

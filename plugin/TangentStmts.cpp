@@ -141,7 +141,8 @@ void TangentBuilder::declStmt(const DeclStmt *DS) {
     }
     B.Loc = VD->getLocation();
     QualType T = VD->getType();
-    bool Tracked = floatingOrPointer(T);
+    // (Linear mode: only what depends on the adjoints has a tangent.)
+    bool Tracked = floatingOrPointer(T) && (!Linear || linearActive(VD));
     if (VD->isStaticLocal() || VD->getTLSKind()) {
       if (Tracked && !T.isConstQualified() &&
           !(T->isArrayType() &&
@@ -186,7 +187,9 @@ void TangentBuilder::declStmt(const DeclStmt *DS) {
       Errors |= Before;
       continue;
     }
-    std::string TName = "_t_" + VD->getNameAsString();
+    // (Linear mode: an adjoint has no value, its lanes keep its name.)
+    std::string TName =
+        (Linear ? "" : "_t_") + VD->getNameAsString();
     Expr *TInit = nullptr;
     Expr *VInit = nullptr;
     bool IsRef = T->isReferenceType();
@@ -290,6 +293,16 @@ void TangentBuilder::declStmt(const DeclStmt *DS) {
       }
       Tans[VD] = TV;
       emit(B.declStmt(TV));
+      if (Linear) {
+        // An adjoint: its value is never computed.
+        Dropped.insert(VD);
+        continue;
+      }
+    } else if (Linear) {
+      fail(DS, "local '" + VD->getNameAsString() +
+                   "', an adjoint without a tangent");
+      FailedVars.insert(VD);
+      continue;
     }
     VarDecl *NV;
     if (!VInit && Init) {
@@ -688,6 +701,8 @@ void TangentBuilder::bindPushforward() {
     Vals[P] = NP;
     int TI = Sig.AdjointIndex[I];
     QualType PT = P->getType();
+    if (TI < 0 && Linear)
+      continue;
     if (TI < 0) {
       // A floating scalar outside the wrt list that the body writes: a
       // zero tangent of its own, so that the writes are tracked.
@@ -756,6 +771,73 @@ bool TangentBuilder::bindHvp() {
   return true;
 }
 
+void TangentBuilder::bindVectorPullback() {
+  // The scalar pullback's parameters, one for one: the primal's values,
+  // then the seed and the adjoints, dropped (their lanes only).
+  unsigned N = Primal->getNumParams();
+  WrtMask Adj(Def->getNumParams(), false);
+  for (unsigned I = 0; I < Def->getNumParams(); ++I) {
+    const ParmVarDecl *P = Def->getParamDecl(I);
+    if (I < N) {
+      Vals[P] = Fn->getParamDecl(I);
+      continue;
+    }
+    Adj[I] = true;
+    Dropped.insert(P);
+    Tans[P] = Fn->getParamDecl(I);
+  }
+  LinAct = std::make_unique<Activity>(State::get(Ctx));
+  LinAct->run(Def, Adj);
+}
+
+bool TangentBuilder::linearActive(const VarDecl *VD) const {
+  if (!LinAct)
+    return false;
+  // A pointer into several storages is active if one of them is (its
+  // storage is unknown, which Activity counts as active).
+  ArrayRef<const VarDecl *> Roots = LinAct->rootsOf(VD);
+  if (!Roots.empty())
+    return llvm::any_of(Roots,
+                        [&](const VarDecl *R) { return LinAct->isActive(R); });
+  return LinAct->isActive(VD);
+}
+
+VarDecl *TangentBuilder::poisonFor(const VarDecl *VD) {
+  VarDecl *&P = Poison[VD];
+  if (!P) {
+    P = B.var(Fn, "_grad_value_of_" + VD->getNameAsString(),
+              VD->getType().getNonReferenceType(), nullptr);
+    PoisonVars.insert(P);
+  }
+  return P;
+}
+
+bool TangentBuilder::checkPoison(const Stmt *St) {
+  if (!St)
+    return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(St))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+        VD && PoisonVars.count(VD)) {
+      std::string Name = VD->getName().drop_front(15).str();
+      fail(DRE, "use of the adjoint '" + Name + "' as a value");
+      return false;
+    }
+  for (const Stmt *C : St->children())
+    if (!checkPoison(C))
+      return false;
+  return true;
+}
+
+std::string TangentBuilder::linearPrimalName() const {
+  if (VP)
+    return Primal->getNameAsString();
+  // A callee's reverse half or pullback: the callee.
+  for (const auto &E : State::get(Ctx).Entries)
+    if (E->Rev == Def || E->Pullback == Def || E->Fwd == Def)
+      return E->Primal->getNameAsString();
+  return Def->getNameAsString();
+}
+
 bool TangentBuilder::build() {
   QualType R = Fn->getReturnType();
   if (!R->isVoidType())
@@ -768,13 +850,24 @@ bool TangentBuilder::build() {
   State::get(Ctx).noteStatementCalls(Def->getBody());
   SmallVector<Stmt *, 32> Body;
   Cur = &Body;
-  if (PE)
+  if (PE) {
     bindPushforward();
-  else if (!bindHvp())
+    if (Linear) {
+      LinAct = std::make_unique<Activity>(State::get(Ctx));
+      LinAct->run(Def, PE->Drop);
+    }
+  } else if (VP) {
+    bindVectorPullback();
+  } else if (!bindHvp()) {
     return false;
+  }
   block(Def->getBody(), Body);
   if (Errors || B.Failed)
     return false;
+  if (Linear)
+    for (Stmt *St : Body)
+      if (!checkPoison(St))
+        return false;
   Fn->setBody(B.block(Body));
   return !B.Failed;
 }
@@ -784,6 +877,11 @@ bool TangentBuilder::build() {
 bool buildPushforward(Differentiator &D, PushforwardEntry &E,
                       const clang::FunctionDecl *Def) {
   return tangent::TangentBuilder(D, E, Def).build();
+}
+
+bool buildVectorPullback(Differentiator &D, VectorPullbackEntry &V,
+                         const clang::FunctionDecl *Pullback) {
+  return tangent::TangentBuilder(D, V, Pullback).build();
 }
 
 bool buildHvp(Differentiator &D, HvpEntry &H,

@@ -30,7 +30,10 @@ VT TangentBuilder::declRef(const DeclRefExpr *DRE) {
     }
     VT R;
     auto It = Vals.find(VD);
-    if (Dropped.count(VD)) {
+    if (Dropped.count(VD) && Linear) {
+      // Never computed: a placeholder, refused if it is ever emitted.
+      R.V = B.ref(poisonFor(VD));
+    } else if (Dropped.count(VD)) {
       if (!AllowDropped)
         return {fail(DRE, "read of the adjoint '" + VD->getNameAsString() +
                               "' (only accumulated into here)"),
@@ -88,6 +91,10 @@ VT TangentBuilder::unary(const UnaryOperator *UO, bool NeedT) {
       return {fail(UO, "increment of the pointer '" +
                            spelled(Sub) +
                            "' (only pointer variables are moved)"),
+              nullptr};
+    if (Linear)
+      return {fail(UO, "increment of the adjoint pointer '" + spelled(Sub) +
+                           "'"),
               nullptr};
     bool Inc = Op == UO_PreInc || Op == UO_PostInc;
     emit(B.unop(Inc ? UO_PreInc : UO_PreDec, X.T));
@@ -147,10 +154,15 @@ VT TangentBuilder::assignment(const Expr *Whole, BinaryOperatorKind Op,
   bool Tracked = floatingOrPointer(LT);
   bool IsThisRoot = false;
   const VarDecl *Root = pathRoot(L, IsThisRoot, /*Strict=*/true);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(L->IgnoreParenImpCasts());
+      !Root && DRE)
+    Root = dyn_cast<VarDecl>(DRE->getDecl()); // (a dropped scalar local)
   if (Root && Dropped.count(Root)) {
-    // d_x[i] += e in a pullback: only the tangent is kept.
+    // d_x[i] += e in a pullback: only the tangent is kept. (Linear mode:
+    // also d_x *= c and d_x /= c, scaled by a value without derivatives.)
+    bool Scale = Linear && (Op == BO_MulAssign || Op == BO_DivAssign);
     if (!Discarded || (Op != BO_AddAssign && Op != BO_SubAssign &&
-                       Op != BO_Assign))
+                       Op != BO_Assign && !Scale))
       return {fail(Whole, "use of the adjoint '" + Root->getNameAsString() +
                               "' other than accumulating into it"),
               nullptr};
@@ -160,6 +172,12 @@ VT TangentBuilder::assignment(const Expr *Whole, BinaryOperatorKind Op,
     AllowDropped = false;
     if (!RV.V || !LV.T)
       return {};
+    if (Scale) {
+      if (RV.T)
+        return {fail(Whole, "product of two adjoints"), nullptr};
+      emit(B.binop(Op, LV.T, rhs(RV.V)));
+      return {};
+    }
     if (RV.T || Op == BO_Assign)
       emit(B.binop(Op, LV.T, rhs(orZero(RV.T, LT))));
     return {};
@@ -241,6 +259,11 @@ VT TangentBuilder::assignment(const Expr *Whole, BinaryOperatorKind Op,
                         "function's differentiated parameters)"),
             nullptr};
   }
+  if (Linear)
+    // (Every adjoint the plugin can follow is a dropped variable's.)
+    return {fail(L, "write to the adjoint '" + spelled(L) +
+                        "' through an expression the plugin cannot follow"),
+            nullptr};
   if (LV.T->getType().isConstQualified())
     return {fail(L, "write to '" +
                         spelled(L) +
@@ -479,6 +502,10 @@ VT TangentBuilder::expr(const Expr *X, bool NeedT) {
   X = X->IgnoreImplicit()->IgnoreParens();
   if (Orig->IgnoreParenImpCasts() == Discard)
     Discard = X;
+  // Linear mode: what does not depend on the adjoints has no tangent
+  // (the pullback's own values, objects such as sin_cos's pair).
+  if (Linear && NeedT && !LinAct->isActive(X) && !LinAct->reachesActive(X))
+    NeedT = false;
   if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(X))
     return expr(DA->getExpr(), NeedT);
   if (const auto *NT = dyn_cast<SubstNonTypeTemplateParmExpr>(X))
