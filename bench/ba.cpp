@@ -105,7 +105,7 @@ void project(const double *const cam, const double *const X, double *proj) {
   proj[1] = proj[1] * cam[F_IDX] + cam[X0_IDX + 1];
 }
 
-[[grad, grad::forward("cam, X, w, err", "lanes=16")]] void
+[[grad("lanes=2"), grad::forward("cam, X, w, err", "lanes=16")]] void
 computeReprojError(const double *const cam, const double *const X,
                                  const double *const w,
                                  const double *const feat, double *err) {
@@ -313,6 +313,23 @@ void jacobianLanes(const double *Cam, const double *X, const double *W,
       J[15 * R + C] = TErr[R].der[C];
 }
 
+/// One observation's 2 x 15 Jacobian (row-major) from one call of the
+/// vector pullback (lane R seeds residual R: both rows in one reverse
+/// sweep); DFeat gets the 2 x 2 block of feat (row-major).
+void jacobianRows(const double *Cam, const double *X, const double *W,
+                  const double *Feat, double *Err, double *J, double *DFeat) {
+  grad::lanes<double, 2> D[15] = {}, DF[2] = {},
+                         DErr[2] = {{{1, 0}}, {{0, 1}}};
+  computeReprojError_pullback(Cam, X, W, Feat, Err, D, D + 11, D + 14, DF,
+                              DErr);
+  for (int R = 0; R < 2; ++R) {
+    for (int C = 0; C < 15; ++C)
+      J[15 * R + C] = D[C].der[R];
+    DFeat[2 * R] = DF[0].der[R];
+    DFeat[2 * R + 1] = DF[1].der[R];
+  }
+}
+
 void checkAll() {
   Inputs &I = in();
   // Observations of camera 0 (no rotation) and of rotated cameras.
@@ -349,6 +366,15 @@ void checkAll() {
       bench::expectGradient("ba/grad", Fn, P, Pb, 1e-6, 17, 1e-4);
       bench::expectSame("ba/grad vs ba/hand", Pb, Hand, 1e-10);
     }
+    double RowsErr[2], RowsJ[30], RowsFeat[4];
+    jacobianRows(&P[0], &P[11], &P[14], &P[15], RowsErr, RowsJ, RowsFeat);
+    bench::expectSame("ba_rows/grad vs ba/hand",
+                      std::vector<double>(RowsJ, RowsJ + 30),
+                      std::vector<double>(HandJ, HandJ + 30), 1e-10);
+    bench::expectSame("ba_rows d feat", std::vector<double>(RowsFeat, RowsFeat + 4),
+                      std::vector<double>{-P[14], 0, 0, -P[14]}, 1e-15);
+    bench::expectSame("ba_rows value", std::vector<double>(RowsErr, RowsErr + 2),
+                      std::vector<double>(Err, Err + 2), 0);
     double LanesErr[2], LanesJ[30];
     jacobianLanes(&P[0], &P[11], &P[14], &P[15], LanesErr, LanesJ);
     bench::expectSame("ba_fwd/grad vs ba/hand",
@@ -427,6 +453,18 @@ void jacobianFwd(benchmark::State &S) {
   }
 }
 
+void jacobianVec(benchmark::State &S) {
+  Inputs &I = in();
+  std::vector<double> Err(2 * NObs), J(30 * NObs);
+  double DFeat[4];
+  for (auto _ : S) {
+    for (int O = 0; O < NObs; ++O)
+      jacobianRows(I.cam(O), I.pt(O), &I.W[O], &I.Feats[2 * O], &Err[2 * O],
+                   &J[30 * O], DFeat);
+    benchmark::ClobberMemory();
+  }
+}
+
 // The vector-Jacobian products use the seed (1, 1) for every observation.
 void vjpGrad(benchmark::State &S) {
   Inputs &I = in();
@@ -464,6 +502,9 @@ int main(int argc, char **argv) {
   benchmark::RegisterBenchmark("ba/primal", primal);
   benchmark::RegisterBenchmark("ba/grad", jacobianGrad);
   benchmark::RegisterBenchmark("ba/hand", jacobianHand);
+  benchmark::RegisterBenchmark("ba_rows/primal", primal);
+  benchmark::RegisterBenchmark("ba_rows/grad", jacobianVec);
+  benchmark::RegisterBenchmark("ba_rows/hand", jacobianHand);
   benchmark::RegisterBenchmark("ba_vjp/primal", primal);
   benchmark::RegisterBenchmark("ba_vjp/grad", vjpGrad);
   benchmark::RegisterBenchmark("ba_vjp/hand", vjpHand);

@@ -204,6 +204,11 @@ void Differentiator::defineForward(PushforwardEntry *E,
   if ((Def->isInlined() || Def->isTemplateInstantiation()) &&
       !PF->isInlined())
     PF->setImplicitlyInline();
+  // A vector pullback's part is inlined where the half it comes from is.
+  if (E->Linear && Def->hasAttr<AlwaysInlineAttr>() &&
+      !PF->hasAttr<AlwaysInlineAttr>())
+    PF->addAttr(AlwaysInlineAttr::Create(
+        S.Context, SourceRange(), AlwaysInlineAttr::CXX11_gnu_always_inline));
   if (!buildPushforward(*this, *E, Def)) {
     E->Failed = true;
     PF->setInvalidDecl();

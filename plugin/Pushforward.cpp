@@ -278,8 +278,35 @@ PushforwardEntry *declarePushforward(Sema &S, FunctionDecl *Primal,
     for (bool B : D)
       Sig.Name += B ? '1' : '0';
   }
-  if (Linear)
-    Sig.Name += "_lin";
+  if (Linear) {
+    // `_grad_p2e_rev` -> `_grad_p2e_rev_lanes2_110` (the mask: which
+    // parameters are adjoints, for a half called with different ones).
+    StringRef Base = Primal->getName();
+    Base.consume_front("_grad_");
+    Sig.Name = ("_grad_" + Base + "_lanes" + Twine(Lanes) + "_").str();
+    for (bool B : D)
+      Sig.Name += B ? '1' : '0';
+    // The adjoints' values are never read: their lanes only, under their
+    // names.
+    PullbackSignature L = Sig;
+    L.ParamNames.clear();
+    L.ParamTypes.clear();
+    unsigned NP = Primal->getNumParams();
+    for (unsigned I = 0; I < NP; ++I)
+      if (!D[I]) {
+        L.ParamNames.push_back(Sig.ParamNames[I]);
+        L.ParamTypes.push_back(Sig.ParamTypes[I]);
+      }
+    for (unsigned I = 0; I < NP; ++I)
+      if (int TI = Sig.AdjointIndex[I]; TI >= 0) {
+        L.AdjointIndex[I] = L.ParamTypes.size();
+        L.ParamNames.push_back(Sig.ParamNames[I]);
+        L.ParamTypes.push_back(Sig.ParamTypes[TI]);
+      }
+    L.Type = Ctx.getFunctionType(Ctx.VoidTy, L.ParamTypes,
+                                 FunctionProtoType::ExtProtoInfo());
+    Sig = L;
+  }
   auto Entry = std::make_unique<PushforwardEntry>();
   Entry->Primal = Primal;
   Entry->Wrt = Wrt;

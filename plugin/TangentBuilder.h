@@ -378,9 +378,15 @@ private:
   VT objectTemporary(const Expr *Init, QualType T) {
     // (Linear mode: an object of the pullback's own, such as sin_cos's
     // pair on the tape, as written.)
-    if (Linear && !LinAct->isActive(Init) && !LinAct->reachesActive(Init))
+    if (Linear && !LinAct->isActive(Init) && !LinAct->reachesActive(Init)) {
+      const auto *CE = dyn_cast<CXXConstructExpr>(Init);
+      if (CE && CE->getNumArgs() == 0) // (printed as `T{}`, not as nothing)
+        return {B.construct(T.getNonReferenceType().getUnqualifiedType(), {},
+                            /*List=*/true),
+                nullptr};
       if (Expr *V = replayed(Init))
         return {V, nullptr};
+    }
     if (Lanes)
       return {fail(Init, "temporary of type '" +
                              T.getNonReferenceType().getAsString(

@@ -208,9 +208,9 @@ VT TangentBuilder::pushforwardCall(const CallExpr *CE, const FunctionDecl *FD) {
           A->getType(), new (Ctx) CXXNullPtrLiteralExpr(Ctx.NullPtrTy, B.Loc));
   }
   if (Linear) {
-    // Every argument with a tangent is an adjoint: dropped (null, or zero
-    // for a scalar), pushed forward linearly. Without one, the call is
-    // the pullback's own (a forward half, a primal helper).
+    // Every argument with a tangent is an adjoint: only its lanes are
+    // passed, to the linear pushforward. Without one, the call is the
+    // pullback's own (a forward half, a primal helper).
     WrtMask With(NP, false);
     for (unsigned I = 0; I < NP; ++I) {
       if (!Args[I].T)
@@ -222,10 +222,6 @@ VT TangentBuilder::pushforwardCall(const CallExpr *CE, const FunctionDecl *FD) {
                                         FD->getNameAsString() + "'"),
                 nullptr};
       With[I] = true;
-      Args[I].V = PT->isPointerType()
-                      ? B.staticCast(PT, new (Ctx) CXXNullPtrLiteralExpr(
-                                             Ctx.NullPtrTy, B.Loc))
-                      : B.zero(PT.getUnqualifiedType());
     }
     if (!llvm::is_contained(With, true)) {
       SmallVector<Expr *, 8> Vs;
@@ -250,8 +246,9 @@ VT TangentBuilder::pushforwardCall(const CallExpr *CE, const FunctionDecl *FD) {
                            ")"),
               nullptr};
     SmallVector<Expr *, 8> Vs;
-    for (VT &A : Args)
-      Vs.push_back(A.V);
+    for (unsigned I = 0; I < NP; ++I)
+      if (!With[I])
+        Vs.push_back(Args[I].V);
     for (unsigned I = 0; I < NP; ++I)
       if (With[I])
         Vs.push_back(Args[I].T);

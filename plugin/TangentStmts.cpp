@@ -695,11 +695,19 @@ void TangentBuilder::bindPushforward() {
   // Which parameters the body writes (the reverse builder's analysis).
   Activity Act(State::get(Ctx));
   Act.run(Def, PE->Wrt);
+  unsigned DroppedBefore = 0;
   for (unsigned I = 0; I < Def->getNumParams(); ++I) {
     const ParmVarDecl *P = Def->getParamDecl(I);
-    ParmVarDecl *NP = Fn->getParamDecl(I);
-    Vals[P] = NP;
     int TI = Sig.AdjointIndex[I];
+    if (Linear && TI >= 0) {
+      // An adjoint: no value parameter (PushforwardEntry::Linear).
+      Dropped.insert(P);
+      Tans[P] = Fn->getParamDecl(TI);
+      ++DroppedBefore;
+      continue;
+    }
+    ParmVarDecl *NP = Fn->getParamDecl(I - DroppedBefore);
+    Vals[P] = NP;
     QualType PT = P->getType();
     if (TI < 0 && Linear)
       continue;

@@ -251,7 +251,8 @@ VT TangentBuilder::assignment(const Expr *Whole, BinaryOperatorKind Op,
     return {A, nullptr};
   }
   if (!LV.T) {
-    if (!RV.T && Op != BO_MulAssign && Op != BO_DivAssign)
+    // (Linear mode: the pullback's own values have no tangents.)
+    if (!RV.T && ((Op != BO_MulAssign && Op != BO_DivAssign) || Linear))
       return {B.binop(Op, LV.V, rhs(RV.V)), nullptr};
     return {fail(L, "write of a differentiated value to '" +
                         spelled(L) +

@@ -190,6 +190,12 @@ before the memory ones), `memory` and `-NAME` are accepted):
              calls the vector pushforward with the directions (V, 0, -2 V)
              in its three lanes, compares lane 0 as forward does, and
              requires lane 1 to be zero and lane 2 to be -2 times lane 0
+  vecpull    (not in all or memory) checked functions get `[[grad("lanes=2")]]`
+             (those that hessian makes `[[grad::hessian]]` excepted): the
+             checker calls the vector pullback too, with the seeds (s, -2 s)
+             in its two lanes (out's adjoints likewise), and requires lane 0
+             to equal the scalar pullback's adjoints (relative 1e-12) and
+             lane 1 to be -2 times lane 0
   hessian    (not in all or memory) checked functions without `out` are
              `[[grad::hessian]]` (with forward, also `grad::forward`): the
              checker compares NAME_hvp along a random direction with central
@@ -263,7 +269,8 @@ ALL_FEATURES = LEGACY_FEATURES + MEMORY_FEATURES + ("retwrite", "seqorder",
                                                     "rowptrs", "temps",
                                                     "ownermethods", "dtors",
                                                     "lambdas", "intalias",
-                                                    "fallthrough")
+                                                    "fallthrough",
+                                                    "vecpull")
 # Names that stand for several features.
 GROUPS = {"memory": MEMORY_FEATURES, "all": LEGACY_FEATURES}
 DEFAULT_FEATURES = ("expr", "locals", "overwrite", "ternary", "math", "calls",
@@ -3135,6 +3142,8 @@ class Gen:
             self.emit(f"return {ret.text};")
         sig = f"{'void' if void else 'double'} {name}({', '.join(self.param_decl(p) for p in params)})"
         first = "grad::hessian" if (self.on("hessian") and out is None) else "grad"
+        if first == "grad" and self.on("vecpull"):
+            first = 'grad("lanes=2")'
         fwd = ('grad::forward("lanes=3")' if self.on("lanes")
                else "grad::forward")
         attr = (f"[[{first}, {fwd}]] " if self.on("forward")
@@ -3255,6 +3264,22 @@ static double fd(Fn F, const double *A, int N, int I, double Step) {
 
 static bool close(double Got, double Want, double Rel, double Abs) {
   return std::fabs(Got - Want) <= Abs + Rel * std::fabs(Want);
+}
+
+// Feature vecpull: lane 0 of the vector pullback's adjoints L (seeds s and
+// -2 s) must be the scalar pullback's E, lane 1 -2 times it.
+template <class L>
+static int lanesCheck(const char *Name, const double *E, const L *Lv, int N) {
+  int Bad = 0;
+  for (int I = 0; I < N; ++I)
+    if (!close(Lv[I].der[0], E[I], 1e-10, 1e-13) ||
+        !close(Lv[I].der[1], -2 * E[I], 1e-12, 1e-300)) {
+      std::printf("FAIL %s vector pullback adjoint %d: lanes %.17g %.17g, "
+                  "scalar %.17g\n",
+                  Name, I, Lv[I].der[0], Lv[I].der[1], E[I]);
+      ++Bad;
+    }
+  return Bad;
 }
 
 static int run(const Case *Cases, int N, std::uint64_t Seed) {
@@ -3540,7 +3565,34 @@ def hvp_wrapper(f):
     return lines
 
 
-def wrappers(f, forward=False, hessian=False, lanes=False):
+def vector_pullback_check(f, offs, at, args):
+    """Feature vecpull: the vector pullback with seeds (s, -2 s) against
+    the scalar adjoints in e (out's final adjoints included)."""
+    lines = ["  {"]
+    if "o" in offs:
+        lines.append(f"    double ow[{OUT_LEN}] = {{"
+                     + ", ".join(f"a[{offs['o'] + i}]" for i in range(OUT_LEN)) + "};")
+    lines.append(f"    grad::lanes<double, 2> L[{at}] = {{}};")
+    if "o" in offs:
+        for k in range(OUT_LEN):
+            w = fmt(OUT_WEIGHTS[k])
+            lines.append(f"    L[{offs['o'] + k}] = grad::lanes<double, 2>"
+                         f"{{{{s * {w}, -2 * s * {w}}}}};")
+    ls, i = [], 0
+    for kd in f.kinds:
+        if kd == "s":
+            ls.append(f"&L[{i}]")
+            i += 1
+        else:
+            ls.append(f"L + {offs[kd]}")
+    seed = [] if f.void else ["grad::lanes<double, 2>{{s, -2 * s}}"]
+    lines.append(f"    {f.name}_pullback({', '.join([args('ow')] + seed + ls)});")
+    lines.append(f"    bad += fuzz::lanesCheck(\"{f.name}\", e, L, {at});")
+    lines.append("  }")
+    return lines
+
+
+def wrappers(f, forward=False, hessian=False, lanes=False, vec=False):
     """The checker's view of f: F(a) and its pullback over one flat vector
     a of scalars, then the array parameter, then out's entry values."""
     n = f.arity
@@ -3580,6 +3632,30 @@ def wrappers(f, forward=False, hessian=False, lanes=False):
     pf = pushforward_wrapper(f, offs, lanes) if forward else []
     if hessian and "o" not in offs:
         pf += hvp_wrapper(f)
+    # (vecpull: the scalar adjoints go to e first, compared with the lanes.)
+    vec = vec and not (hessian and "o" not in offs)
+    if vec:
+        es, i = [], 0
+        for kd in f.kinds:
+            if kd == "s":
+                es.append(f"&e[{i}]")
+                i += 1
+            else:
+                es.append(f"e + {offs['p']}" if kd == "p" else "dov")
+    if "o" not in offs and vec:
+        w.append(f"static double {f.name}_w(const double *a) "
+                 f"{{ {body + ' ' if body else ''}return {f.name}({args('ov')}); }}")
+        pb.append(f"static int {f.name}_pb(const double *a, double s, double *d) {{")
+        pb.append(f"  {body}")
+        pb.append(f"  double e[{at}] = {{}};")
+        pb.append(f"  {f.name}_pullback({', '.join([args('ov')] + seed + es)});")
+        pb.append(f"  for (int k = 0; k < {at}; ++k)")
+        pb.append("    d[k] += e[k];")
+        pb.append("  int bad = 0;")
+        pb += vector_pullback_check(f, offs, at, args)
+        pb.append("  return bad;")
+        pb.append("}")
+        return w + pb + pf, at
     if "o" not in offs:
         w.append(f"static double {f.name}_w(const double *a) "
                  f"{{ {body + ' ' if body else ''}return {f.name}({args('ov')}); }}")
@@ -3600,11 +3676,23 @@ def wrappers(f, forward=False, hessian=False, lanes=False):
               + ", ".join(f"ov[{k}]" for k in range(OUT_LEN)) + "};")
     pb.append(f"  double dov[{OUT_LEN}] = {{"
               + ", ".join(f"s * {fmt(OUT_WEIGHTS[k])}" for k in range(OUT_LEN)) + "};")
-    pb.append(f"  {f.name}_pullback({', '.join([args('ov')] + seed + ds)});")
+    if vec:
+        pb.append(f"  double e[{at}] = {{}};")
+        pb.append(f"  {f.name}_pullback({', '.join([args('ov')] + seed + es)});")
+        pb.append(f"  for (int k = 0; k < {OUT_LEN}; ++k)")
+        pb.append(f"    e[{offs['o']} + k] = dov[k];")
+        pb.append(f"  for (int k = 0; k < {at}; ++k)")
+        pb.append("    d[k] += e[k];")
+    else:
+        pb.append(f"  {f.name}_pullback({', '.join([args('ov')] + seed + ds)});")
     pb.append(f"  {f.name}({args('rv')});")
-    pb.append(f"  for (int k = 0; k < {OUT_LEN}; ++k)")
-    pb.append(f"    d[{offs['o']} + k] += dov[k];")
-    pb.append(f"  return fuzz::replay(\"{f.name}\", ov, rv, {OUT_LEN});")
+    if not vec:
+        pb.append(f"  for (int k = 0; k < {OUT_LEN}; ++k)")
+        pb.append(f"    d[{offs['o']} + k] += dov[k];")
+    pb.append(f"  int bad = fuzz::replay(\"{f.name}\", ov, rv, {OUT_LEN});")
+    if vec:
+        pb += vector_pullback_check(f, offs, at, args)
+    pb.append("  return bad;")
     pb.append("}")
     return w + pb + pf, at
 
@@ -3794,7 +3882,7 @@ def generate(seed, n, features):
     sizes = []
     for f in checked:
         text, size = wrappers(f, "forward" in features, "hessian" in features,
-                              "lanes" in features)
+                              "lanes" in features, "vecpull" in features)
         sizes.append(size)
         wi = next(i for i, t in enumerate(text) if "_pb(" in t)
         out += text[:wi]
