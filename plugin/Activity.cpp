@@ -267,6 +267,9 @@ void Activity::run(const FunctionDecl *FD, const WrtMask &Wrt) {
       Active.insert(FD->getParamDecl(I));
       Order.push_back(FD->getParamDecl(I));
     }
+  for (const VarDecl *V : Seeds)
+    if (Active.insert(V).second)
+      Order.push_back(V);
   computeAliases(FD->getBody());
   Body = FD->getBody();
   Writes C;

@@ -39,8 +39,20 @@ public:
   /// what it cannot track instead of dropping a derivative.
   bool isActive(const clang::VarDecl *VD) const {
     const clang::VarDecl *R = storageOf(VD);
+    if (!R && RootsDecide)
+      if (auto It = Roots.find(VD); It != Roots.end())
+        return llvm::any_of(It->second, [&](const clang::VarDecl *X) {
+          return Active.count(X) != 0;
+        });
     return R ? Active.count(R) != 0 : true;
   }
+  /// A pointer into several known storages is active if one of them is
+  /// (vector pullbacks: a pointer of the pullback's forward sweep into its
+  /// own values must not count as an adjoint). Set before run().
+  bool RootsDecide = false;
+  /// Variables active from the start, besides the parameters (set before
+  /// run()).
+  llvm::SmallVector<const clang::VarDecl *, 4> Seeds;
   bool isWritten(const clang::VarDecl *VD) const { return Written.count(VD); }
   /// \p Copy, a local the derivative adds (a lambda's copy of a capture,
   /// Lift.h captureCopy) declared at \p At, is active if \p Of is; nothing

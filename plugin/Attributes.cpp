@@ -171,9 +171,6 @@ WrtMask maskOf(const FunctionDecl *FD, const std::optional<WrtMask> &Wrt) {
   return Mask;
 }
 
-bool refuseOnce(Sema &S, const FunctionDecl *FD, SourceLocation Loc,
-                StringRef What);
-
 struct GradAttrInfo : public ParsedAttrInfo {
   GradAttrInfo() {
     OptArgs = 15;
@@ -257,8 +254,9 @@ struct GradAttrInfo : public ParsedAttrInfo {
       std::string Why;
       if (isTemplatePattern(FD))
         Why = "vector pullbacks of templates are not supported yet";
-      else if (refuseOnce(S, FD, Loc, "vector pullbacks do not support a "))
-        return AttributeApplied;
+      else if (const char *Kind = pushforwardUnsupported(FD))
+        Why = std::string("vector pullbacks do not support a ") + Kind +
+              " yet";
       if (Why.empty() && declareVectorPullback(S, FD, Mask, Lanes,
                                                S.getCurScope(), Loc, Why))
         return AttributeApplied;

@@ -446,10 +446,21 @@ VectorPullbackEntry *declareVectorPullback(Sema &S, FunctionDecl *Primal,
   for (unsigned I = Primal->getNumParams(); I < Sig.ParamTypes.size(); ++I) {
     QualType L = tangentType(S, Sig.ParamTypes[I], Lanes, Loc);
     if (L.isNull()) {
-      Why = "vector pullbacks do not support '" + Sig.ParamNames[I] +
-            "' of type '" +
-            Sig.ParamTypes[I].getAsString(Ctx.getPrintingPolicy()) +
-            "' yet (objects and containers have no lanes)";
+      // (Named as the user wrote it: the parameter or the result.)
+      std::string What = "the result of type '" +
+                         Primal->getReturnType().getAsString(
+                             Ctx.getPrintingPolicy()) +
+                         "'";
+      for (unsigned J = 0; J < Primal->getNumParams(); ++J)
+        if (Sig.AdjointIndex[J] == int(I))
+          What = "parameter '" + Sig.ParamNames[J] + "' of type '" +
+                 Primal->getParamDecl(J)->getType().getAsString(
+                     Ctx.getPrintingPolicy()) +
+                 "'";
+      if (int(I) == Sig.ThisIndex)
+        What = "the object of the member function";
+      Why = "vector pullbacks do not support " + What +
+            " yet (objects and containers have no lanes)";
       return nullptr;
     }
     Sig.ParamTypes[I] = L;

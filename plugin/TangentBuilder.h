@@ -99,6 +99,10 @@ private:
   /// Linear mode: which variables depend on the adjoints.
   std::unique_ptr<Activity> LinAct;
   bool linearActive(const VarDecl *VD) const;
+  void runLinearActivity(const WrtMask &Adj);
+  /// Linear mode: the pullback's local \p N as the user knows it ("the
+  /// adjoint of 'x'").
+  static std::string adjointName(StringRef N);
   /// Linear mode: a dropped variable's value is never computed. Reads of
   /// it build a reference to a variable that is never declared (of the
   /// same type, so that the value side still type-checks); build()

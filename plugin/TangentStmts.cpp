@@ -158,7 +158,8 @@ void TangentBuilder::declStmt(const DeclStmt *DS) {
     // tangent, such as a range-for's range over read-only data, is fine).
     std::string What = VD->isImplicit()
                            ? std::string("range of a range-based 'for'")
-                           : "local '" + VD->getNameAsString() + "'";
+                       : Linear ? adjointName(VD->getName())
+                                : "local '" + VD->getNameAsString() + "'";
     if (Tracked && Lanes && !T->isReferenceType() &&
         tanTypeOr(T, DS, What).isNull()) {
       FailedVars.insert(VD);
@@ -794,20 +795,64 @@ void TangentBuilder::bindVectorPullback() {
     Dropped.insert(P);
     Tans[P] = Fn->getParamDecl(I);
   }
-  LinAct = std::make_unique<Activity>(State::get(Ctx));
-  LinAct->run(Def, Adj);
+  runLinearActivity(Adj);
+}
+
+void TangentBuilder::runLinearActivity(const WrtMask &Adj) {
+  // A write through a pointer that may reach several variables (`*((c ?
+  // &_d_a : &_d_b) + o) += e`, the adjoint of a pointer re-seated between
+  // variables) makes each of them an adjoint when one is or the value is:
+  // again until nothing changes.
+  SmallVector<const VarDecl *, 4> Extra;
+  for (;;) {
+    LinAct = std::make_unique<Activity>(State::get(Ctx));
+    LinAct->RootsDecide = true;
+    LinAct->Seeds = Extra;
+    LinAct->run(Def, Adj);
+    bool Changed = false;
+    std::function<void(const Stmt *)> Walk = [&](const Stmt *St) {
+      if (!St)
+        return;
+      if (const auto *BO = dyn_cast<BinaryOperator>(St);
+          BO && BO->isAssignmentOp()) {
+        auto Reach = LinAct->mayReach(BO->getLHS());
+        bool Any = LinAct->isActive(BO->getRHS()) ||
+                   llvm::any_of(Reach, [&](const VarDecl *V) {
+                     return LinAct->isActive(V);
+                   });
+        if (Any && Reach.size() > 1)
+          for (const VarDecl *V : Reach)
+            if (!LinAct->isActive(V) && !llvm::is_contained(Extra, V)) {
+              Extra.push_back(V);
+              Changed = true;
+            }
+      }
+      for (const Stmt *C : St->children())
+        Walk(C);
+    };
+    Walk(Def->getBody());
+    if (!Changed)
+      return;
+  }
+}
+
+std::string TangentBuilder::adjointName(StringRef N) {
+  // The reverse builder names adjoints `_d_x` (or `_d_x_3`) and its
+  // temporaries `_g0`.
+  if (N.consume_front("_d_")) {
+    N = N.rtrim("0123456789");
+    N.consume_back("_");
+    return "the adjoint of '" + N.str() + "'";
+  }
+  if (N.starts_with("_g"))
+    return "the adjoint of a temporary";
+  return "local '" + N.str() + "'";
 }
 
 bool TangentBuilder::linearActive(const VarDecl *VD) const {
   if (!LinAct)
     return false;
-  // A pointer into several storages is active if one of them is (its
-  // storage is unknown, which Activity counts as active).
-  ArrayRef<const VarDecl *> Roots = LinAct->rootsOf(VD);
-  if (!Roots.empty())
-    return llvm::any_of(Roots,
-                        [&](const VarDecl *R) { return LinAct->isActive(R); });
-  return LinAct->isActive(VD);
+  return LinAct->isActive(VD); // (RootsDecide)
 }
 
 VarDecl *TangentBuilder::poisonFor(const VarDecl *VD) {
@@ -861,8 +906,7 @@ bool TangentBuilder::build() {
   if (PE) {
     bindPushforward();
     if (Linear) {
-      LinAct = std::make_unique<Activity>(State::get(Ctx));
-      LinAct->run(Def, PE->Drop);
+      runLinearActivity(PE->Drop);
     }
   } else if (VP) {
     bindVectorPullback();

@@ -260,11 +260,33 @@ VT TangentBuilder::assignment(const Expr *Whole, BinaryOperatorKind Op,
                         "function's differentiated parameters)"),
             nullptr};
   }
-  if (Linear)
-    // (Every adjoint the plugin can follow is a dropped variable's.)
-    return {fail(L, "write to the adjoint '" + spelled(L) +
-                        "' through an expression the plugin cannot follow"),
-            nullptr};
+  if (Linear) {
+    // Only adjoint memory has tangents here (through a pointer that
+    // chooses between adjoints, `*((c ? &_d_a : &_d_b) + o) += e`): its
+    // lanes only, as for a dropped variable.
+    if (!Discarded)
+      return {fail(Whole, "assignment to an adjoint used as a value"),
+              nullptr};
+    switch (Op) {
+    case BO_Assign:
+      emit(B.binop(Op, LV.T, rhs(orZero(RV.T, LT))));
+      break;
+    case BO_AddAssign:
+    case BO_SubAssign:
+      if (RV.T)
+        emit(B.binop(Op, LV.T, rhs(RV.T)));
+      break;
+    case BO_MulAssign:
+    case BO_DivAssign:
+      if (RV.T)
+        return {fail(Whole, "product of two adjoints"), nullptr};
+      emit(B.binop(Op, LV.T, rhs(RV.V)));
+      break;
+    default:
+      return {fail(Whole, constructName(Whole)), nullptr};
+    }
+    return {};
+  }
   if (LV.T->getType().isConstQualified())
     return {fail(L, "write to '" +
                         spelled(L) +
@@ -428,6 +450,12 @@ VT TangentBuilder::conditional(const ConditionalOperator *CO, bool NeedT) {
     return {fail(CO, "'?:' with side effects in a loop condition"), nullptr};
   if (!A.V || !Bv.V)
     return {};
+  // (Linear mode: a pointer to an adjoint or to memory without one would
+  // have a null tangent on one side.)
+  if (Linear && Active && T->isPointerType() && (!A.T != !Bv.T))
+    return {fail(CO, "pointer choosing between an adjoint and memory "
+                     "without one"),
+            nullptr};
   if (ThenS.empty() && ElseS.empty()) {
     if (!Active || (!A.T && !Bv.T))
       return {B.cond(C.V, A.V, Bv.V), nullptr};
@@ -598,7 +626,9 @@ VT TangentBuilder::expr(const Expr *X, bool NeedT) {
     if (CE->getConstructor()->isCopyOrMoveConstructor() &&
         CE->getNumArgs() >= 1)
       return expr(CE->getArg(0), NeedT);
-    if (hasFloatingData(CE->getType()))
+    // (Linear mode: an object without adjoints is built as written.)
+    if (hasFloatingData(CE->getType()) &&
+        !(Linear && !LinAct->isActive(CE) && !LinAct->reachesActive(CE)))
       return objectTemporary(CE, CE->getType());
     SmallVector<Expr *, 4> Args;
     for (const Expr *A : CE->arguments()) {
