@@ -341,6 +341,8 @@ private:
   }
 
   VT expr(const Expr *X, bool NeedT);
+  /// Linear mode: the lanes of a shadow allocation (null V otherwise).
+  VT linearShadowAlloc(const Expr *X);
   VT declRef(const DeclRefExpr *DRE);
   VT unary(const UnaryOperator *UO, bool NeedT);
   VT binary(const BinaryOperator *BO, bool NeedT);

@@ -659,9 +659,11 @@ VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
       StringRef(FD->getQualifiedNameAsString()).starts_with("grad::detail::"))
     return sinCosPair(CE, FD, NeedT);
   // The runtime's `zero(x)` and `accumulate(dst, src)` in a pullback are
-  // linear: the same call on the tangents.
+  // linear: the same call on the tangents. (Linear mode: `shadow_free(p)`
+  // of a shadow frees its lanes.)
   if (FD->getIdentifier() &&
-      (FD->getName() == "zero" || FD->getName() == "accumulate") &&
+      (FD->getName() == "zero" || FD->getName() == "accumulate" ||
+       (Linear && FD->getName() == "shadow_free")) &&
       StringRef(FD->getQualifiedNameAsString()).starts_with("grad::detail::")) {
     SmallVector<Expr *, 2> Vs, Ts;
     bool Any = false;

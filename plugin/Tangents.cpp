@@ -524,6 +524,29 @@ Expr *TangentBuilder::condition(const Expr *C) {
   return Out;
 }
 
+VT TangentBuilder::linearShadowAlloc(const Expr *X) {
+  // `static_cast<T *>(grad::detail::shadow_alloc(bytes))`: the shadow of
+  // scratch memory; its lanes take Lanes times the bytes.
+  const auto *C = dyn_cast<ExplicitCastExpr>(X);
+  const auto *CE =
+      C ? dyn_cast<CallExpr>(C->getSubExpr()->IgnoreParenImpCasts()) : nullptr;
+  const FunctionDecl *FD = CE ? CE->getDirectCallee() : nullptr;
+  if (!FD || !FD->getIdentifier() || FD->getName() != "shadow_alloc" ||
+      CE->getNumArgs() != 1 || !C->getType()->isPointerType() ||
+      !StringRef(FD->getQualifiedNameAsString()).starts_with("grad::detail::"))
+    return {};
+  VT Bytes = expr(CE->getArg(0), false);
+  QualType TT = tanType(C->getType());
+  if (!Bytes.V || TT.isNull())
+    return {};
+  Expr *N = B.binop(BO_Mul, B.paren(Bytes.V),
+                    B.intLit(Lanes, CE->getArg(0)->getType()));
+  Expr *Alloc = B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), {N});
+  // (The value side is never emitted: the pointer is an adjoint.)
+  return {B.staticCast(C->getType(), B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), {Bytes.V})),
+          B.staticCast(TT, Alloc)};
+}
+
 VT TangentBuilder::expr(const Expr *X, bool NeedT) {
   if (!X)
     return {};
@@ -533,8 +556,11 @@ VT TangentBuilder::expr(const Expr *X, bool NeedT) {
     Discard = X;
   // Linear mode: what does not depend on the adjoints has no tangent
   // (the pullback's own values, objects such as sin_cos's pair).
-  if (Linear && NeedT && !LinAct->isActive(X) && !LinAct->reachesActive(X))
+  if (Linear && NeedT && !LinAct->isActive(X) && !LinAct->reachesActive(X)) {
+    if (VT Shadow = linearShadowAlloc(X); Shadow.V)
+      return Shadow;
     NeedT = false;
+  }
   if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(X))
     return expr(DA->getExpr(), NeedT);
   if (const auto *NT = dyn_cast<SubstNonTypeTemplateParmExpr>(X))
@@ -661,7 +687,11 @@ VT TangentBuilder::expr(const Expr *X, bool NeedT) {
   if (FreeT)
     emit(FreeT);
   const auto *NE = dyn_cast<CXXNewExpr>(X);
-  if ((NE && !hasFloatingData(NE->getAllocatedType()) &&
+  // (Linear mode: the pullback's own scratch memory, `new double[n]` of
+  // the primal, has no tangent; the adjoint's shadow is shadow_alloc's.)
+  bool Own = Linear && (NE || Freed) && !LinAct->reachesActive(X);
+  if (Own ||
+      (NE && !hasFloatingData(NE->getAllocatedType()) &&
        !NE->getAllocatedType()->isPointerType()) ||
       FreeT ||
       (Freed && Freed->getType()->isPointerType() &&

@@ -1,0 +1,49 @@
+// Vector pullbacks ([[grad("lanes=N")]]) refuse what has no lanes yet
+// (objects and containers: parameters, results, locals, temporaries),
+// templates and member functions, with an error at the attribute or at the
+// construct naming what the user wrote; all of a function's errors in one
+// compile.
+// RUN: not %gradxx -fsyntax-only %s 2>&1 | FileCheck %s --implicit-check-not=error:
+#include <cmath>
+#include <vector>
+
+struct Pt {
+  double x, y;
+};
+
+// CHECK-DAG: vector-pullback-errors.cpp:[[@LINE+1]]:3: error: grad: cannot declare the vector pullback of 'obj': vector pullbacks do not support parameter 'p' of type 'const Pt &' yet (objects and containers have no lanes)
+[[grad("lanes=2")]] double obj(const Pt &p) { return p.x * p.y; }
+
+// CHECK-DAG: vector-pullback-errors.cpp:[[@LINE+1]]:3: error: grad: cannot declare the vector pullback of 'mk': vector pullbacks do not support the result of type 'Pt' yet (objects and containers have no lanes)
+[[grad("lanes=2")]] Pt mk(double a) { return Pt{a, 2 * a}; }
+
+// CHECK-DAG: vector-pullback-errors.cpp:[[@LINE+1]]:8: error: grad: 'lanes=0': the number of directions must be a whole number from 1 to 1024
+[[grad("lanes=0")]] double zero(double a) { return a; }
+
+// CHECK-DAG: vector-pullback-errors.cpp:[[@LINE+1]]:22: error: grad: cannot declare the vector pullback of 'sq': vector pullbacks of templates are not supported yet
+template <class T> [[grad("lanes=2")]] T sq(T a) { return a * a; }
+
+struct Spring {
+  double k;
+  // CHECK-DAG: vector-pullback-errors.cpp:[[@LINE+1]]:5: error: grad: cannot declare the vector pullback of 'energy': vector pullbacks do not support a member function yet
+  [[grad("lanes=2")]] double energy(double x) { return k * x * x; }
+};
+
+static double norm2(const Pt &p) { return p.x * p.x + p.y * p.y; }
+
+// CHECK-DAG: vector-pullback-errors.cpp:[[@LINE+1]]:3: note: while differentiating 'locals' requested here
+[[grad("lanes=2")]] double locals(double x, double y) {
+  // CHECK-DAG: vector-pullback-errors.cpp:[[@LINE+1]]:3: error: grad: cannot build the vector pullback of 'locals': the adjoint of 'q' of type 'Pt' in vector mode (objects and containers have no lanes yet)
+  Pt q{x, y};
+  // CHECK-DAG: vector-pullback-errors.cpp:[[@LINE+1]]:3: error: grad: cannot build the vector pullback of 'locals': the adjoint of 'w' of type 'std::vector<double>' in vector mode (objects and containers have no lanes yet)
+  std::vector<double> w(3, x);
+  w[1] += y;
+  // CHECK-DAG: vector-pullback-errors.cpp:[[@LINE+1]]:3: error: grad: cannot build the vector pullback of 'locals': the adjoint of a temporary of type 'Pt' in vector mode (objects and containers have no lanes yet)
+  return q.x * q.y + w[1] + norm2(Pt{x, y});
+}
+
+// The scalar pullback is declared all the same.
+void use(const Pt &p) {
+  Pt dp{};
+  obj_pullback(p, 1.0, &dp);
+}
