@@ -639,6 +639,11 @@ VT TangentBuilder::expr(const Expr *X, bool NeedT) {
     if (T->isPointerType() && X2.T)
       return {fail(EC, "cast of a pointer to differentiated memory"),
               nullptr};
+    // (A pullback's byte offsets: `reinterpret_cast<const char *>(p)`.)
+    if (isa<CXXReinterpretCastExpr>(EC))
+      return {B.reinterpretCast(T, X2.V), nullptr};
+    if (isa<CXXConstCastExpr>(EC))
+      return {B.constCast(T, X2.V), nullptr};
     return {B.staticCast(T, X2.V),
             FloatCast && X2.T ? B.staticCast(tanType(T), X2.T) : nullptr};
   }
