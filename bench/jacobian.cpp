@@ -19,6 +19,7 @@
 ///   jac_hand/lanes26    ... with 26 lanes (1 pass)
 ///   jac_hand/forward    ... by 26 scalar pushforwards
 ///   jac_hand/reverse    ... by 300 pullbacks (one per residual)
+///   jac_hand/reverse_lanes8  ... by 38 vector pullbacks with 8 seeds
 ///
 /// bench/ratios.py checks lanes / primal <= (reverse / primal) / 5.
 ///
@@ -30,6 +31,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -136,9 +138,10 @@ static void handModel(const double *theta, const double *offsets,
   }
 }
 
-// The differentiated entry points: reverse (pullback), scalar forward, and
-// vector forward with 8 and 26 lanes.
-[[grad("theta, err"), grad::forward("theta, err", "lanes=8")]] void
+// The differentiated entry points: reverse (pullback, and the vector
+// pullback with 8 seeds), scalar forward, and vector forward with 8 and 26
+// lanes.
+[[grad("theta, err", "lanes=8"), grad::forward("theta, err", "lanes=8")]] void
 hand8(const double *theta, const double *offsets, const double *rest,
       const int *bones, const double *weights, const double *targets,
       double *err) {
@@ -221,19 +224,35 @@ void jacobianReverse(double *J) {
   });
 }
 
-/// All four Jacobians agree, and a column agrees with central differences
+void jacobianReverseLanes8(double *J) {
+  Model &M = model();
+  std::vector<double> Err(NOut);
+  std::vector<grad::lanes<double, 8>> Seed(NOut);
+  grad::jacobian_reverse_lanes<8>(
+      NParams, NOut, J,
+      [&](const grad::lanes<double, 8> *W, grad::lanes<double, 8> *D) {
+        std::copy(W, W + NOut, Seed.begin());
+        hand8_pullback(M.Theta.data(), M.Offsets.data(), M.Rest.data(),
+                       M.Bones.data(), M.Weights.data(), M.Targets.data(),
+                       Err.data(), D, Seed.data());
+      });
+}
+
+/// All five Jacobians agree, and a column agrees with central differences
 /// of the model.
 void checkAll() {
   Model &M = model();
   std::vector<double> J8(NOut * NParams), J26(J8.size()), JF(J8.size()),
-      JR(J8.size());
+      JR(J8.size()), JRL(J8.size());
   jacobianLanes8(J8.data());
   jacobianLanes26(J26.data());
   jacobianForward(JF.data());
   jacobianReverse(JR.data());
+  jacobianReverseLanes8(JRL.data());
   bench::expectSame("jacobian lanes8/forward", J8, JF, 1e-12);
   bench::expectSame("jacobian lanes26/forward", J26, JF, 1e-12);
   bench::expectSame("jacobian reverse/forward", JR, JF, 1e-10);
+  bench::expectSame("jacobian reverse_lanes8/reverse", JRL, JR, 1e-14);
   for (int K = 0; K < NParams; ++K) {
     std::vector<double> Col(NOut), Fd(NOut);
     auto At = [&](double H, std::vector<double> &E) {
@@ -282,5 +301,6 @@ BENCHMARK(jac_hand<jacobianLanes8>)->Name("jac_hand/lanes8");
 BENCHMARK(jac_hand<jacobianLanes26>)->Name("jac_hand/lanes26");
 BENCHMARK(jac_hand<jacobianForward>)->Name("jac_hand/forward");
 BENCHMARK(jac_hand<jacobianReverse>)->Name("jac_hand/reverse");
+BENCHMARK(jac_hand<jacobianReverseLanes8>)->Name("jac_hand/reverse_lanes8");
 
 BENCHMARK_MAIN();

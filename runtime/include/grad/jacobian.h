@@ -12,6 +12,7 @@
 ///   grad::jacobian_forward(n, m, J, push)     J column by column
 ///   grad::jacobian_lanes<N>(n, m, J, pushN)   J, N columns per call
 ///   grad::jacobian_reverse(n, m, J, pull)     J row by row
+///   grad::jacobian_reverse_lanes<N>(n, m, J, pullN)  J, N rows per call
 ///   grad::jacobian(n, m, J, push, pull)       forward when n <= m
 ///   grad::jacobian<N>(n, m, J, pushN, pull)   lanes when n <= m
 ///
@@ -24,6 +25,8 @@
 ///   pushN(t, u)    the same for N directions         (t: n, u: m
 ///                  grad::lanes<T, N>: a vector pushforward)
 ///   pull(w, d)     adds J^T w into d                (w: m, d: n values)
+///   pullN(w, d)    the same for N seeds              (w: m, d: n
+///                  grad::lanes<T, N>: a vector pullback)
 ///
 /// Matrices are row-major: H[i * n + j], J[i * n + j] = d out_i / d in_j.
 ///
@@ -101,6 +104,27 @@ void jacobian_reverse(std::size_t n, std::size_t m, T *J, Pull &&pull) {
     for (std::size_t K = 0; K < n; ++K)
       J[I * n + K] = D[K];
     W[I] = T(0);
+  }
+}
+
+/// The m x n Jacobian from ceil(m / N) vector pullbacks: lane L of call K
+/// seeds output K * N + L.
+template <std::size_t N, class T, class PullN>
+void jacobian_reverse_lanes(std::size_t n, std::size_t m, T *J,
+                            PullN &&pull) {
+  std::vector<lanes<T, N>> W(m), D(n);
+  for (std::size_t I0 = 0; I0 < m; I0 += N) {
+    std::size_t Width = m - I0 < N ? m - I0 : N;
+    for (lanes<T, N> &X : W)
+      X = lanes<T, N>{};
+    for (std::size_t L = 0; L < Width; ++L)
+      W[I0 + L].der[L] = T(1);
+    for (lanes<T, N> &X : D)
+      X = lanes<T, N>{};
+    pull(static_cast<const lanes<T, N> *>(W.data()), D.data());
+    for (std::size_t L = 0; L < Width; ++L)
+      for (std::size_t K = 0; K < n; ++K)
+        J[(I0 + L) * n + K] = D[K].der[L];
   }
 }
 
