@@ -66,20 +66,20 @@ bool isLanesType(QualType T) {
          CT->getQualifiedNameAsString() == "grad::lanes";
 }
 
-QualType tangentType(Sema &S, QualType T, unsigned Lanes,
-                     SourceLocation Loc) {
+QualType tangentType(Sema &S, QualType T, unsigned Lanes, SourceLocation Loc,
+                     bool Vectors) {
   if (!Lanes || T.isNull())
     return T;
   ASTContext &Ctx = S.Context;
   if (const auto *RT = T->getAs<ReferenceType>()) {
-    QualType P = tangentType(S, RT->getPointeeType(), Lanes, Loc);
+    QualType P = tangentType(S, RT->getPointeeType(), Lanes, Loc, Vectors);
     if (P.isNull())
       return P;
     return T->isLValueReferenceType() ? Ctx.getLValueReferenceType(P)
                                       : Ctx.getRValueReferenceType(P);
   }
   if (const ArrayType *AT = Ctx.getAsArrayType(T)) {
-    QualType E = tangentType(S, AT->getElementType(), Lanes, Loc);
+    QualType E = tangentType(S, AT->getElementType(), Lanes, Loc, Vectors);
     if (E.isNull())
       return E;
     if (const auto *CAT = dyn_cast<ConstantArrayType>(AT))
@@ -92,10 +92,36 @@ QualType tangentType(Sema &S, QualType T, unsigned Lanes,
   Qualifiers Q = T.getQualifiers();
   QualType U = T.getUnqualifiedType();
   if (const auto *PT = U->getAs<PointerType>()) {
-    QualType P = tangentType(S, PT->getPointeeType(), Lanes, Loc);
+    QualType P = tangentType(S, PT->getPointeeType(), Lanes, Loc, Vectors);
     if (P.isNull())
       return P;
     return Ctx.getQualifiedType(Ctx.getPointerType(P), Q);
+  }
+  // std::vector<T> -> std::vector<grad::lanes<T, N>> (vector pullbacks).
+  if (const auto *CT = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+          U->getAsCXXRecordDecl());
+      Vectors && CT && CT->isInStdNamespace() && CT->getIdentifier() &&
+      CT->getName() == "vector" && CT->getTemplateArgs().size() >= 1 &&
+      CT->getTemplateArgs()[0].getKind() == TemplateArgument::Type &&
+      isFloating(CT->getTemplateArgs()[0].getAsType())) {
+    QualType E =
+        tangentType(S, CT->getTemplateArgs()[0].getAsType(), Lanes, Loc);
+    if (E.isNull())
+      return E;
+    SemaBuilder B(S, Loc);
+    TemplateArgumentListInfo Args(Loc, Loc);
+    Args.addArgument(B.typeArg(E));
+    QualType V = S.CheckTemplateIdType(
+        TemplateName(CT->getSpecializedTemplate()), Loc, Args);
+    if (V.isNull() || S.RequireCompleteType(Loc, V, 0))
+      return QualType();
+    CXXScopeSpec SS;
+    SS.MakeGlobal(Ctx, Loc);
+    SS.Extend(Ctx, const_cast<NamespaceDecl *>(cast<NamespaceDecl>(CT->getDeclContext())), Loc, Loc);
+    return Ctx.getQualifiedType(
+        Ctx.getElaboratedType(ElaboratedTypeKeyword::None, SS.getScopeRep(),
+                              V),
+        Q);
   }
   if (isLanesType(U))
     return T;

@@ -40,9 +40,11 @@ bool computePushforwardSignature(clang::Sema &S,
 /// The tangent type of a value of type \p T in a pushforward with \p Lanes
 /// directions: \p T itself for 0; otherwise floating scalars become
 /// `::grad::lanes<T, Lanes>`, through pointers, references and arrays;
-/// null for objects with floating data (no vector tangents yet).
+/// null for objects with floating data (no vector tangents yet), except,
+/// with \p Vectors (vector pullbacks), `std::vector<T>`, whose lanes are a
+/// `std::vector<grad::lanes<T, N>>`.
 clang::QualType tangentType(clang::Sema &S, clang::QualType T, unsigned Lanes,
-                            clang::SourceLocation Loc);
+                            clang::SourceLocation Loc, bool Vectors = false);
 /// True for `grad::lanes<T, N>`.
 bool isLanesType(clang::QualType T);
 

@@ -116,7 +116,7 @@ private:
   /// The type of the tangent of a value of type \p T (\p T itself unless
   /// in vector mode); null when it has none.
   QualType tanType(QualType T) {
-    return tangentType(S, T, Lanes, B.Loc);
+    return tangentType(S, T, Lanes, B.Loc, /*Vectors=*/Linear);
   }
   /// \p T's tangent type, or null after reporting \p What at \p St.
   QualType tanTypeOr(QualType T, const Stmt *St, const Twine &What) {

@@ -110,7 +110,9 @@ VT TangentBuilder::memberCall(const CXXMemberCallExpr *MC, bool NeedT) {
     }
     if (O.T)
       emit(B.memberCall(O.T, Name, Ts, Arrow));
-    else if (Active)
+    if (O.T && Linear)
+      return {}; // (an adjoint container: its lanes only)
+    if (!O.T && Active)
       // A container without a tangent (constant data) may take constants
       // only.
       return {fail(MC, "'" + Name.str() + "' of a differentiated value into '" +
@@ -148,6 +150,8 @@ VT TangentBuilder::memberCall(const CXXMemberCallExpr *MC, bool NeedT) {
     }
     if (O.T)
       emit(B.memberCall(O.T, Name, Ts, Arrow));
+    if (O.T && Linear)
+      return {};
     return {B.memberCall(O.V, Name, Vs, Arrow), nullptr};
   }
   // Other member functions: only const ones whose result carries no
@@ -165,7 +169,11 @@ VT TangentBuilder::memberCall(const CXXMemberCallExpr *MC, bool NeedT) {
       (isFloating(MC->getType()) || MC->getType()->isPointerType()))
     return {fail(MC, "call to member function '" + Name.str() + "'"),
             nullptr};
-  VT O = expr(Obj, false);
+  VT O = expr(Obj, Linear && Std && MD->isConst());
+  // (Linear mode: `_d_v.size()` of an adjoint container asks its lanes,
+  // which have the same size.)
+  if (Linear && O.T)
+    O.V = O.T;
   SmallVector<Expr *, 2> Vs;
   for (const Expr *A : MC->arguments()) {
     if (isa<CXXDefaultArgExpr>(A))

@@ -250,6 +250,18 @@ void TangentBuilder::declStmt(const DeclStmt *DS) {
       VT X = InitVT(true);
       VInit = X.V;
       TInit = orZero(X.T, NR);
+    } else if (Linear && NR->isRecordType()) {
+      // An adjoint container (std::vector lanes): declared empty, sized by
+      // the pullback's own assign / resize.
+      const Expr *I0 = Init ? Init->IgnoreImplicit() : nullptr;
+      const auto *IL = dyn_cast_or_null<InitListExpr>(I0);
+      const auto *CE = dyn_cast_or_null<CXXConstructExpr>(I0);
+      if (I0 && !(IL && IL->getNumInits() == 0) &&
+          !(CE && CE->getNumArgs() == 0))
+        fail(Init, adjointName(VD->getName()) + " initialised as '" +
+                       spelled(Init) + "'");
+      else
+        TInit = B.emptyInitList();
     } else {
       // Arrays, containers and objects: a tangent of the same shape.
       if (Given) {
