@@ -184,6 +184,12 @@ bool Activity::compute(const Expr *E) const {
     // Through a pointer of unknown origin: it may be differentiated.
     bool IsThis;
     const VarDecl *R = rootOf(E, IsThis);
+    if (!R && !IsThis && RootsDecide) {
+      // (Through a pointer into several known storages: one of them.)
+      auto Rs = mayReach(E);
+      if (!Rs.empty())
+        return llvm::any_of(Rs, [&](const VarDecl *V) { return isActive(V); });
+    }
     return IsThis ? ThisActive : (!R || isActive(R));
   }
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
@@ -212,7 +218,8 @@ bool Activity::compute(const Expr *E) const {
                                                  ? AT->getPointeeType()
                                                  : AT.getNonReferenceType()))
           if (const VarDecl *P = pathRoot(A, IsThis))
-            if (isAlias(P) && !storageOf(P))
+            if (isAlias(P) && !storageOf(P) &&
+                (!RootsDecide || rootsOf(P).empty() || isActive(P)))
               return true;
       }
     }

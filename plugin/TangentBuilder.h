@@ -103,6 +103,13 @@ private:
   /// Linear mode: the pullback's local \p N as the user knows it ("the
   /// adjoint of 'x'").
   static std::string adjointName(StringRef N);
+  /// Linear mode: "the adjoint of 'v'" for an adjoint variable \p E, "an
+  /// adjoint container" otherwise.
+  static std::string adjointOf(const Expr *E) {
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+      return adjointName(DRE->getDecl()->getName());
+    return "an adjoint container";
+  }
   /// Linear mode: a dropped variable's value is never computed. Reads of
   /// it build a reference to a variable that is never declared (of the
   /// same type, so that the value side still type-checks); build()

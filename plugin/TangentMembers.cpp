@@ -61,6 +61,25 @@ VT TangentBuilder::memberCall(const CXXMemberCallExpr *MC, bool NeedT) {
     return {B.memberCall(O.V, Pop ? "pop_all" : "push_all", Args, Arrow),
             nullptr};
   }
+  // Linear mode: an adjoint std::vector (lanes) takes the element access,
+  // size and resizing members the pullback uses on adjoints; others
+  // (iterators, insert, erase, swap) are not supported yet.
+  if (Linear && Std && LinAct->isActive(Obj) &&
+      !llvm::is_contained({"operator[]", "at", "back", "front", "size",
+                           "empty", "assign", "resize", "pop_back",
+                           "push_back", "clear", "reserve"},
+                          Name) &&
+      !(Name == "assign" && MC->getNumArgs() == 2 &&
+        !MC->getArg(1)->getType()->isPointerType()))
+    return {fail(MC, "call to '" + Name.str() + "' on " + adjointOf(Obj) +
+                         " (the vector pullback of a container supports "
+                         "element access, size and resizing)"),
+            nullptr};
+  if (Linear && Std && Name == "assign" && LinAct->isActive(Obj) &&
+      (MC->getNumArgs() != 2 || MC->getArg(1)->getType()->isPointerType() ||
+       bracedElements(MC->getArg(1))))
+    return {fail(MC, "call to 'assign' with a range on " + adjointOf(Obj)),
+            nullptr};
   // (std::array's iterators are pointers: begin() and end() like data().)
   bool PointerIter = MC->getType()->isPointerType() &&
                      llvm::is_contained({"begin", "end", "cbegin", "cend"}, Name);

@@ -858,6 +858,8 @@ std::string TangentBuilder::adjointName(StringRef N) {
   }
   if (N.starts_with("_g"))
     return "the adjoint of a temporary";
+  if (N.starts_with("d_"))
+    return "the adjoint '" + N.str() + "'";
   return "local '" + N.str() + "'";
 }
 
@@ -883,8 +885,8 @@ bool TangentBuilder::checkPoison(const Stmt *St) {
   if (const auto *DRE = dyn_cast<DeclRefExpr>(St))
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
         VD && PoisonVars.count(VD)) {
-      std::string Name = VD->getName().drop_front(15).str();
-      fail(DRE, "use of the adjoint '" + Name + "' as a value");
+      fail(DRE, "use of " + adjointName(VD->getName().drop_front(15)) +
+                    " as a value");
       return false;
     }
   for (const Stmt *C : St->children())

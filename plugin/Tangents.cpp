@@ -657,10 +657,16 @@ VT TangentBuilder::expr(const Expr *X, bool NeedT) {
     if (CE->getConstructor()->isCopyOrMoveConstructor() &&
         CE->getNumArgs() >= 1)
       return expr(CE->getArg(0), NeedT);
-    // (Linear mode: an object without adjoints is built as written.)
-    if (hasFloatingData(CE->getType()) &&
-        !(Linear && !LinAct->isActive(CE) && !LinAct->reachesActive(CE)))
+    // (Linear mode: an object without adjoints is built as written; from
+    // braces, `std::vector<double> v = {a, b}`, replayed.)
+    bool Own = Linear && !LinAct->isActive(CE) && !LinAct->reachesActive(CE);
+    if (hasFloatingData(CE->getType()) && !Own)
       return objectTemporary(CE, CE->getType());
+    if (Own && llvm::any_of(CE->arguments(), [](const Expr *A) {
+          return isa<CXXStdInitializerListExpr>(A->IgnoreImplicit());
+        }))
+      if (Expr *R = replayed(CE))
+        return {R, nullptr};
     SmallVector<Expr *, 4> Args;
     for (const Expr *A : CE->arguments()) {
       if (isa<CXXDefaultArgExpr>(A))

@@ -3,10 +3,10 @@
 // N seeds in one reverse sweep (the forward sweep runs once). Lane k of
 // every adjoint is what the scalar pullback gives with lane k of the seeds
 // (docs/abi.md). Written the way numerical C++ is: helpers with
-// out-parameters, pointer walks over rows, scratch memory, loops with a
-// data-dependent trip count, a pointer re-seated between variables, an
-// early return. Each lane is checked against central differences, and
-// against the scalar pullback.
+// out-parameters, pointer walks over rows, scratch memory (new[] and
+// std::vector), loops with a data-dependent trip count, a pointer re-seated
+// between variables, an early return. Each lane is checked against central
+// differences, and against the scalar pullback.
 // RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
 // RUN: %dump %s %dflags | FileCheck %s --check-prefix=DUMP
 #include "vecgrad.h"
@@ -83,6 +83,21 @@ static void project(const double *q, double *uv) {
   double r = s * (*p) + tmp[2];
   delete[] tmp;
   return r;
+}
+
+// A std::vector scratch: its adjoint is a std::vector of lanes.
+// DUMP: void scratch_pullback(const double *x, int n, ::grad::lanes<double, 4UL> d_ret, ::grad::lanes<double, 4UL> *d_x);
+// DUMP: std::vector<grad::lanes<double, 4>> _d_h = {};
+[[grad("lanes=4")]] double scratch(const double *x, int n) {
+  std::vector<double> h(n);
+  for (int i = 0; i < n; ++i)
+    h[i] = std::sin(x[i]) * x[0];
+  h.push_back(x[1] * x[2]);
+  double s = 0;
+  for (double v : h)
+    s += v * v;
+  h.pop_back();
+  return s + h.back();
 }
 
 int main() {
@@ -164,5 +179,21 @@ int main() {
   }
   // CHECK: ok reseat.lane0.d0
   // CHECK: ok reseat.lane1.d2
+  {
+    V X = {0.3, -0.7, 1.1, 0.5, 0.9};
+    const double S4[4] = {1, 0.25, -1, 3};
+    L<4> Dx[5] = {};
+    scratch_pullback(X.data(), 5, L<4>{{S4[0], S4[1], S4[2], S4[3]}}, Dx);
+    for (int j = 0; j < 4; ++j) {
+      V G(5);
+      for (int i = 0; i < 5; ++i)
+        G[i] = Dx[i].der[j];
+      vecgrad::check("scratch.lane" + std::to_string(j),
+                     [&](const V &Y) { return S4[j] * scratch(Y.data(), 5); },
+                     X, G);
+    }
+  }
+  // CHECK: ok scratch.lane0.d0
+  // CHECK: ok scratch.lane3.d4
   return gradcheck::failures();
 }

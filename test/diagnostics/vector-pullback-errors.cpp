@@ -4,6 +4,7 @@
 // construct naming what the user wrote; all of a function's errors in one
 // compile.
 // RUN: not %gradxx -fsyntax-only %s 2>&1 | FileCheck %s --implicit-check-not=error:
+#include <array>
 #include <cmath>
 #include <vector>
 
@@ -35,11 +36,13 @@ static double norm2(const Pt &p) { return p.x * p.x + p.y * p.y; }
 [[grad("lanes=2")]] double locals(double x, double y) {
   // CHECK-DAG: vector-pullback-errors.cpp:[[@LINE+1]]:3: error: grad: cannot build the vector pullback of 'locals': the adjoint of 'q' of type 'Pt' in vector mode (objects and containers have no lanes yet)
   Pt q{x, y};
-  // CHECK-DAG: vector-pullback-errors.cpp:[[@LINE+1]]:3: error: grad: cannot build the vector pullback of 'locals': the adjoint of 'w' of type 'std::vector<double>' in vector mode (objects and containers have no lanes yet)
+  // (A std::vector has lanes: a std::vector of them.)
   std::vector<double> w(3, x);
   w[1] += y;
+  // CHECK-DAG: vector-pullback-errors.cpp:[[@LINE+1]]:3: error: grad: cannot build the vector pullback of 'locals': the adjoint of 'm' of type 'std::array<double, 2>' in vector mode (objects and containers have no lanes yet)
+  std::array<double, 2> m{x, y};
   // CHECK-DAG: vector-pullback-errors.cpp:[[@LINE+1]]:3: error: grad: cannot build the vector pullback of 'locals': the adjoint of a temporary of type 'Pt' in vector mode (objects and containers have no lanes yet)
-  return q.x * q.y + w[1] + norm2(Pt{x, y});
+  return q.x * q.y + w[1] + m[1] + norm2(Pt{x, y});
 }
 
 // The scalar pullback is declared all the same.
