@@ -310,6 +310,14 @@ void Activity::run(const FunctionDecl *FD, const WrtMask &Wrt) {
         Changed = true;
       }
     for (auto &[VD, Init] : C.Defs) {
+      // (RootsDecide: a pointer into storage it cannot name is active when
+      // a definition reaches active memory.)
+      if (RootsDecide && isAlias(VD) && !storageOf(VD) && !Roots.count(VD) &&
+          !Active.count(VD) && reachesActive(Init)) {
+        Activate(VD);
+        Changed = true;
+        continue;
+      }
       if (C.RangeVars.count(VD) || Active.count(VD) ||
           (isAlias(VD) && !isOwner(VD)) || !Eligible(VD))
         continue;

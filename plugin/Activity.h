@@ -39,16 +39,20 @@ public:
   /// what it cannot track instead of dropping a derivative.
   bool isActive(const clang::VarDecl *VD) const {
     const clang::VarDecl *R = storageOf(VD);
-    if (!R && RootsDecide)
+    if (!R && RootsDecide) {
       if (auto It = Roots.find(VD); It != Roots.end())
         return llvm::any_of(It->second, [&](const clang::VarDecl *X) {
           return Active.count(X) != 0;
         });
+      return Active.count(VD) != 0; // (its definitions decide: run())
+    }
     return R ? Active.count(R) != 0 : true;
   }
-  /// A pointer into several known storages is active if one of them is
-  /// (vector pullbacks: a pointer of the pullback's forward sweep into its
-  /// own values must not count as an adjoint). Set before run().
+  /// A pointer into several known storages is active if one of them is,
+  /// and one into storage it cannot name if one of its definitions reaches
+  /// active memory (vector pullbacks: a pointer of the pullback's forward
+  /// sweep into its own values must not count as an adjoint). Set before
+  /// run().
   bool RootsDecide = false;
   /// Variables active from the start, besides the parameters (set before
   /// run()).

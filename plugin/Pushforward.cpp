@@ -359,6 +359,19 @@ PushforwardEntry *declarePushforward(Sema &S, FunctionDecl *Primal,
   return L2.back();
 }
 
+/// The user's function of exactly \p Sig (\p User set: it is defined
+/// already), or ours, declared next to \p Primal.
+static FunctionDecl *userOrDeclared(Sema &S, FunctionDecl *Primal,
+                                    const PullbackSignature &Sig, Scope *Sc,
+                                    bool &User) {
+  FunctionDecl *Mismatch = nullptr;
+  if (FunctionDecl *F = findUserPullback(S, Primal, Sig, Mismatch)) {
+    User = true;
+    return F;
+  }
+  return declareNextTo(S, Primal, Sig, Sc);
+}
+
 std::string hvpName(const FunctionDecl *Primal) {
   return derivativeName(Primal, "_hvp");
 }
@@ -440,13 +453,7 @@ HvpEntry *declareHvp(Sema &S, FunctionDecl *Primal, const WrtMask &Wrt,
   E->Primal = Primal;
   E->Wrt = Wrt;
   E->AttrLoc = Loc;
-  FunctionDecl *Mismatch = nullptr;
-  if (FunctionDecl *User = findUserPullback(S, Primal, Sig, Mismatch)) {
-    E->Hvp = User;
-    E->Defined = true; // the user's
-  } else {
-    E->Hvp = declareNextTo(S, Primal, Sig, Sc);
-  }
+  E->Hvp = userOrDeclared(S, Primal, Sig, Sc, E->Defined);
   auto &Slot = St.Hvps[Primal->getCanonicalDecl()];
   Slot = std::move(E);
   return Slot.get();
@@ -498,13 +505,7 @@ VectorPullbackEntry *declareVectorPullback(Sema &S, FunctionDecl *Primal,
   E->Wrt = Wrt;
   E->Lanes = Lanes;
   E->AttrLoc = Loc;
-  FunctionDecl *Mismatch = nullptr;
-  if (FunctionDecl *User = findUserPullback(S, Primal, Sig, Mismatch)) {
-    E->Fn = User;
-    E->Defined = true; // the user's
-  } else {
-    E->Fn = declareNextTo(S, Primal, Sig, Sc);
-  }
+  E->Fn = userOrDeclared(S, Primal, Sig, Sc, E->Defined);
   auto &Slot = St.VectorPullbacks[Primal->getCanonicalDecl()];
   Slot = std::move(E);
   return Slot.get();

@@ -3619,13 +3619,18 @@ def wrappers(f, forward=False, hessian=False, lanes=False, vec=False):
                 xs.append("pv" if kd == "p" else out_name)
         return ", ".join(xs)
 
-    ds, i = [], 0
-    for kd in f.kinds:
-        if kd == "s":
-            ds.append(f"&d[{i}]")
-            i += 1
-        else:
-            ds.append(f"d + {offs['p']}" if kd == "p" else "dov")
+    def adjoints(base):
+        """The pullback's adjoint arguments into the flat array base."""
+        xs, i = [], 0
+        for kd in f.kinds:
+            if kd == "s":
+                xs.append(f"&{base}[{i}]")
+                i += 1
+            else:
+                xs.append(f"{base} + {offs['p']}" if kd == "p" else "dov")
+        return xs
+
+    ds = adjoints("d")
     seed = [] if f.void else ["s"]
     body = " ".join(copies)
     w, pb = [], []
@@ -3634,14 +3639,7 @@ def wrappers(f, forward=False, hessian=False, lanes=False, vec=False):
         pf += hvp_wrapper(f)
     # (vecpull: the scalar adjoints go to e first, compared with the lanes.)
     vec = vec and not (hessian and "o" not in offs)
-    if vec:
-        es, i = [], 0
-        for kd in f.kinds:
-            if kd == "s":
-                es.append(f"&e[{i}]")
-                i += 1
-            else:
-                es.append(f"e + {offs['p']}" if kd == "p" else "dov")
+    es = adjoints("e")
     if "o" not in offs and vec:
         w.append(f"static double {f.name}_w(const double *a) "
                  f"{{ {body + ' ' if body else ''}return {f.name}({args('ov')}); }}")
