@@ -839,6 +839,28 @@ void TangentBuilder::runLinearActivity(const WrtMask &Adj) {
               Changed = true;
             }
       }
+      // Likewise what a writable pointer argument of a call with adjoint
+      // arguments may reach (the callee, a reverse half, accumulates
+      // through it: `_grad_g_rev(..., (c ? &_d_x : d_out) + o, &_g0)`).
+      if (const auto *CE = dyn_cast<CallExpr>(St)) {
+        bool Any = llvm::any_of(CE->arguments(), [&](const Expr *A) {
+          return LinAct->isActive(A) || LinAct->reachesActive(A);
+        });
+        for (const Expr *A : CE->arguments()) {
+          QualType AT = A->getType();
+          if (!Any || !AT->isPointerType() ||
+              AT->getPointeeType().isConstQualified() ||
+              !(isFloating(AT->getPointeeType()) ||
+                hasFloatingData(AT->getPointeeType())))
+            continue;
+          auto Reach = LinAct->mayReach(A);
+          for (const VarDecl *V : Reach)
+            if (!LinAct->isActive(V) && !llvm::is_contained(Extra, V)) {
+              Extra.push_back(V);
+              Changed = true;
+            }
+        }
+      }
       for (const Stmt *C : St->children())
         Walk(C);
     };
