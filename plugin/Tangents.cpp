@@ -524,29 +524,6 @@ Expr *TangentBuilder::condition(const Expr *C) {
   return Out;
 }
 
-VT TangentBuilder::linearShadowAlloc(const Expr *X) {
-  // `static_cast<T *>(grad::detail::shadow_alloc(bytes))`: the shadow of
-  // scratch memory; its lanes take Lanes times the bytes.
-  const auto *C = dyn_cast<ExplicitCastExpr>(X);
-  const auto *CE =
-      C ? dyn_cast<CallExpr>(C->getSubExpr()->IgnoreParenImpCasts()) : nullptr;
-  const FunctionDecl *FD = CE ? CE->getDirectCallee() : nullptr;
-  if (!FD || !FD->getIdentifier() || FD->getName() != "shadow_alloc" ||
-      CE->getNumArgs() != 1 || !C->getType()->isPointerType() ||
-      !StringRef(FD->getQualifiedNameAsString()).starts_with("grad::detail::"))
-    return {};
-  VT Bytes = expr(CE->getArg(0), false);
-  QualType TT = tanType(C->getType());
-  if (!Bytes.V || TT.isNull())
-    return {};
-  Expr *N = B.binop(BO_Mul, B.paren(Bytes.V),
-                    B.intLit(Lanes, CE->getArg(0)->getType()));
-  Expr *Alloc = B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), {N});
-  // (The value side is never emitted: the pointer is an adjoint.)
-  return {B.staticCast(C->getType(), B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), {Bytes.V})),
-          B.staticCast(TT, Alloc)};
-}
-
 VT TangentBuilder::expr(const Expr *X, bool NeedT) {
   if (!X)
     return {};
