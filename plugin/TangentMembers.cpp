@@ -67,7 +67,8 @@ VT TangentBuilder::memberCall(const CXXMemberCallExpr *MC, bool NeedT) {
   if (Linear && Std && LinAct->isActive(Obj) &&
       !llvm::is_contained({"operator[]", "at", "back", "front", "size",
                            "empty", "assign", "resize", "pop_back",
-                           "push_back", "clear", "reserve"},
+                           "push_back", "emplace_back", "clear",
+                           "reserve"},
                           Name) &&
       !(Name == "assign" && MC->getNumArgs() == 2 &&
         !MC->getArg(1)->getType()->isPointerType()))

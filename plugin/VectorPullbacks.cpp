@@ -58,7 +58,16 @@ void TangentBuilder::runLinearActivity(const WrtMask &Adj) {
                    llvm::any_of(Reach, [&](const VarDecl *V) {
                      return LinAct->isActive(V);
                    });
-        if (Any && Reach.size() > 1)
+        // (Through a pointer into storage it cannot name, such as the
+        // shadow of scratch memory, `_d_tmp[i] += e`: the pointer.)
+        bool IsThis = false;
+        if (Reach.empty())
+          if (const VarDecl *P = pathRoot(BO->getLHS(), IsThis);
+              P && P->getType()->isPointerType())
+            Reach.push_back(P);
+        if (Any && (Reach.size() > 1 ||
+                    (Reach.size() == 1 && !LinAct->isActive(Reach[0]) &&
+                     Reach[0]->getType()->isPointerType())))
           for (const VarDecl *V : Reach)
             if (!LinAct->isActive(V) && !llvm::is_contained(Extra, V)) {
               Extra.push_back(V);
