@@ -106,11 +106,12 @@ void TangentBuilder::runLinearActivity(const WrtMask &Adj) {
 }
 
 std::string TangentBuilder::adjointName(StringRef N) {
-  // The reverse builder names adjoints `_d_x` (or `_d_x_3`) and its
-  // temporaries `_g0`.
+  // The reverse builder names adjoints `_d_x` (or `_d_x_3` when that is
+  // taken: PullbackBuilder::fresh) and its temporaries `_g0`.
   if (N.consume_front("_d_")) {
-    N = N.rtrim("0123456789");
-    N.consume_back("_");
+    if (StringRef Head = N.rtrim("0123456789");
+        Head.size() < N.size() && Head.ends_with("_"))
+      N = Head.drop_back();
     return "the adjoint of '" + N.str() + "'";
   }
   if (N.starts_with("_g"))

@@ -36,13 +36,15 @@ static double norm2(const Pt &p) { return p.x * p.x + p.y * p.y; }
 [[grad("lanes=2")]] double locals(double x, double y) {
   // CHECK-DAG: vector-pullback-errors.cpp:[[@LINE+1]]:3: error: grad: cannot build the vector pullback of 'locals': the adjoint of 'q' of type 'Pt' in vector mode (objects and containers have no lanes yet)
   Pt q{x, y};
+  // CHECK-DAG: vector-pullback-errors.cpp:[[@LINE+1]]:3: error: grad: cannot build the vector pullback of 'locals': the adjoint of 'q2' of type 'Pt' in vector mode (objects and containers have no lanes yet)
+  Pt q2{y, x};
   // (A std::vector has lanes: a std::vector of them.)
   std::vector<double> w(3, x);
   w[1] += y;
   // CHECK-DAG: vector-pullback-errors.cpp:[[@LINE+1]]:3: error: grad: cannot build the vector pullback of 'locals': the adjoint of 'm' of type 'std::array<double, 2>' in vector mode (objects and containers have no lanes yet)
   std::array<double, 2> m{x, y};
   // CHECK-DAG: vector-pullback-errors.cpp:[[@LINE+1]]:3: error: grad: cannot build the vector pullback of 'locals': the adjoint of a temporary of type 'Pt' in vector mode (objects and containers have no lanes yet)
-  return q.x * q.y + w[1] + m[1] + norm2(Pt{x, y});
+  return q.x * q.y + q2.x + w[1] + m[1] + norm2(Pt{x, y});
 }
 
 // The scalar pullback is declared all the same.
