@@ -176,6 +176,17 @@ void TangentBuilder::declStmt(const DeclStmt *DS) {
     bool Before = Errors;
     StmtFailed = false;
     Errors = false;
+    // (Linear mode: `sin_cos_pair<double> _t0;` of the pullback stays
+    // default-initialised.)
+    if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(
+            Init ? Init->IgnoreImplicit() : nullptr);
+        !Tracked && Linear && !Given && CE && CE->getNumArgs() == 0 &&
+        !CE->isListInitialization() && !isa<CXXTemporaryObjectExpr>(CE)) {
+      VarDecl *NV = B.var(Fn, VD->getName(), T, nullptr);
+      Vals[VD] = NV;
+      emit(B.declStmt(NV));
+      continue;
+    }
     if (!Tracked) {
       VT X = InitVT(false);
       VarDecl *NV = B.var(Fn, VD->getName(), T, X.V);
