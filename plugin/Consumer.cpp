@@ -557,6 +557,21 @@ void Differentiator::finish() {
         (E->Lanes == 0 || E->Lanes == FR->second.Lanes))
       continue;
     E->Failed = true;
+    if (E->Linear) {
+      // A vector pullback calls the pullback of a callee declared by the
+      // user without a body here.
+      const FunctionDecl *Of = E->Requester;
+      for (const auto &P : St.Entries)
+        if (Of && (P->Rev == Of || P->Pullback == Of || P->Fwd == Of))
+          Of = P->Primal;
+      report(S.Diags, Diag::UnsupportedVectorPullback, E->RequestLoc)
+          << ("call to '" + E->Primal->getNameAsString() +
+              "', a pullback without a visible body (the vector form of a "
+              "pullback is built from its body)")
+          << (Of ? Of->getNameAsString() : std::string());
+      E->Pushforward->setInvalidDecl();
+      continue;
+    }
     report(S.Diags, Diag::UnsupportedForward, E->RequestLoc)
         << ("call to '" + E->Primal->getNameAsString() +
             "' (it has no visible body, no derivative rule and no user "

@@ -85,6 +85,17 @@ static void project(const double *q, double *uv) {
   return r;
 }
 
+// A callee with a user-written pullback: its vector form is built from the
+// user's body.
+static double softplus(double x) { return std::log1p(std::exp(x)); }
+void softplus_pullback(double x, double d_ret, double *d_x) {
+  *d_x += d_ret / (1 + std::exp(-x));
+}
+// DUMP: void user_pullback(double x, double y, ::grad::lanes<double, 2UL> d_ret, ::grad::lanes<double, 2UL> *d_x, ::grad::lanes<double, 2UL> *d_y);
+[[grad("lanes=2")]] double user(double x, double y) {
+  return softplus(x * y) * y;
+}
+
 // A std::vector scratch: its adjoint is a std::vector of lanes.
 // DUMP: void scratch_pullback(const double *x, int n, ::grad::lanes<double, 4UL> d_ret, ::grad::lanes<double, 4UL> *d_x);
 // DUMP: std::vector<grad::lanes<double, 4>> _d_h = {};
@@ -195,5 +206,16 @@ int main() {
   }
   // CHECK: ok scratch.lane0.d0
   // CHECK: ok scratch.lane3.d4
+  {
+    V X = {0.4, -1.3};
+    L<2> Dx = {}, Dy = {};
+    user_pullback(X[0], X[1], L<2>{{2, -1}}, &Dx, &Dy);
+    for (int j = 0; j < 2; ++j)
+      vecgrad::check("user.lane" + std::to_string(j),
+                     [&](const V &Y) { return (j ? -1 : 2) * user(Y[0], Y[1]); },
+                     X, V{Dx.der[j], Dy.der[j]});
+  }
+  // CHECK: ok user.lane0.d0
+  // CHECK: ok user.lane1.d1
   return gradcheck::failures();
 }

@@ -47,6 +47,12 @@ static double norm2(const Pt &p) { return p.x * p.x + p.y * p.y; }
   return q.x * q.y + q2.x + w[1] + m[1] + norm2(Pt{x, y});
 }
 
+// A callee whose pullback the user declared without a body here.
+double cube(double x);
+void cube_pullback(double x, double d_ret, double *d_x);
+// CHECK-DAG: vector-pullback-errors.cpp:[[@LINE+1]]:47: error: grad: cannot build the vector pullback of 'opaque': call to 'cube_pullback', a pullback without a visible body (the vector form of a pullback is built from its body)
+[[grad("lanes=2")]] double opaque(double x) { return cube(x) * x; }
+
 // The scalar pullback is declared all the same.
 void use(const Pt &p) {
   Pt dp{};
