@@ -97,11 +97,13 @@ QualType tangentType(Sema &S, QualType T, unsigned Lanes, SourceLocation Loc,
       return P;
     return Ctx.getQualifiedType(Ctx.getPointerType(P), Q);
   }
-  // std::vector<T> -> std::vector<grad::lanes<T, N>> (vector pullbacks).
+  // std::vector<T> -> std::vector<grad::lanes<T, N>>, std::array<T, K> ->
+  // std::array<grad::lanes<T, N>, K> (vector pullbacks).
   if (const auto *CT = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
           U->getAsCXXRecordDecl());
       Vectors && CT && CT->isInStdNamespace() && CT->getIdentifier() &&
-      CT->getName() == "vector" && CT->getTemplateArgs().size() >= 1 &&
+      (CT->getName() == "vector" || CT->getName() == "array") &&
+      CT->getTemplateArgs().size() >= 1 &&
       CT->getTemplateArgs()[0].getKind() == TemplateArgument::Type &&
       isFloating(CT->getTemplateArgs()[0].getAsType())) {
     QualType E =
@@ -111,6 +113,14 @@ QualType tangentType(Sema &S, QualType T, unsigned Lanes, SourceLocation Loc,
     SemaBuilder B(S, Loc);
     TemplateArgumentListInfo Args(Loc, Loc);
     Args.addArgument(B.typeArg(E));
+    if (CT->getName() == "array") {
+      if (CT->getTemplateArgs().size() != 2 ||
+          CT->getTemplateArgs()[1].getKind() != TemplateArgument::Integral)
+        return QualType();
+      Args.addArgument(B.exprArg(B.intLit(
+          CT->getTemplateArgs()[1].getAsIntegral().getZExtValue(),
+          Ctx.getSizeType())));
+    }
     QualType V = S.CheckTemplateIdType(
         TemplateName(CT->getSpecializedTemplate()), Loc, Args);
     if (V.isNull() || S.RequireCompleteType(Loc, V, 0))
@@ -139,7 +149,8 @@ QualType tangentType(Sema &S, QualType T, unsigned Lanes, SourceLocation Loc,
 
 bool computePushforwardSignature(Sema &S, const FunctionDecl *Primal,
                                  const WrtMask &Wrt, PullbackSignature &Sig,
-                                 std::string &Why, unsigned Lanes) {
+                                 std::string &Why, unsigned Lanes,
+                                 bool Vectors) {
   ASTContext &Ctx = S.Context;
   Sig = PullbackSignature();
   Sig.Name = pushforwardName(Primal);
@@ -226,7 +237,7 @@ bool computePushforwardSignature(Sema &S, const FunctionDecl *Primal,
     }
     }
     if (Lanes) {
-      QualType L = tangentType(S, T, Lanes, P->getLocation());
+      QualType L = tangentType(S, T, Lanes, P->getLocation(), Vectors);
       if (L.isNull()) {
         Why = "vector mode does not support parameter '" + Sig.ParamNames[I] +
               "' of type '" + PT.getAsString(Ctx.getPrintingPolicy()) +
@@ -295,7 +306,7 @@ PushforwardEntry *declarePushforward(Sema &S, FunctionDecl *Primal,
     return nullptr;
   }
   PullbackSignature Sig;
-  if (!computePushforwardSignature(S, Primal, Wrt, Sig, Why, Lanes))
+  if (!computePushforwardSignature(S, Primal, Wrt, Sig, Why, Lanes, Linear))
     return nullptr;
   if (!NameOverride.empty())
     Sig.Name = NameOverride.str();

@@ -31,18 +31,21 @@ std::string pushforwardName(const clang::FunctionDecl *Primal);
 
 /// The pushforward's signature for \p Primal and \p Wrt (AdjointIndex holds
 /// the tangent parameters), with \p Lanes directions per tangent (0: the
-/// scalar pushforward); false with \p Why when it has none.
+/// scalar pushforward; \p Vectors as for tangentType); false with \p Why
+/// when it has none.
 bool computePushforwardSignature(clang::Sema &S,
                                  const clang::FunctionDecl *Primal,
                                  const WrtMask &Wrt, PullbackSignature &Sig,
-                                 std::string &Why, unsigned Lanes = 0);
+                                 std::string &Why, unsigned Lanes = 0,
+                                 bool Vectors = false);
 
 /// The tangent type of a value of type \p T in a pushforward with \p Lanes
 /// directions: \p T itself for 0; otherwise floating scalars become
 /// `::grad::lanes<T, Lanes>`, through pointers, references and arrays;
 /// null for objects with floating data (no vector tangents yet), except,
-/// with \p Vectors (vector pullbacks), `std::vector<T>`, whose lanes are a
-/// `std::vector<grad::lanes<T, N>>`.
+/// with \p Vectors (vector pullbacks), `std::vector<T>` and `std::array<T,
+/// K>`, whose lanes are a `std::vector<grad::lanes<T, N>>` (`std::array<
+/// grad::lanes<T, N>, K>`).
 clang::QualType tangentType(clang::Sema &S, clang::QualType T, unsigned Lanes,
                             clang::SourceLocation Loc, bool Vectors = false);
 /// True for `grad::lanes<T, N>`.

@@ -216,7 +216,11 @@ VT TangentBuilder::pushforwardCall(const CallExpr *CE, const FunctionDecl *FD) {
       if (!Args[I].T)
         continue;
       QualType PT = FD->getParamDecl(I)->getType();
-      if (!PT->isPointerType() && !isFloating(PT))
+      // (Pointers, scalars, and containers by reference: `const
+      // std::array<double, 3> &d_ret` of a callee returning one.)
+      if (!PT->isPointerType() && !isFloating(PT) &&
+          !(PT->isReferenceType() &&
+            !tanType(PT.getNonReferenceType()).isNull()))
         return {fail(CE->getArg(I), "adjoint '" + spelled(CE->getArg(I)) +
                                         "' passed to '" +
                                         FD->getNameAsString() + "'"),

@@ -264,11 +264,17 @@ void TangentBuilder::declStmt(const DeclStmt *DS) {
     } else if (Linear && NR->isRecordType()) {
       // An adjoint container (std::vector lanes): declared empty, sized by
       // the pullback's own assign / resize.
-      const Expr *I0 = Init ? Init->IgnoreImplicit() : nullptr;
-      const auto *IL = dyn_cast_or_null<InitListExpr>(I0);
-      const auto *CE = dyn_cast_or_null<CXXConstructExpr>(I0);
-      if (I0 && !(IL && IL->getNumInits() == 0) &&
-          !(CE && CE->getNumArgs() == 0))
+      // (`{}`: empty braces, or for std::array braces of value-inits.)
+      std::function<bool(const Expr *)> Empty = [&](const Expr *E) {
+        E = E->IgnoreImplicit();
+        if (isa<ImplicitValueInitExpr>(E))
+          return true;
+        if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
+          return CE->getNumArgs() == 0;
+        const auto *IL = dyn_cast<InitListExpr>(E);
+        return IL && llvm::all_of(IL->inits(), Empty);
+      };
+      if (Init && !Empty(Init))
         fail(Init, adjointName(VD->getName()) + " initialised as '" +
                        spelled(Init) + "'");
       else

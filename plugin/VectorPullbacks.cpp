@@ -131,7 +131,8 @@ VarDecl *TangentBuilder::poisonFor(const VarDecl *VD) {
   VarDecl *&P = Poison[VD];
   if (!P) {
     P = B.var(Fn, "_grad_value_of_" + VD->getNameAsString(),
-              VD->getType().getNonReferenceType(), nullptr);
+              VD->getType().getNonReferenceType().getUnqualifiedType(),
+              nullptr);
     PoisonVars.insert(P);
   }
   return P;

@@ -3,13 +3,14 @@
 // N seeds in one reverse sweep (the forward sweep runs once). Lane k of
 // every adjoint is what the scalar pullback gives with lane k of the seeds
 // (docs/abi.md). Written the way numerical C++ is: helpers with
-// out-parameters, pointer walks over rows, scratch memory (new[] and
-// std::vector), loops with a data-dependent trip count, a pointer re-seated
-// between variables, an early return. Each lane is checked against central
-// differences, and against the scalar pullback.
+// out-parameters, pointer walks over rows, scratch memory (new[],
+// std::vector, std::array), loops with a data-dependent trip count, a
+// pointer re-seated between variables, an early return. Each lane is
+// checked against central differences, and against the scalar pullback.
 // RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
 // RUN: %dump %s %dflags | FileCheck %s --check-prefix=DUMP
 #include "vecgrad.h"
+#include <array>
 #include <cmath>
 #include <cstdio>
 
@@ -85,19 +86,35 @@ static void project(const double *q, double *uv) {
   return r;
 }
 
+// std::array values, also returned by a helper: their adjoints are
+// std::arrays of lanes.
+static std::array<double, 3> cross(const std::array<double, 3> &a,
+                                   const std::array<double, 3> &b) {
+  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2],
+          a[0] * b[1] - a[1] * b[0]};
+}
+// DUMP: std::array<grad::lanes<double, 2>, 3> _d_a = {};
+[[grad("lanes=2")]] double arrays(double x, double y) {
+  std::array<double, 3> a{x, y, x * y}, b{};
+  for (int i = 0; i < 3; ++i)
+    b[i] = std::sin(a[i]) + a[(i + 1) % 3];
+  std::array<double, 3> c = cross(a, b);
+  return c[0] * c[1] + c[2];
+}
+
 // A callee with a user-written pullback: its vector form is built from the
 // user's body.
 static double softplus(double x) { return std::log1p(std::exp(x)); }
 void softplus_pullback(double x, double d_ret, double *d_x) {
   *d_x += d_ret / (1 + std::exp(-x));
 }
-// DUMP: void user_pullback(double x, double y, ::grad::lanes<double, 2UL> d_ret, ::grad::lanes<double, 2UL> *d_x, ::grad::lanes<double, 2UL> *d_y);
+// DUMP: void user_pullback(double x, double y, ::grad::lanes<double, 2UL> d_ret, ::grad::lanes<double, 2UL> *d_x, ::grad::lanes<double, 2UL> *d_y)
 [[grad("lanes=2")]] double user(double x, double y) {
   return softplus(x * y) * y;
 }
 
 // A std::vector scratch: its adjoint is a std::vector of lanes.
-// DUMP: void scratch_pullback(const double *x, int n, ::grad::lanes<double, 4UL> d_ret, ::grad::lanes<double, 4UL> *d_x);
+// DUMP: void scratch_pullback(const double *x, int n, ::grad::lanes<double, 4UL> d_ret, ::grad::lanes<double, 4UL> *d_x)
 // DUMP: std::vector<grad::lanes<double, 4>> _d_h = {};
 [[grad("lanes=4")]] double scratch(const double *x, int n) {
   std::vector<double> h(n);
@@ -217,5 +234,16 @@ int main() {
   }
   // CHECK: ok user.lane0.d0
   // CHECK: ok user.lane1.d1
+  {
+    V X = {0.3, 0.7};
+    L<2> Dx = {}, Dy = {};
+    arrays_pullback(X[0], X[1], L<2>{{1, 2}}, &Dx, &Dy);
+    for (int j = 0; j < 2; ++j)
+      vecgrad::check("arrays.lane" + std::to_string(j),
+                     [&](const V &Y) { return (j + 1) * arrays(Y[0], Y[1]); },
+                     X, V{Dx.der[j], Dy.der[j]});
+  }
+  // CHECK: ok arrays.lane0.d0
+  // CHECK: ok arrays.lane1.d1
   return gradcheck::failures();
 }

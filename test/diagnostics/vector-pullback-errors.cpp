@@ -41,10 +41,10 @@ static double norm2(const Pt &p) { return p.x * p.x + p.y * p.y; }
   // (A std::vector has lanes: a std::vector of them.)
   std::vector<double> w(3, x);
   w[1] += y;
-  // CHECK-DAG: vector-pullback-errors.cpp:[[@LINE+1]]:3: error: grad: cannot build the vector pullback of 'locals': the adjoint of 'm' of type 'std::array<double, 2>' in vector mode (objects and containers have no lanes yet)
-  std::array<double, 2> m{x, y};
+  // CHECK-DAG: vector-pullback-errors.cpp:[[@LINE+1]]:3: error: grad: cannot build the vector pullback of 'locals': the adjoint of 'm' of type 'std::array<Pt, 2>' in vector mode (objects and containers have no lanes yet)
+  std::array<Pt, 2> m{Pt{x, y}, Pt{y, x}};
   // CHECK-DAG: vector-pullback-errors.cpp:[[@LINE+1]]:3: error: grad: cannot build the vector pullback of 'locals': the adjoint of a temporary of type 'Pt' in vector mode (objects and containers have no lanes yet)
-  return q.x * q.y + q2.x + w[1] + m[1] + norm2(Pt{x, y});
+  return q.x * q.y + q2.x + w[1] + m[1].y + norm2(Pt{x, y});
 }
 
 // A callee whose pullback the user declared without a body here.
