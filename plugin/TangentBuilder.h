@@ -392,11 +392,25 @@ private:
     // (Linear mode: an object of the pullback's own, such as sin_cos's
     // pair on the tape, as written.)
     if (Linear && !LinAct->isActive(Init) && !LinAct->reachesActive(Init)) {
-      const auto *CE = dyn_cast<CXXConstructExpr>(Init);
+      QualType U = T.getNonReferenceType().getUnqualifiedType();
+      const auto *CE = dyn_cast<CXXConstructExpr>(Init->IgnoreImplicit());
       if (CE && CE->getNumArgs() == 0) // (printed as `T{}`, not as nothing)
-        return {B.construct(T.getNonReferenceType().getUnqualifiedType(), {},
-                            /*List=*/true),
-                nullptr};
+        return {B.construct(U, {}, /*List=*/true), nullptr};
+      // `std::vector<double>(n)`: the same construction.
+      if (CE && !llvm::any_of(CE->arguments(), [](const Expr *A) {
+            return isa<CXXStdInitializerListExpr>(A->IgnoreImplicit());
+          })) {
+        SmallVector<Expr *, 4> Args;
+        for (const Expr *A : CE->arguments()) {
+          if (isa<CXXDefaultArgExpr>(A))
+            break;
+          VT X = expr(A, false);
+          if (!X.V)
+            return {};
+          Args.push_back(X.V);
+        }
+        return {B.construct(U, Args, CE->isListInitialization()), nullptr};
+      }
       if (Expr *V = replayed(Init))
         return {V, nullptr};
     }

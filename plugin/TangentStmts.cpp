@@ -274,11 +274,28 @@ void TangentBuilder::declStmt(const DeclStmt *DS) {
         const auto *IL = dyn_cast<InitListExpr>(E);
         return IL && llvm::all_of(IL->inits(), Empty);
       };
-      if (Init && !Empty(Init))
+      // (`std::vector<double>(n)`: the adjoint of a temporary, sized.)
+      const Expr *Sized = nullptr;
+      const Expr *I1 = Init ? Init->IgnoreImplicit()->IgnoreParens() : nullptr;
+      if (const auto *FC = dyn_cast_or_null<CXXFunctionalCastExpr>(I1))
+        I1 = FC->getSubExpr()->IgnoreImplicit();
+      if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(I1);
+          CE && CE->getNumArgs() >= 1 &&
+          CE->getArg(0)->getType()->isIntegerType() &&
+          llvm::all_of(llvm::drop_begin(CE->arguments()),
+                       [](const Expr *A) { return isa<CXXDefaultArgExpr>(A); }))
+        Sized = CE->getArg(0);
+      if (Sized) {
+        VT N = expr(Sized, false);
+        QualType TN = tanType(NR);
+        if (N.V && !TN.isNull())
+          TInit = B.construct(TN.getUnqualifiedType(), {N.V}, /*List=*/false);
+      } else if (Init && !Empty(Init)) {
         fail(Init, adjointName(VD->getName()) + " initialised as '" +
                        spelled(Init) + "'");
-      else
+      } else {
         TInit = B.emptyInitList();
+      }
     } else {
       // Arrays, containers and objects: a tangent of the same shape.
       if (Given) {
