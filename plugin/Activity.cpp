@@ -142,7 +142,7 @@ bool Activity::reachesActive(const Expr *E) const {
     return false;
   QualType T = E->getType();
   if (T->isPointerType() || T->isArrayType()) {
-    bool IsThis;
+    bool IsThis = false;
     const VarDecl *R = rootOf(E, IsThis);
     if ((R && isActive(R)) || (IsThis && ThisActive))
       return true;
@@ -182,7 +182,7 @@ bool Activity::compute(const Expr *E) const {
     return ThisActive;
   if (pathBase(E)) {
     // Through a pointer of unknown origin: it may be differentiated.
-    bool IsThis;
+    bool IsThis = false;
     const VarDecl *R = rootOf(E, IsThis);
     if (!R && !IsThis && RootsDecide) {
       // (Through a pointer into several known storages: one of them.)
@@ -208,7 +208,7 @@ bool Activity::compute(const Expr *E) const {
       // Pointers to (and containers of) active data.
       QualType AT = A->getType();
       if (AT->isPointerType() || A->isGLValue()) {
-        bool IsThis;
+        bool IsThis = false;
         const VarDecl *R = rootOf(A, IsThis);
         if ((R && isActive(R)) || (IsThis && ThisActive))
           return true;
@@ -226,7 +226,7 @@ bool Activity::compute(const Expr *E) const {
     // obj.method(...) on an object that carries derivatives.
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
       const Expr *Obj = MC->getImplicitObjectArgument();
-      bool IsThis;
+      bool IsThis = false;
       const VarDecl *Root = Obj ? rootOf(Obj, IsThis) : nullptr;
       if ((Root && isActive(Root)) || (IsThis && ThisActive))
         return true;
@@ -242,7 +242,7 @@ bool Activity::compute(const Expr *E) const {
       if (compute(A))
         return true;
       if (A->getType()->isPointerType()) {
-        bool IsThis;
+        bool IsThis = false;
         const VarDecl *R = rootOf(A, IsThis);
         if ((R && isActive(R)) || (IsThis && ThisActive))
           return true;
@@ -331,14 +331,14 @@ void Activity::run(const FunctionDecl *FD, const WrtMask &Wrt) {
         continue;
       bool In = false;
       for (const Expr *A : CE->arguments()) {
-        bool IsThis;
+        bool IsThis = false;
         const VarDecl *R =
             (A->getType()->isPointerType() || A->isGLValue()) ? rootOf(A, IsThis)
                                                               : nullptr;
         In |= compute(A) || (R && isActive(R)) || (IsThis && ThisActive);
       }
       if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
-        bool IsThis;
+        bool IsThis = false;
         const VarDecl *R = rootOf(MC->getImplicitObjectArgument(), IsThis);
         In |= (R && isActive(R)) || (IsThis && ThisActive);
       }

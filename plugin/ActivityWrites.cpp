@@ -176,7 +176,7 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
     if (VD->getType()->isReferenceType() &&
         !VD->getType().getNonReferenceType().isConstQualified()) {
       // A non-const reference may write what it binds to.
-      bool IsThis;
+      bool IsThis = false;
       if (const VarDecl *R = Act.rootOf(VD->getInit(), IsThis)) {
         AddressTaken.insert(R);
         if (isScalarStorage(R))
@@ -196,7 +196,7 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
     if (UO->isIncrementDecrementOp()) {
       writeTo(UO->getSubExpr(), nullptr);
     } else if (UO->getOpcode() == UO_AddrOf) {
-      bool IsThis;
+      bool IsThis = false;
       if (const VarDecl *R = Act.rootOf(UO->getSubExpr(), IsThis)) {
         // (The address of an element passed straight to a call, `&v[i]`,
         // is no alias: the call is a write site if it may write, like
@@ -226,7 +226,7 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
     // \p ByRef: the parameter binds the argument itself (a reference), so
     // a variable passed is written as a whole (a pointer re-seated).
     auto Through = [&](const Expr *A, bool ByRef) {
-      bool IsThis;
+      bool IsThis = false;
       const VarDecl *R = Act.rootOf(A, IsThis);
       if (IsThis) {
         ThisWritten = true;
@@ -377,7 +377,7 @@ void Activity::computeAliases(const Stmt *Body) {
         // `p = p + 1`, `p = next(p)`: the storage it already points into.
         if (basedOn(E, VD))
           continue;
-        bool IsThis;
+        bool IsThis = false;
         // A pointer that owns heap memory is the root of that memory.
         const VarDecl *R = allocation(E).K != Allocation::None
                                ? VD

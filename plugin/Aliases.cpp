@@ -131,7 +131,7 @@ Expr *PullbackBuilder::aliasOffset(const VarDecl *VD) {
   if (!R)
     return nullptr;
   QualType Pointee = aliasPointee(VD);
-  bool Elements;
+  bool Elements = false;
   Expr *Base = aliasBase(R, Pointee, /*Shadow=*/false, Elements,
                          Act.memberPathOf(VD));
   Expr *Ptr = B.ref(mapVar(VD));
@@ -198,7 +198,7 @@ void PullbackBuilder::noteAliasDef(const VarDecl *VD, const Expr *RHS,
       Expr *F = T ? Index(CO->getFalseExpr()) : nullptr;
       return F ? B.paren(B.cond(plain(CO->getCond()), T, F)) : nullptr;
     }
-    bool IsThis;
+    bool IsThis = false;
     const VarDecl *R = Act.rootOf(K, IsThis);
     const auto *It = llvm::find(Rs, R);
     if (It == Rs.end())
@@ -262,7 +262,7 @@ Expr *PullbackBuilder::multiRootBase(const VarDecl *VD, Expr *Index,
   for (size_t K = Rs.size(); K-- > 0;) {
     if (Skip(K, Out != nullptr))
       continue;
-    bool Elements;
+    bool Elements = false;
     Expr *Base = aliasBase(Rs[K], Pointee, Shadow, Elements);
     if (!Base)
       return nullptr;
@@ -289,7 +289,7 @@ void PullbackBuilder::noteAliasUse(const DeclRefExpr *Use) {
     }
     VarDecl *UA = hoist("_a", Ctx.IntTy);
     Cur->push_back(B.assign(B.ref(UA), B.ref(A)));
-    bool Bytes;
+    bool Bytes = false;
     Expr *Base = multiRootBase(VD, B.ref(A), /*Shadow=*/false, Bytes);
     if (!Base)
       return;
@@ -354,7 +354,7 @@ Expr *PullbackBuilder::aliasShadow(const DeclRefExpr *Use) {
   const auto *VD = cast<VarDecl>(Use->getDecl());
   auto MU = MultiUses.find(Use);
   if (MU != MultiUses.end()) {
-    bool Bytes;
+    bool Bytes = false;
     Expr *Base =
         multiRootBase(VD, B.ref(MU->second.first), /*Shadow=*/true, Bytes);
     if (!Base)
@@ -384,7 +384,7 @@ Expr *PullbackBuilder::aliasShadow(const DeclRefExpr *Use) {
     return unsupported(Use, "pointer '" + VD->getNameAsString() +
                                 "' (internal error: no offset)");
   QualType Pointee = aliasPointee(VD);
-  bool Elements;
+  bool Elements = false;
   Expr *Base = aliasBase(R, Pointee, /*Shadow=*/true, Elements,
                          Act.memberPathOf(VD));
   Expr *P;
@@ -460,7 +460,7 @@ Expr *PullbackBuilder::aliasValue(const VarDecl *VD) {
   if (It == AliasOffsets.end() || !R || inScopeInReverse(VD))
     return nullptr;
   QualType Pointee = aliasPointee(VD);
-  bool Elements;
+  bool Elements = false;
   Expr *Base = aliasBase(R, Pointee, /*Shadow=*/false, Elements,
                          Act.memberPathOf(VD));
   if (!Base)

@@ -48,14 +48,14 @@ bool PullbackBuilder::isElementAccess(const Expr *E) const {
   if (const VarDecl *VD = declOf(K))
     if (Act.isAlias(VD) && VD->getType()->isReferenceType())
       return true;
-  bool IsThis;
+  bool IsThis = false;
   return pathRoot(K, IsThis, /*Strict=*/true) || IsThis;
 }
 
 const VarDecl *PullbackBuilder::indexedVar(const Expr *E) const {
   if (const VarDecl *VD = declOf(E))
     return VD;
-  bool IsThis;
+  bool IsThis = false;
   return pathRoot(E, IsThis, /*Strict=*/true);
 }
 
@@ -65,7 +65,7 @@ bool PullbackBuilder::inScopeInReverse(const VarDecl *VD) const {
 }
 
 bool PullbackBuilder::readOnly(const Expr *E, bool AtRead) const {
-  bool IsThis;
+  bool IsThis = false;
   const VarDecl *VD = pathRoot(E, IsThis);
   if (const VarDecl *D = declOf(E))
     VD = D;
@@ -141,7 +141,7 @@ Expr *PullbackBuilder::rebuildBase(const Expr *Base, bool NeedIdx) {
       rebuildBase(Sub, NeedIdx);
     return V;
   }
-  bool Negate;
+  bool Negate = false;
   if (const Expr *Off = pointerOffset(K, Negate))
     return B.binop(Negate ? BO_Sub : BO_Add,
                    rebuildBase(pointerBase(K), NeedIdx),
@@ -276,7 +276,7 @@ Expr *PullbackBuilder::valBase(const Expr *BaseE) {
   }
   if (isElementAccess(K))
     return valPath(K);
-  bool Negate;
+  bool Negate = false;
   if (const Expr *Off = pointerOffset(K, Negate))
     return B.binop(Negate ? BO_Sub : BO_Add, valBase(pointerBase(K)),
                    val(Off));

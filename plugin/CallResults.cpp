@@ -52,7 +52,7 @@ const Expr *accessorArg(const Expr *E) {
   if (!V || V->HasSideEffects(Def->getASTContext(),
                               /*IncludePossibleEffects=*/false))
     return nullptr;
-  bool IsThis;
+  bool IsThis = false;
   const auto *P = dyn_cast_or_null<ParmVarDecl>(pathRoot(V, IsThis));
   if (!P || P->getDeclContext() != Def)
     return nullptr;
@@ -410,7 +410,7 @@ static unsigned objectAccess(const FunctionDecl *Def) {
         ++FloatingUses;
     }
     if (const auto *RS = dyn_cast<ReturnStmt>(St)) {
-      bool IsThis;
+      bool IsThis = false;
       const Expr *V = RS->getRetValue();
       IntoThis &= V && !pathRoot(V, IsThis, false) && IsThis;
       AnyReturn = true;

@@ -67,7 +67,7 @@ bool PullbackBuilder::memoryActive(const Expr *A) {
     return false;
   if (Act.isActive(strip(A)))
     return true;
-  bool IsThis;
+  bool IsThis = false;
   const VarDecl *R = Act.rootOf(A, IsThis);
   if (IsThis)
     return Act.ThisActive;
@@ -122,7 +122,7 @@ bool PullbackBuilder::memoryUnstable(const FunctionDecl *FD,
     // A reverse half cannot re-read anything.
     if (Half != SplitHalf::None)
       return true;
-    bool IsThis;
+    bool IsThis = false;
     const VarDecl *R = Act.rootOf(A, IsThis);
     if (IsThis) {
       if (Act.ThisWritten)
@@ -145,7 +145,7 @@ bool PullbackBuilder::stableMemory(const CallExpr *CE, unsigned I) const {
   if (Half != SplitHalf::None)
     return false;
   const FunctionDecl *FD = CE->getDirectCallee();
-  bool IsThis;
+  bool IsThis = false;
   const VarDecl *R = Act.rootOf(CE->getArg(I), IsThis);
   // (A parameter, whose caller does not change it while the pullback runs,
   // or the function's own array or vector.)
@@ -163,7 +163,7 @@ bool PullbackBuilder::stableMemory(const CallExpr *CE, unsigned I) const {
         PT->isPointerType() ? PT->getPointeeType() : PT.getNonReferenceType();
     if (Pointee.isConstQualified())
       continue;
-    bool ThisJ;
+    bool ThisJ = false;
     const VarDecl *RJ = Act.rootOf(CE->getArg(J), ThisJ);
     if (ThisJ || !RJ || RJ == R)
       return false;

@@ -84,7 +84,7 @@ bool PullbackBuilder::storageActive(const Expr *E) {
   // Iterators and other objects holding a pointer: what they point into
   // (v.begin() into v; unknown ones may point anywhere).
   if (!E->getType()->isPointerType() && holdsWritablePointer(E->getType())) {
-    bool IsThis;
+    bool IsThis = false;
     const VarDecl *R = Act.rootOf(E, IsThis);
     if (IsThis)
       return Act.ThisActive;
@@ -239,7 +239,7 @@ const Expr *PullbackBuilder::activePointerStore(const VarDecl *VD) {
   if (VD->hasInit() && pointsIntoActive(VD->getInit()))
     return VD->getInit();
   auto Into = [&](const Expr *E) {
-    bool IsThis;
+    bool IsThis = false;
     return E && pathRoot(E, IsThis) == VD;
   };
   std::function<const Expr *(const Stmt *)> Walk =

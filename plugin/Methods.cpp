@@ -203,7 +203,7 @@ Expr *PullbackBuilder::rebuildObject(const Expr *Obj) {
 Expr *PullbackBuilder::rebuildMethodCall(const CallExpr *CE, bool Need) {
   const CXXMethodDecl *MD;
   const Expr *Obj;
-  bool Arrow;
+  bool Arrow = false;
   SmallVector<const Expr *, 4> Args;
   if (!methodCall(CE, MD, Obj, Arrow, Args))
     return unsupported(CE, constructName(CE));
@@ -214,7 +214,7 @@ Expr *PullbackBuilder::rebuildMethodCall(const CallExpr *CE, bool Need) {
   if (!MD->isConst())
     return unsupported(CE, "call to non-const member function '" +
                                MD->getNameAsString() + "'");
-  bool IsThis;
+  bool IsThis = false;
   const VarDecl *Root = pathRoot(Obj, IsThis);
   // A struct the reverse sweep cannot re-read as it was (a temporary,
   // `Vec3(x, y, z).norm()`, or an object written in the function): its
@@ -340,7 +340,7 @@ bool PullbackBuilder::rebuildMethodArgs(const CXXMethodDecl *MD,
 Expr *PullbackBuilder::rebuildMutatingCall(const CallExpr *CE, bool Need) {
   const CXXMethodDecl *MD;
   const Expr *Obj;
-  bool Arrow;
+  bool Arrow = false;
   SmallVector<const Expr *, 4> Args;
   if (!methodCall(CE, MD, Obj, Arrow, Args))
     return unsupported(CE, constructName(CE));
@@ -500,7 +500,7 @@ void PullbackBuilder::backpropMethodCall(const CallExpr *CE, Expr *Adj,
                                          Stmts &Out) {
   const CXXMethodDecl *MD;
   const Expr *Obj;
-  bool Arrow;
+  bool Arrow = false;
   SmallVector<const Expr *, 4> Args;
   if (!methodCall(CE, MD, Obj, Arrow, Args)) {
     unsupported(CE, constructName(CE));
@@ -549,7 +549,7 @@ void PullbackBuilder::backpropMethodCall(const CallExpr *CE, Expr *Adj,
   if (CS.ThisIndex >= 0) {
     // The object's adjoint: d_this, its storage, or the element's.
     const Expr *K = strip(Obj);
-    bool IsThis;
+    bool IsThis = false;
     const VarDecl *Root = pathRoot(K, IsThis);
     Expr *AdjObj;
     auto KeptIt = KeptObjects.find(CE);

@@ -646,7 +646,7 @@ const Expr *firstShapeWrite(const Stmt *Body) {
       if (!RD || !RD->isInStdNamespace() || !RD->getIdentifier() ||
           RD->getName() != "vector")
         return false;
-      bool IsThis;
+      bool IsThis = false;
       const VarDecl *R = pathRoot(E, IsThis);
       return R && R->isLocalVarDecl() && shadowIsCopy(R->getType());
     }

@@ -563,7 +563,7 @@ void PullbackBuilder::assignment(const BinaryOperator *BO, Stmts &Fwd,
     const Expr *Changed = In && In->isAssignmentOp() ? In->getLHS()
                           : U && U->isIncrementDecrementOp() ? U->getSubExpr()
                                                              : nullptr;
-    bool IsThis;
+    bool IsThis = false;
     const VarDecl *CV = Changed ? pathRoot(Changed, IsThis) : nullptr;
     // Written through a pointer or reference (`(*w = e) *= x` with w =
     // &x): any floating memory the right operand reads may be the one.

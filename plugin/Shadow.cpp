@@ -95,7 +95,7 @@ Expr *shadowPointer(ShadowRoots &R, SemaBuilder &B, const Expr *P) {
     return R.thisShadow(K);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(K))
     return R.rootShadow(DRE);
-  bool Negate;
+  bool Negate = false;
   if (const Expr *Off = pointerOffset(K, Negate)) {
     Expr *Base = shadowPointer(R, B, pointerBase(K));
     return B.binop(Negate ? BO_Sub : BO_Add, Base, R.indexValue(Off));
