@@ -5,9 +5,11 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// Internal to Tangents.cpp (expressions), TangentCalls.cpp (calls and
-/// initialisers) and TangentStmts.cpp (statements, parameters, the entry
-/// points). A pushforward is built in one sweep: every expression is
+/// Internal to Tangents.cpp (expressions), TangentCalls.cpp, TangentLanes.cpp
+/// and TangentMembers.cpp (calls), TangentInits.cpp (initialisers),
+/// TangentDecls.cpp (declarations), TangentStmts.cpp (statements,
+/// parameters, the entry points) and VectorPullbacks.cpp (linear mode). A
+/// pushforward is built in one sweep: every expression is
 /// rebuilt as a pair, its value (the primal expression, remapped to the
 /// pushforward's variables) and its tangent (an expression of the same type;
 /// for pointers, a pointer into tangent memory; null when it is zero).
