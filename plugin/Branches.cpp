@@ -79,8 +79,8 @@ void PullbackBuilder::ifStmt(const IfStmt *IS, Stmts &Fwd, Stmts &Rev) {
 /// one link per run of case groups that fall through into each other (a
 /// run ends at a group ending in `break` or `return`), the groups of a run
 /// each under the test "entered at this group or an earlier one of the
-/// run", reversed in reverse order. A `break` elsewhere in a group is an
-/// error.
+/// run", reversed in reverse order. A `break` elsewhere in a group (`if
+/// (c) break;`) makes the switch a loop that runs once (switchOnce).
 void PullbackBuilder::switchStmt(const SwitchStmt *SS, Stmts &Fwd,
                                  Stmts &Rev) {
   if ((SS->getInit() || SS->getConditionVariable()) &&
@@ -101,6 +101,7 @@ void PullbackBuilder::switchStmt(const SwitchStmt *SS, Stmts &Fwd,
     bool Closed = false;
   };
   std::vector<Group> Groups;
+  bool NestedBreak = false;
   for (const Stmt *St : Body->body()) {
     // Peel the labels off this statement.
     bool Labeled = false;
@@ -159,16 +160,17 @@ void PullbackBuilder::switchStmt(const SwitchStmt *SS, Stmts &Fwd,
         continue;
       }
     }
-    if (hasBreak(St)) {
-      unsupported(St, "'break' out of a 'switch' from a nested statement");
-      return;
-    }
+    NestedBreak |= !OnceSwitches.count(SS) && hasBreak(St);
     Groups.back().Body.push_back(St);
     if (isa<ReturnStmt>(St))
       Groups.back().Closed = true;
   }
   if (!Groups.empty() && !Groups.back().Closed)
     Groups.back().Closed = true; // the last group may fall off the end
+  if (NestedBreak) {
+    switchOnce(SS, Fwd, Rev);
+    return;
+  }
 
   // The value, recorded like a branch decision.
   QualType CT = SS->getCond()->IgnoreParenImpCasts()->getType();
@@ -278,6 +280,53 @@ void PullbackBuilder::switchStmt(const SwitchStmt *SS, Stmts &Fwd,
     Fwd.push_back(FwdChain);
   if (RevChain)
     Rev.push_back(RevChain);
+}
+
+/// A switch with a `break` nested in a case's statements, as
+/// `do { switch-as-if-chain } while (false)`: each nested `break` is a jump
+/// out of that loop (its id goes on the tape, the reverse skips what came
+/// after it), with the machinery of `break` in loops.
+void PullbackBuilder::switchOnce(const SwitchStmt *SS, Stmts &Fwd,
+                                 Stmts &Rev) {
+  // A `continue` in the switch belongs to a loop around it, not to this
+  // one.
+  if (const Stmt *C = findContinue(SS->getBody())) {
+    unsupported(C, "'continue' in a 'switch' that has a 'break' nested in "
+                   "a case's statements");
+    return;
+  }
+  OnceSwitches.insert(SS);
+  QualType SizeT = Ctx.getSizeType();
+  auto Info = std::make_unique<LoopInfo>();
+  LoopInfo *LI = Info.get();
+  LoopStore.push_back(std::move(Info));
+  LI->Nested = !Loops.empty();
+  LI->Count = hoist("_n", SizeT);
+  LI->Flag = hoist("_j", SizeT);
+  Loops.push_back(LI);
+  LI->BodyFrame = Frames.size();
+  Stmts BodyFwd, BodyRev;
+  BodyFwd.push_back(B.unop(UO_PreInc, B.ref(LI->Count)));
+  stmt(SS, BodyFwd, BodyRev);
+  BodyFwd.push_back(pushValue(B.intLit(0, SizeT), SizeT));
+  Loops.pop_back();
+  if (Failed)
+    return;
+  Stmts Outer;
+  Outer.push_back(B.assign(B.ref(LI->Count), B.intLit(0, SizeT)));
+  Outer.push_back(B.doStmt(B.block(BodyFwd), B.boolLit(false)));
+  if (LI->Nested)
+    Outer.push_back(push(LI->Count));
+  Fwd.push_back(B.block(Outer));
+
+  Stmts R, RevBody;
+  if (LI->Nested)
+    R.push_back(pop(LI->Count));
+  RevBody.push_back(B.unop(UO_PreDec, B.ref(LI->Count)));
+  RevBody.push_back(pop(LI->Flag));
+  RevBody.insert(RevBody.end(), BodyRev.begin(), BodyRev.end());
+  R.push_back(B.whileStmt(B.ref(LI->Count), B.block(RevBody)));
+  Rev.push_back(B.block(R));
 }
 
 } // namespace grad

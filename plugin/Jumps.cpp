@@ -18,11 +18,12 @@ namespace {
 /// and switches, a `continue` outside nested loops (one in a switch belongs
 /// to the enclosing loop) and, when asked, any `return`.
 struct JumpFinder : RecursiveASTVisitor<JumpFinder> {
-  const bool Continues, Returns;
+  const bool Breaks, Continues, Returns;
   bool Found = false;
+  const Stmt *First = nullptr; ///< the first jump found
   unsigned Loops = 0, Switches = 0;
-  JumpFinder(bool Continues, bool Returns)
-      : Continues(Continues), Returns(Returns) {}
+  JumpFinder(bool Continues, bool Returns, bool Breaks = true)
+      : Breaks(Breaks), Continues(Continues), Returns(Returns) {}
   bool TraverseForStmt(ForStmt *S) { return loop(S); }
   bool TraverseWhileStmt(WhileStmt *S) { return loop(S); }
   bool TraverseDoStmt(DoStmt *S) { return loop(S); }
@@ -41,10 +42,12 @@ struct JumpFinder : RecursiveASTVisitor<JumpFinder> {
     return true;
   }
   bool VisitBreakStmt(BreakStmt *) {
-    Found |= Loops == 0 && Switches == 0;
+    Found |= Breaks && Loops == 0 && Switches == 0;
     return true;
   }
-  bool VisitContinueStmt(ContinueStmt *) {
+  bool VisitContinueStmt(ContinueStmt *S) {
+    if (Continues && Loops == 0 && !Found)
+      First = S;
     Found |= Continues && Loops == 0;
     return true;
   }
@@ -59,6 +62,12 @@ bool hasBreak(const Stmt *St) {
   JumpFinder F(/*Continues=*/false, /*Returns=*/false);
   F.TraverseStmt(const_cast<Stmt *>(St));
   return F.Found;
+}
+
+const Stmt *findContinue(const Stmt *St) {
+  JumpFinder F(/*Continues=*/true, /*Returns=*/false, /*Breaks=*/false);
+  F.TraverseStmt(const_cast<Stmt *>(St));
+  return F.First;
 }
 
 bool hasReturn(const Stmt *Body) {

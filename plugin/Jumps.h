@@ -15,6 +15,9 @@ namespace grad {
 /// True if \p St has a `break` that leaves it (not one of a nested loop or
 /// switch).
 bool hasBreak(const clang::Stmt *St);
+/// The first `continue` in \p St that leaves it (not one of a nested
+/// loop), or null.
+const clang::Stmt *findContinue(const clang::Stmt *St);
 /// True if \p Body has a `return` (outside lambdas).
 bool hasReturn(const clang::Stmt *Body);
 /// True if \p Body has a `break` or `continue` that leaves it, or a

@@ -272,6 +272,10 @@ private:
   /// those jumps was taken (\p Flag is the jump scope's flag).
   void unlessJumped(clang::VarDecl *Flag, unsigned Before, Stmts &Rev);
   void switchStmt(const clang::SwitchStmt *SS, Stmts &Fwd, Stmts &Rev);
+  /// \p SS (with a `break` nested in a case's statements) inside a loop
+  /// that runs once.
+  void switchOnce(const clang::SwitchStmt *SS, Stmts &Fwd, Stmts &Rev);
+  llvm::SmallPtrSet<const clang::SwitchStmt *, 2> OnceSwitches;
   // Returns.cpp (also returnValueVar, referenceReturn, finishSplit below).
   void returnStmt(const clang::ReturnStmt *RS, Stmts &Fwd, Stmts &Rev);
   /// Accumulates the adjoint \p Adj (used once) of \p E into its inputs.

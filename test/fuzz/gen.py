@@ -186,6 +186,9 @@ before the memory ones), `memory` and `-NAME` are accepted):
   fallthrough (implies switch) a case group but the last may fall through
              into the next one (its block without `break`, half of the time
              followed by `[[fallthrough]];`)
+  switchbreak (implies switch) a case group's block may leave the switch
+             from inside: statements, then `if (c) break;` or `if (c) {
+             statements; break; }`, then more statements
   lanes      (implies forward) `[[grad::forward("lanes=3")]]`: the checker
              calls the vector pushforward with the directions (V, 0, -2 V)
              in its three lanes, compares lane 0 as forward does, and
@@ -270,6 +273,7 @@ ALL_FEATURES = LEGACY_FEATURES + MEMORY_FEATURES + ("retwrite", "seqorder",
                                                     "ownermethods", "dtors",
                                                     "lambdas", "intalias",
                                                     "fallthrough",
+                                                    "switchbreak",
                                                     "vecpull")
 # Names that stand for several features.
 GROUPS = {"memory": MEMORY_FEATURES, "all": LEGACY_FEATURES}
@@ -1664,6 +1668,21 @@ class Gen:
             # The break after the block or as its last statement.
             inner = not fall and self.chance(0.5)
             self.emit("{")
+            if self.on("switchbreak") and self.chance(0.6):
+                # Statements, a break from inside an if, more statements:
+                # the switch is left with the bounds at the break.
+                _, mid = self.block(depth, r.randint(1, 2))
+                for v, m in zip(outer, mid):
+                    v.bound = m
+                if self.chance(0.5):
+                    self.emit(f"  if ({self.cond(2)}) break;")
+                    ends.append(mid)
+                else:
+                    self.emit(f"  if ({self.cond(2)}) {{")
+                    _, taken = self.block(depth, r.randint(1, 2))
+                    self.emit("    break;")
+                    self.emit("  }")
+                    ends.append(taken)
             _, after = self.block(depth, r.randint(1, 3))
             if inner:
                 self.emit("  break;")
@@ -3935,7 +3954,7 @@ def parse_features(text):
     feats.add("expr")
     if "lanes" in feats:
         feats.add("forward")
-    if "fallthrough" in feats:
+    if "fallthrough" in feats or "switchbreak" in feats:
         feats.add("switch")
     return feats
 
