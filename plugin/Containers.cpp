@@ -51,6 +51,15 @@ Expr *PullbackBuilder::rebuildInitList(const InitListExpr *IL,
     SmallVector<unsigned, 2> Path = Prefix;
     Path.push_back(I);
     if (const auto *Inner = dyn_cast<InitListExpr>(strip(E))) {
+      // A std::array element: the braces of its member array are implicit
+      // (its elements are e[i], as at the top, storageInit).
+      if (isStdClass(Inner->getType(), "array") && Inner->getNumInits() == 1)
+        if (const auto *Member =
+                dyn_cast<InitListExpr>(strip(Inner->getInit(0)))) {
+          Expr *L = rebuildInitList(Member, Path, SI);
+          Elems.push_back(L ? B.initList({L}) : nullptr);
+          continue;
+        }
       Elems.push_back(rebuildInitList(Inner, Path, SI));
       continue;
     }

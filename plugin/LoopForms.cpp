@@ -165,10 +165,31 @@ void PullbackBuilder::rangeFor(const CXXForRangeStmt *RF, Stmts &Fwd,
   };
   bool RangeActive = C ? Act.isActive(C)
                        : ThisRoot ? Act.ThisActive : Act.isActive(Root);
-  if (!ET->isArithmeticType() && !isPlainStruct(ET)) {
+  // A reference to each element of a container of containers (`for (const
+  // auto &row : rows)`) is an alias of that element (ClassRef below).
+  bool ClassRef = ByRef && (isStdClass(ET, "vector") || isStdClass(ET, "array"));
+  if (!ET->isArithmeticType() && !isPlainStruct(ET) && !ClassRef) {
     unsupported(RF, "range-based 'for' loop over elements of type '" +
-                        ET.getAsString() + "'");
+                        ET.getAsString() + "'" +
+                        (isStdClass(ET, "vector") || isStdClass(ET, "array")
+                             ? " by value (take them by reference, `const "
+                               "auto &`, or loop over an index)"
+                             : ""));
     return;
+  }
+  // The elements of such a reference are not at an offset from the outer
+  // container's data(): a reference to them is refused like `double &r =
+  // m[i][j]`.
+  if (ByRef && !ClassRef && C) {
+    const VarDecl *SR = Act.storageOf(C);
+    if (SR && SR != C && isNestedContainer(SR->getType())) {
+      unsupported(RF, "range-based 'for' loop binding a reference to the "
+                      "elements of '" + spelled(RangeE) +
+                          "', an element of '" + SR->getNameAsString() +
+                          "' (take the elements by value, or loop over an "
+                          "index)");
+      return;
+    }
   }
   auto Info = std::make_unique<LoopInfo>();
   LoopInfo *LI = Info.get();
@@ -202,12 +223,18 @@ void PullbackBuilder::rangeFor(const CXXForRangeStmt *RF, Stmts &Fwd,
   VarDecl *RK = B.var(PB, fresh("_k"), SizeT,
                       B.unop(UO_PreDec, B.ref(LI->Count)));
   VarDecl *RV = nullptr;
+  // A reference to a container element: an alias of element RK of the
+  // range, whose shadow is element RK of the range's shadow; re-read by
+  // reference, not copied.
   if (Reread) {
     // (An element path with the reverse sweep's counters.)
     Expr *RevRange = ElementPath ? valPath(stripExpr(RangeE)) : Range();
-    RV = B.var(PB, V->getName(), ET, B.subscript(RevRange, B.ref(RK)));
+    RV = B.var(PB, V->getName(), ClassRef ? VT : ET,
+               B.subscript(RevRange, B.ref(RK)));
     RevIndex[V] = RV;
   }
+  if (ClassRef)
+    AliasOffsets[V] = RK;
   Loops.push_back(LI);
   LI->BodyFrame = Frames.size();
   Stmts BodyFwd, BodyRev;
@@ -221,6 +248,8 @@ void PullbackBuilder::rangeFor(const CXXForRangeStmt *RF, Stmts &Fwd,
     BodyFwd.push_back(pushValue(B.intLit(0, SizeT), SizeT));
   Loops.pop_back();
   RevIndex.erase(V);
+  if (ClassRef)
+    AliasOffsets.erase(V);
   if (Failed)
     return;
   Outer.push_back(B.forStmt(B.declStmt(K), B.binop(BO_LT, B.ref(K), N),

@@ -285,12 +285,31 @@ bool PullbackBuilder::finishSplit(Stmts &Fwd, Stmts &Rev, Stmts &Epilogue) {
     const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
     if (!Spec || !Spec->getIdentifier() || Spec->getName() != "vector")
       continue;
-    if (Spec->getTemplateArgs().size() < 1 ||
-        !Spec->getTemplateArgs()[0].getAsType()->isArithmeticType()) {
-      unsupported(Primal, "vector of vectors '" + VD->getNameAsString() +
-                              "' in a function differentiated in two "
-                              "halves (a helper that writes through a "
-                              "parameter)");
+    // Elements of a fixed size (numbers, std::array of numbers, plain
+    // structs): the shadow's size is all the reverse half needs.
+    QualType ET = Spec->getTemplateArgs().size() < 1
+                      ? QualType()
+                      : Spec->getTemplateArgs()[0].getAsType();
+    auto FixedSize = [](QualType T) {
+      if (T->isArithmeticType() || isPlainStruct(T))
+        return true;
+      const auto *AS = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+          T->getAsCXXRecordDecl());
+      return AS && isStdClass(T, "array") &&
+             AS->getTemplateArgs()[0].getAsType()->isArithmeticType();
+    };
+    if (ET.isNull() || !FixedSize(ET)) {
+      // (The user's variable, whose shadow this is.)
+      const VarDecl *Of = VD;
+      for (auto &[P, A] : Adjoints)
+        if (A == VD)
+          Of = P;
+      unsupported(Of, "local '" + Of->getNameAsString() + "' of type '" +
+                          Of->getType().getAsString(Ctx.getPrintingPolicy()) +
+                          "' (a container of containers) in a function "
+                          "differentiated in two halves (a helper that "
+                          "writes through a parameter, called from "
+                          "another differentiated function)");
       return false;
     }
     Sizes.push_back({VD, hoist("_size", Ctx.getSizeType())});

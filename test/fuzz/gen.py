@@ -186,6 +186,13 @@ before the memory ones), `memory` and `-NAME` are accepted):
   fallthrough (implies switch) a case group but the last may fall through
              into the next one (its block without `break`, half of the time
              followed by `[[fallthrough]];`)
+  rowrefs    (implies owners, values) the matrices of owners, plus
+             `std::vector<std::array<double, 2>> t{{e, f}, {f, 0.5 * e}};`
+             from braces, walked by range-based for loops binding a
+             reference to each row: `for (const auto &r : t) s += 0.5 *
+             std::tanh(r[0] * s + r.back());`, `for (auto &r : t) r[0] =
+             0.5 * std::tanh(r[0] * e);`, and an inner range-for by value
+             over each row
   switchbreak (implies switch) a case group's block may leave the switch
              from inside: statements, then `if (c) break;` or `if (c) {
              statements; break; }`, then more statements
@@ -274,6 +281,7 @@ ALL_FEATURES = LEGACY_FEATURES + MEMORY_FEATURES + ("retwrite", "seqorder",
                                                     "lambdas", "intalias",
                                                     "fallthrough",
                                                     "switchbreak",
+                                                    "rowrefs",
                                                     "vecpull")
 # Names that stand for several features.
 GROUPS = {"memory": MEMORY_FEATURES, "all": LEGACY_FEATURES}
@@ -1313,6 +1321,54 @@ class Gen:
                 v.call_cell = name
                 v.noaddr = True
                 v.owner_kind = "MV"
+                self.scopes[-1].append(v)
+            return
+        rows = sorted({v.call_cell for v in self.vars()
+                       if getattr(v, "owner_kind", None) == "rows"})
+        if self.on("rowrefs") and rows and self.chance(0.5):
+            # A range-based for binding a reference to each row (two rows,
+            # of 2 or 3 numbers): read, written, or walked by value.
+            src = self.rng.choice(rows)
+            r = self.new_local()
+            kind = self.rng.choice(["read", "write", "inner"])
+            if kind == "write":
+                e = self.dbl(self.limit(self.expr(2)))
+                self.emit(f"for (auto &{r} : {src})")
+                self.emit(f"  {r}[0] = 0.5 * std::tanh({r}[0] * "
+                          f"({e.text}));")
+                for cell in (f"{src}[0][0]", f"{src}[1][0]"):
+                    v = self.lookup(cell)
+                    if v is not None:
+                        self.set_bound(v, 0.5)
+                return
+            t = self.target()
+            if kind == "read":
+                self.emit(f"for (const auto &{r} : {src})")
+                self.emit(f"  {t.name} += 0.5 * std::tanh({r}[0] * "
+                          f"{t.name} + {r}.back());")
+                self.set_bound(t, t.bound + 1.0)
+                return
+            x = self.new_local()
+            self.emit(f"for (const auto &{r} : {src})")
+            self.emit(f"  for (double {x} : {r})")
+            self.emit(f"    {t.name} += 0.25 * std::tanh({x} + {t.name});")
+            self.set_bound(t, t.bound + 1.5)
+            return
+        if self.on("rowrefs") and self.chance(0.25):
+            # A vector of std::array rows from braces.
+            es = [self.dbl(self.limit(self.expr(2))) for _ in range(2)]
+            name = self.new_local()
+            self.emit(f"std::vector<std::array<double, 2>> {name}"
+                      f"{{{{{es[0].text}, {es[1].text}}}, "
+                      f"{{{es[1].text}, 0.5 * {es[0].text}}}}};")
+            for cell, b in (("{t}[0][0]", es[0].bound),
+                            ("{t}[0][1]", es[1].bound),
+                            ("{t}[1][0]", es[1].bound),
+                            ("{t}[1].back()", 0.5 * es[0].bound)):
+                v = Var(cell.format(t=name), b)
+                v.call_cell = name
+                v.noaddr = True
+                v.owner_kind = "rows"
                 self.scopes[-1].append(v)
             return
         if self.on("values") and self.chance(0.2):
@@ -3861,6 +3917,8 @@ def generate(seed, n, features):
     if "vectors" in features or "owners" in features or \
             "scratch" in features or "temps" in features:
         out[-1:-1] = ["#include <vector>"]
+    if "rowrefs" in features:
+        out[-1:-1] = ["#include <array>"]
     if "copies" in features:
         out[-1:-1] = ["#include <algorithm>", "#include <cstring>",
                       "#include <functional>"]
@@ -3956,6 +4014,8 @@ def parse_features(text):
         feats.add("forward")
     if "fallthrough" in feats or "switchbreak" in feats:
         feats.add("switch")
+    if "rowrefs" in feats:
+        feats.update(("owners", "values", "locals"))
     return feats
 
 
