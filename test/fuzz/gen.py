@@ -771,6 +771,8 @@ class Gen:
             kinds += ["kstruct"] * 2
         if self.on("owners") and self.on("locals"):
             kinds += ["owner"] * 2
+            if self.on("rowrefs"):
+                kinds += ["owner"] * 3
             if self.on("ownermethods") and any(
                     getattr(v, "owner_kind", None) == "MV"
                     for v in self.vars()):
@@ -1205,6 +1207,37 @@ class Gen:
         """`MV t(n);`: a matrix keeping its elements in a std::vector member;
         four cells as scalar locals, through accessors that read the row
         length and by indexing the member."""
+        rows = sorted({v.call_cell for v in self.vars()
+                       if getattr(v, "owner_kind", None) == "rows"})
+        if self.on("rowrefs") and rows and self.chance(0.5):
+            # A range-based for binding a reference to each row (two rows,
+            # of 2 or 3 numbers): read, written, or walked by value.
+            src = self.rng.choice(rows)
+            r = self.new_local()
+            kind = self.rng.choice(["read", "write", "inner"])
+            if kind == "write":
+                e = self.dbl(self.limit(self.expr(2)))
+                self.emit(f"for (auto &{r} : {src})")
+                self.emit(f"  {r}[0] = 0.5 * std::tanh({r}[0] * "
+                          f"({e.text}));")
+                for cell in (f"{src}[0][0]", f"{src}[1][0]"):
+                    v = self.lookup(cell)
+                    if v is not None:
+                        self.set_bound(v, 0.5)
+                return
+            t = self.target()
+            if kind == "read":
+                self.emit(f"for (const auto &{r} : {src})")
+                self.emit(f"  {t.name} += 0.5 * std::tanh({r}[0] * "
+                          f"{t.name} + {r}.back());")
+                self.set_bound(t, t.bound + 1.0)
+                return
+            x = self.new_local()
+            self.emit(f"for (const auto &{r} : {src})")
+            self.emit(f"  for (double {x} : {r})")
+            self.emit(f"    {t.name} += 0.25 * std::tanh({x} + {t.name});")
+            self.set_bound(t, t.bound + 1.5)
+            return
         mvs = sorted({v.call_cell for v in self.vars()
                       if getattr(v, "owner_kind", None) == "MV"})
         if self.on("ownermethods") and mvs and self.chance(0.7):
@@ -1323,38 +1356,7 @@ class Gen:
                 v.owner_kind = "MV"
                 self.scopes[-1].append(v)
             return
-        rows = sorted({v.call_cell for v in self.vars()
-                       if getattr(v, "owner_kind", None) == "rows"})
-        if self.on("rowrefs") and rows and self.chance(0.5):
-            # A range-based for binding a reference to each row (two rows,
-            # of 2 or 3 numbers): read, written, or walked by value.
-            src = self.rng.choice(rows)
-            r = self.new_local()
-            kind = self.rng.choice(["read", "write", "inner"])
-            if kind == "write":
-                e = self.dbl(self.limit(self.expr(2)))
-                self.emit(f"for (auto &{r} : {src})")
-                self.emit(f"  {r}[0] = 0.5 * std::tanh({r}[0] * "
-                          f"({e.text}));")
-                for cell in (f"{src}[0][0]", f"{src}[1][0]"):
-                    v = self.lookup(cell)
-                    if v is not None:
-                        self.set_bound(v, 0.5)
-                return
-            t = self.target()
-            if kind == "read":
-                self.emit(f"for (const auto &{r} : {src})")
-                self.emit(f"  {t.name} += 0.5 * std::tanh({r}[0] * "
-                          f"{t.name} + {r}.back());")
-                self.set_bound(t, t.bound + 1.0)
-                return
-            x = self.new_local()
-            self.emit(f"for (const auto &{r} : {src})")
-            self.emit(f"  for (double {x} : {r})")
-            self.emit(f"    {t.name} += 0.25 * std::tanh({x} + {t.name});")
-            self.set_bound(t, t.bound + 1.5)
-            return
-        if self.on("rowrefs") and self.chance(0.25):
+        if self.on("rowrefs") and self.chance(0.4):
             # A vector of std::array rows from braces.
             es = [self.dbl(self.limit(self.expr(2))) for _ in range(2)]
             name = self.new_local()
