@@ -113,8 +113,7 @@ void PullbackBuilder::declStmt(const DeclStmt *DS, Stmts &Fwd, Stmts &Rev) {
       unsupported(VD, iteratorLocalWhy(VD));
       return;
     }
-    if (const auto *L = dyn_cast_or_null<LambdaExpr>(
-            VD->hasInit() ? strip(VD->getInit()) : nullptr)) {
+    if (const LambdaExpr *L = initLambda(VD)) {
       // A callable: lifted where it is called. Its copies of what the
       // function assigns later are made here.
       Stmts R;

@@ -62,6 +62,10 @@ struct LambdaInfo {
 /// The callable \p E refers to: a lambda expression (possibly through a
 /// local variable initialised with one) or a function name; else null.
 const clang::LambdaExpr *findLambda(const clang::Expr *E);
+/// The lambda the local \p VD is initialised with: `auto f = [..] {..}`,
+/// or `std::function<R(A...)> f = [..](A...) {..}` with the lambda's call
+/// signature and no use of f but calls `f(...)`; else null.
+const clang::LambdaExpr *initLambda(const clang::VarDecl *VD);
 const clang::FunctionDecl *findFunction(const clang::Expr *E);
 
 /// The first `*p` or `&e` in \p St (outside nested lambdas), or null.

@@ -84,6 +84,13 @@ static bool plainImpl(QualType T, std::string *Why, unsigned Depth) {
   // Copied and destroyed as bytes (std::pair qualifies: only its
   // assignment is user-written, and it assigns member by member; so does
   // a class whose destructor writes nothing, `~Box() {}`).
+  if (isStdClass(T, "function")) {
+    if (Why)
+      *Why = "a std::function is differentiated when it is initialised "
+             "with a lambda of its call signature and then only called (not "
+             "assigned, copied or passed on)";
+    return false;
+  }
   if (!(RD->hasTrivialCopyConstructor() || RD->hasTrivialMoveConstructor()) ||
       RD->getNumVBases() > 0 || RD->isPolymorphic()) {
     if (Why)

@@ -124,8 +124,7 @@ void TangentBuilder::declStmt(const DeclStmt *DS) {
     }
     // A local lambda: lifted where it is called. Its copies of what the
     // function assigns later are made here.
-    if (const auto *L = dyn_cast_or_null<LambdaExpr>(
-            VD->hasInit() ? VD->getInit()->IgnoreImplicit() : nullptr)) {
+    if (const LambdaExpr *L = initLambda(VD)) {
       for (auto [V, Init] : copiedCaptures(L)) {
         VarDecl *&C = CaptureCopies[{L, V}];
         if (!C)
