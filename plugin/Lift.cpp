@@ -108,7 +108,7 @@ const LambdaExpr *initLambda(const VarDecl *VD) {
     if (callType(Op->getParamDecl(I)->getType()) !=
         callType(FT->getParamType(I)))
       return nullptr;
-  static llvm::DenseMap<const VarDecl *, bool> Called;
+  auto &Called = State::get(VD->getASTContext()).OnlyCalled;
   auto [It, New] = Called.try_emplace(VD, false);
   if (New) {
     OnlyCalled C(VD);

@@ -224,6 +224,9 @@ public:
   /// `[[grad]]` requests, keyed by the declaration that carried them.
   llvm::DenseMap<const clang::FunctionDecl *, GradRequest> Requests;
   llvm::DenseSet<const clang::Decl *> Nodiff;
+  /// Local std::function variables: whose only uses are calls (Lift.cpp,
+  /// initLambda).
+  llvm::DenseMap<const clang::VarDecl *, bool> OnlyCalled;
   /// `[[grad::forward]]` requests and the pushforwards by canonical primal.
   llvm::DenseMap<const clang::FunctionDecl *, GradRequest> ForwardRequests;
   llvm::DenseMap<const clang::FunctionDecl *,
