@@ -168,7 +168,11 @@ void PullbackBuilder::rangeFor(const CXXForRangeStmt *RF, Stmts &Fwd,
   // A reference to each element of a container of containers (`for (const
   // auto &row : rows)`) is an alias of that element (ClassRef below).
   bool ClassRef = ByRef && (isStdClass(ET, "vector") || isStdClass(ET, "array"));
-  if (!ET->isArithmeticType() && !isPlainStruct(ET) && !ClassRef) {
+  // A std::array of numbers by value: a copy like a plain struct's.
+  bool ArrayCopy = !ByRef && isStdClass(ET, "array") &&
+                   elementTypeOf(Ctx, ET)->isArithmeticType();
+  if (!ET->isArithmeticType() && !isPlainStruct(ET) && !ClassRef &&
+      !ArrayCopy) {
     unsupported(RF, "range-based 'for' loop over elements of type '" +
                         ET.getAsString() + "'" +
                         (isStdClass(ET, "vector") || isStdClass(ET, "array")

@@ -2,7 +2,8 @@
 // containers (`for (const auto &row : M)`, `for (auto &row : M)`): the
 // reference is an alias of row k, whose shadow is row k of the shadow (was
 // "range-based 'for' loop over elements of type 'std::vector<double>'").
-// Rows read by index, by an inner range-for by value, by row.size() /
+// std::array rows by value (copies, like a plain struct's). Rows read by
+// index, by an inner range-for by value, by row.size() /
 // row.back() / row.empty(), written through row[j]; a std::vector of
 // std::array; a local matrix; break; a helper called twice (split halves);
 // forward mode. Values against central differences. A reference to the
@@ -65,6 +66,19 @@ using Mat = std::vector<std::vector<double>>;
     s += p[0] * std::exp(p[1]);
   }
   return s;
+}
+
+// std::array rows by value: copies, written in the body.
+[[grad]] double copies(const std::vector<std::array<double, 2>> &P) {
+  double s = 0;
+  for (auto p : P) {
+    p[0] *= 2;
+    s += p[0] * std::sin(p[1]);
+  }
+  return s;
+}
+[[grad::forward]] double copies_fwd(const std::vector<std::array<double, 2>> &P) {
+  return copies(P);
 }
 
 // Braces of std::array elements (their member array's braces implicit):
@@ -190,6 +204,27 @@ int main() {
   for (double a : {0.4, 2.5})
     check_grad("local", local, local_pullback, a, 0.3);
   // CHECK-COUNT-4: ok local.d{{[01]}}
+  {
+    const std::vector<std::array<double, 2>> P{{0.3, 1.1}, {-0.5, 0.2}};
+    std::vector<std::array<double, 2>> dP(2);
+    copies_pullback(P, 1.0, &dP);
+    for (int i = 0; i < 2; ++i)
+      for (int j = 0; j < 2; ++j) {
+        auto G = [&](double T) {
+          auto Q = P;
+          Q[i][j] = T;
+          return copies(Q);
+        };
+        double Want = fd(G, 0, P[i][j]);
+        expect("copies.d" + std::to_string(i) + std::to_string(j), dP[i][j],
+               Want, 1e-8);
+        std::vector<std::array<double, 2>> T(2);
+        T[i][j] = 1;
+        expect("copies_fwd.d" + std::to_string(i) + std::to_string(j),
+               copies_fwd_pushforward(P, T).der[0], Want, 1e-8);
+      }
+  }
+  // CHECK-COUNT-8: ok copies{{(_fwd)?}}.d{{[01][01]}}
   check_grad("nested", nested, nested_pullback, 0.5, 3.0);
   // CHECK-COUNT-2: ok nested.d{{[01]}}
   {

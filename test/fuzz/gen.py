@@ -191,8 +191,9 @@ before the memory ones), `memory` and `-NAME` are accepted):
              from braces, walked by range-based for loops binding a
              reference to each row: `for (const auto &r : t) s += 0.5 *
              std::tanh(r[0] * s + r.back());`, `for (auto &r : t) r[0] =
-             0.5 * std::tanh(r[0] * e);`, and an inner range-for by value
-             over each row
+             0.5 * std::tanh(r[0] * e);`, an inner range-for by value
+             over each row, and `for (auto r : t)` copies of std::array
+             rows written in the body
   switchbreak (implies switch) a case group's block may leave the switch
              from inside: statements, then `if (c) break;` or `if (c) {
              statements; break; }`, then more statements
@@ -1214,7 +1215,20 @@ class Gen:
             # of 2 or 3 numbers): read, written, or walked by value.
             src = self.rng.choice(rows)
             r = self.new_local()
-            kind = self.rng.choice(["read", "write", "inner"])
+            arrays = any(getattr(v, "array_rows", False) and
+                         v.call_cell == src for v in self.vars())
+            kind = self.rng.choice(["read", "write", "inner"] +
+                                   (["copy"] if arrays else []))
+            if kind == "copy":
+                # std::array rows by value: copies, written in the body.
+                t = self.target()
+                self.emit(f"for (auto {r} : {src}) {{")
+                self.emit(f"  {r}[0] = 0.5 * std::tanh({r}[0] + {t.name});")
+                self.emit(f"  {t.name} += {r}[0] * {r}[1] / (1.0 + {r}[1] * "
+                          f"{r}[1]);")
+                self.emit("}")
+                self.set_bound(t, t.bound + 0.5)
+                return
             if kind == "write":
                 e = self.dbl(self.limit(self.expr(2)))
                 self.emit(f"for (auto &{r} : {src})")
@@ -1371,6 +1385,7 @@ class Gen:
                 v.call_cell = name
                 v.noaddr = True
                 v.owner_kind = "rows"
+                v.array_rows = True
                 self.scopes[-1].append(v)
             return
         if self.on("values") and self.chance(0.2):
