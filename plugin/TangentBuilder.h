@@ -101,6 +101,11 @@ private:
   /// Linear mode: which variables depend on the adjoints.
   std::unique_ptr<Activity> LinAct;
   bool linearActive(const VarDecl *VD) const;
+  /// Linear mode: \p E is a value of the pullback's own (neither an adjoint
+  /// nor reaching one: the forward sweep, the tape), emitted as written.
+  bool pullbackOwn(const Expr *E) const {
+    return Linear && !LinAct->isActive(E) && !LinAct->reachesActive(E);
+  }
   void runLinearActivity(const WrtMask &Adj);
   /// Linear mode: the pullback's local \p N as the user knows it ("the
   /// adjoint of 'x'").
@@ -393,7 +398,7 @@ private:
   VT objectTemporary(const Expr *Init, QualType T) {
     // (Linear mode: an object of the pullback's own, such as sin_cos's
     // pair on the tape, as written.)
-    if (Linear && !LinAct->isActive(Init) && !LinAct->reachesActive(Init)) {
+    if (pullbackOwn(Init)) {
       QualType U = T.getNonReferenceType().getUnqualifiedType();
       const auto *CE = dyn_cast<CXXConstructExpr>(Init->IgnoreImplicit());
       if (CE && CE->getNumArgs() == 0) // (printed as `T{}`, not as nothing)

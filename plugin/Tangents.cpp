@@ -533,7 +533,7 @@ VT TangentBuilder::expr(const Expr *X, bool NeedT) {
     Discard = X;
   // Linear mode: what does not depend on the adjoints has no tangent
   // (the pullback's own values, objects such as sin_cos's pair).
-  if (Linear && NeedT && !LinAct->isActive(X) && !LinAct->reachesActive(X)) {
+  if (NeedT && pullbackOwn(X)) {
     if (VT Shadow = linearShadowAlloc(X); Shadow.V)
       return Shadow;
     NeedT = false;
@@ -636,7 +636,7 @@ VT TangentBuilder::expr(const Expr *X, bool NeedT) {
       return expr(CE->getArg(0), NeedT);
     // (Linear mode: an object without adjoints is built as written; from
     // braces, `std::vector<double> v = {a, b}`, replayed.)
-    bool Own = Linear && !LinAct->isActive(CE) && !LinAct->reachesActive(CE);
+    bool Own = pullbackOwn(CE);
     if (hasFloatingData(CE->getType()) && !Own)
       return objectTemporary(CE, CE->getType());
     if (Own && llvm::any_of(CE->arguments(), [](const Expr *A) {
