@@ -296,6 +296,23 @@ void Activity::run(const FunctionDecl *FD, const WrtMask &Wrt) {
     Active.insert(VD);
     Order.push_back(VD);
   };
+  // A call that may write memory has an active input.
+  auto EffectIn = [&](const CallExpr *CE) {
+    bool In = false;
+    for (const Expr *A : CE->arguments()) {
+      bool IsThis = false;
+      const VarDecl *R =
+          (A->getType()->isPointerType() || A->isGLValue()) ? rootOf(A, IsThis)
+                                                            : nullptr;
+      In |= compute(A) || (R && isActive(R)) || (IsThis && ThisActive);
+    }
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
+      bool IsThis = false;
+      const VarDecl *R = rootOf(MC->getImplicitObjectArgument(), IsThis);
+      In |= (R && isActive(R)) || (IsThis && ThisActive);
+    }
+    return In || capturesActive(CE);
+  };
   // Fixed point: a variable is active if any definition of it is active,
   // or a call that may write it has an active input. Each round adds at
   // least one variable, so this is linear in the number of variables times
@@ -329,26 +346,27 @@ void Activity::run(const FunctionDecl *FD, const WrtMask &Wrt) {
     for (auto &[VD, CE] : C.Effects) {
       if (Active.count(VD) || !Eligible(VD))
         continue;
-      bool In = false;
-      for (const Expr *A : CE->arguments()) {
-        bool IsThis = false;
-        const VarDecl *R =
-            (A->getType()->isPointerType() || A->isGLValue()) ? rootOf(A, IsThis)
-                                                              : nullptr;
-        In |= compute(A) || (R && isActive(R)) || (IsThis && ThisActive);
-      }
-      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
-        bool IsThis = false;
-        const VarDecl *R = rootOf(MC->getImplicitObjectArgument(), IsThis);
-        In |= (R && isActive(R)) || (IsThis && ThisActive);
-      }
-      In |= capturesActive(CE);
-      if (In) {
+      if (EffectIn(CE)) {
         Activate(VD);
         Changed = true;
       }
     }
   }
+  // Active values stored into memory that only a variable carrying no
+  // derivatives reaches: an object (or a pointer to one) holding pointers
+  // to floating data and no floating data of its own.
+  auto Opaque = [&](const VarDecl *VD) {
+    QualType T = VD->getType().getNonReferenceType();
+    if (T->isPointerType())
+      T = T->getPointeeType();
+    return !Eligible(VD) && !C.RangeVars.count(VD) && holdsFloatingPointer(T);
+  };
+  for (auto &[VD, Init] : C.Defs)
+    if (Init && Opaque(VD) && compute(Init))
+      Lost.push_back({VD, Init});
+  for (auto &[VD, CE] : C.Effects)
+    if (Opaque(VD) && EffectIn(CE))
+      Lost.push_back({VD, CE});
   Done = true;
 }
 

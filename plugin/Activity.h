@@ -54,6 +54,12 @@ public:
   /// sweep into its own values must not count as an adjoint). Set before
   /// run().
   bool RootsDecide = false;
+  /// Active values stored into memory that only a variable carrying no
+  /// derivatives reaches (`struct Buf { double *p; }`: `b.p[0] = x * x;`,
+  /// `put(b, x * x)`), with the value or the call that stores them: no
+  /// shadow would receive them (the builder reports each).
+  llvm::SmallVector<std::pair<const clang::VarDecl *, const clang::Expr *>, 2>
+      Lost;
   /// Variables active from the start, besides the parameters (set before
   /// run()).
   llvm::SmallVector<const clang::VarDecl *, 4> Seeds;

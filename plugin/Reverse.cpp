@@ -116,6 +116,18 @@ bool PullbackBuilder::build() {
     return false;
   }
   Act.run(Primal, Entry.Wrt);
+  for (auto &[VD, Site] : Act.Lost)
+    unsupported(Site, std::string(isa<CallExpr>(Site->IgnoreImplicit())
+                                      ? "call '" + spelled(Site) +
+                                            "', which stores differentiated "
+                                            "values"
+                                      : "'" + spelled(Site) + "' stored") +
+                          " through a pointer held by '" +
+                          VD->getNameAsString() + "' (of type '" +
+                          VD->getType().getNonReferenceType().getAsString(
+                              Ctx.getPrintingPolicy()) +
+                          "'), which carries no derivatives (pass the "
+                          "pointer itself)");
   if (const Expr *W = firstShapeWrite(Body)) {
     if (isa<CallExpr>(W))
       unsupported(W, "call '" + spelled(W) +
