@@ -355,10 +355,20 @@ void Activity::run(const FunctionDecl *FD, const WrtMask &Wrt) {
   // Active values stored into memory that only a variable carrying no
   // derivatives reaches: an object (or a pointer to one) holding pointers
   // to floating data and no floating data of its own.
+  // (Also through pointers to, arrays and containers of such objects.)
   auto Opaque = [&](const VarDecl *VD) {
+    const ASTContext &Ctx = VD->getASTContext();
     QualType T = VD->getType().getNonReferenceType();
-    if (T->isPointerType())
-      T = T->getPointeeType();
+    for (unsigned Depth = 0; Depth < 4; ++Depth) {
+      if (T->isPointerType())
+        T = T->getPointeeType();
+      else if (const ArrayType *AT = Ctx.getAsArrayType(T))
+        T = AT->getElementType();
+      else if (QualType ET = elementTypeOf(Ctx, T); !ET.isNull())
+        T = ET;
+      else
+        break;
+    }
     return !Eligible(VD) && !C.RangeVars.count(VD) && holdsFloatingPointer(T);
   };
   for (auto &[VD, Init] : C.Defs)

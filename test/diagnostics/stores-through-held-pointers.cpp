@@ -8,6 +8,7 @@
 // RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
 #include "gradcheck.h"
 #include <cmath>
+#include <vector>
 using namespace gradcheck;
 
 struct Buf {
@@ -37,6 +38,19 @@ static void put(Buf b, double v) { b.p[0] = v; }
   pb->p[0] += x;
   double r = pb->p[0];
   return r * r;
+}
+
+// Through a vector of such objects, and through a pointer copied out of one.
+// ERR: stores-through-held-pointers.cpp:[[@LINE+2]]:15: error: grad: cannot differentiate 'x * x' stored through a pointer held by 'v' (of type 'std::vector<Buf>')
+[[grad]] double inVector(double x, std::vector<Buf> &v) {
+  v[0].p[0] = x * x;
+  return v[0].p[0] * 3;
+}
+// ERR: stores-through-held-pointers.cpp:[[@LINE+3]]:10: error: grad: cannot differentiate 'x * x' stored through a pointer held by 'b' (of type 'Buf')
+[[grad]] double copied(double x, Buf b) {
+  double *q = b.p;
+  q[0] = x * x;
+  return b.p[0] * 3;
 }
 #endif
 
