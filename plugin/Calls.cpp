@@ -107,6 +107,44 @@ WrtMask PullbackBuilder::callMask(const FunctionDecl *FD,
 
 bool PullbackBuilder::memoryUnstable(const FunctionDecl *FD,
                                      ArrayRef<const Expr *> Args) {
+  return unstableArg(FD, Args) != nullptr;
+}
+
+bool PullbackBuilder::memberArgsStable(const CXXMethodDecl *MD,
+                                       ArrayRef<const Expr *> Args) {
+  // (Values, references and objects are recorded at the call; a pointer's
+  // memory is not.)
+  SmallVector<const Expr *, 4> Pointers(Args.begin(), Args.end());
+  for (unsigned I = 0; I < Pointers.size(); ++I)
+    if (I >= MD->getNumParams() ||
+        !MD->getParamDecl(I)->getType()->isPointerType())
+      Pointers[I] = nullptr;
+  const Expr *A = nullptr;
+  if (Half == SplitHalf::None) {
+    A = unstableArg(MD, Pointers);
+  } else {
+    // A split half re-reads only the memory behind parameters its callers
+    // keep unchanged.
+    for (unsigned I = 0; I < Pointers.size() && !A; ++I)
+      if (Pointers[I] &&
+          hasFloatingData(MD->getParamDecl(I)->getType()->getPointeeType()) &&
+          !readOnly(strip(Pointers[I]), true))
+        A = Pointers[I];
+  }
+  if (!A)
+    return true;
+  unsupported(A, "argument '" + spelled(A) + "' of member function '" +
+                     MD->getNameAsString() +
+                     "': memory that may change before the reverse sweep, "
+                     "where the method's pullback reads it again (make '" +
+                     MD->getNameAsString() +
+                     "' a free function taking the object, whose derivative "
+                     "records what it reads)");
+  return false;
+}
+
+const Expr *PullbackBuilder::unstableArg(const FunctionDecl *FD,
+                                         ArrayRef<const Expr *> Args) {
   for (unsigned I = 0; I < FD->getNumParams(); ++I) {
     QualType PT = FD->getParamDecl(I)->getType();
     const Expr *A = argFor(Args, I);
@@ -121,24 +159,24 @@ bool PullbackBuilder::memoryUnstable(const FunctionDecl *FD,
       continue;
     // A reverse half cannot re-read anything.
     if (Half != SplitHalf::None)
-      return true;
+      return A;
     bool IsThis = false;
     const VarDecl *R = Act.rootOf(A, IsThis);
     if (IsThis) {
       if (Act.ThisWritten)
-        return true;
+        return A;
       continue;
     }
     if (!R || Act.isOwner(R) || Act.isDataWritten(R) || Act.isWritten(R) ||
         !inScopeInReverse(R))
-      return true;
+      return A;
     // The argument itself is rebuilt in the reverse sweep: an alias in it
     // must still be there and point where it did.
     if (const VarDecl *Root = pathRoot(A, IsThis))
       if (Root != R && (Act.isWritten(Root) || !inScopeInReverse(Root)))
-        return true;
+        return A;
   }
-  return false;
+  return nullptr;
 }
 
 bool PullbackBuilder::stableMemory(const CallExpr *CE, unsigned I) const {

@@ -51,7 +51,7 @@ void Differentiator::handleDecl(Decl *D) {
     if (PullbackEntry *E = St.find(FD, R->Wrt))
       // (By its parameter types: what the callers see.)
       if (!E->UserProvided && writesThroughParams(FD, /*Deep=*/false))
-        ensureHalves(*E);
+        ensureHalves(*E, /*OtherUnits=*/true);
   }
   if (auto FR = St.ForwardRequests.find(FD->getCanonicalDecl());
       FR != St.ForwardRequests.end()) {
@@ -107,6 +107,17 @@ void Differentiator::drain() {
   Work.clear();
   SplitWork.clear();
   ForwardWork.clear();
+  // Halves for other translation units that failed quietly: a warning for
+  // a function whose own pullback is fine (else its errors say enough).
+  for (PullbackEntry *E : QuietHalves)
+    if (E->HalvesFailed && !E->Failed &&
+        (!E->Pullback || !E->Pullback->isInvalidDecl()))
+      report(S.Diags, Diag::HalvesForOtherUnits,
+             E->Primal->getDefinition()
+                 ? E->Primal->getDefinition()->getLocation()
+                 : E->Primal->getLocation())
+          << E->Primal->getNameAsString();
+  QuietHalves.clear();
   Draining = false;
 }
 

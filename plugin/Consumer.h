@@ -65,7 +65,12 @@ public:
                                       bool Linear = false);
   /// Declares the forward and reverse halves of \p E (for calls that
   /// need them whatever useSplit decided) and queues their definition.
-  void ensureHalves(PullbackEntry &E);
+  /// Declares and queues \p E's halves (\p OtherUnits: only for callers
+  /// in other translation units).
+  void ensureHalves(PullbackEntry &E, bool OtherUnits = false);
+  /// A caller in this translation unit uses \p E's halves: no longer only
+  /// for other ones (halves that failed quietly are built again).
+  void mineNow(PullbackEntry &E);
   /// Marks \p E's pullback as needed and queues its definition.
   void queue(PullbackEntry *E);
   /// True if calls of \p E's function use its split derivative (declared
@@ -108,6 +113,9 @@ public:
 
 private:
   llvm::DenseSet<std::pair<unsigned, const clang::FunctionDecl *>> ErrorsAt;
+  /// Entries whose halves for other translation units failed quietly
+  /// (defineSplit): warned about at the end of drain().
+  std::vector<PullbackEntry *> QuietHalves;
   void define(PullbackEntry *E, const clang::FunctionDecl *Def);
   void defineSplit(PullbackEntry *E);
   /// Queues the definition of \p E's pullback if it is needed and its

@@ -263,6 +263,8 @@ Expr *PullbackBuilder::rebuildMethodCall(const CallExpr *CE, bool Need) {
     return unsupported(CE, "call to '" + MD->getNameAsString() + "' on '" +
                                spelled(OK) + "', whose elements the function "
                                "writes, " + NoHoistWhy);
+  if (!memberArgsStable(MD, Args))
+    return nullptr;
   PullbackEntry *PE = D.calleePullback(MD, CE->getExprLoc(), Entry);
   if (!PE) {
     Failed = true;
@@ -385,6 +387,8 @@ Expr *PullbackBuilder::rebuildMutatingCall(const CallExpr *CE, bool Need) {
   if (NoHoist)
     return unsupported(CE, "call to non-const member function " + Name +
                                ", which writes its object, " + NoHoistWhy);
+  if (!memberArgsStable(MD, Args))
+    return nullptr;
   PullbackEntry *PE = D.calleePullback(MD, CE->getExprLoc(), Entry);
   if (!PE) {
     Failed = true;

@@ -544,6 +544,14 @@ private:
   /// the reverse sweep (or cannot be re-read then).
   bool memoryUnstable(const clang::FunctionDecl *FD,
                       llvm::ArrayRef<const clang::Expr *> Args);
+  /// The first argument of memoryUnstable's kind (or null).
+  const clang::Expr *unstableArg(const clang::FunctionDecl *FD,
+                                 llvm::ArrayRef<const clang::Expr *> Args);
+  /// A member call's pullback runs the method's body again in the reverse
+  /// sweep: an error if memory its pointer or reference arguments reach may
+  /// have changed by then.
+  bool memberArgsStable(const clang::CXXMethodDecl *MD,
+                        llvm::ArrayRef<const clang::Expr *> Args);
   /// True if the memory that argument \p I of \p CE points to keeps its
   /// values from the call until the reverse sweep passes the call again,
   /// and nothing the callee writes through its other arguments reaches it.

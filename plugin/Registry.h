@@ -128,6 +128,11 @@ struct PullbackEntry {
   int Split = -1;
   /// The halves (Fwd, Rev) have been built (or building them failed).
   bool HalvesDone = false;
+  /// The halves are defined only for callers in other translation units
+  /// (no caller here): a failure to build them is a warning, not an error.
+  bool HalvesForOtherUnits = false;
+  /// Building those halves failed (they stay declared, not defined).
+  bool HalvesFailed = false;
   /// The pullback itself is needed (false for a callee only ever called
   /// through its split derivative).
   bool Wanted = true;

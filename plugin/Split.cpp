@@ -242,6 +242,7 @@ bool Differentiator::useSplit(PullbackEntry &E, SourceLocation Loc) {
   }
   if (E.Split != 1)
     return false;
+  mineNow(E);
   if (!E.Fwd) {
     declareSplit(S, E, inlineHalves(E.Primal));
     SplitWork.push_back(&E);
@@ -249,9 +250,25 @@ bool Differentiator::useSplit(PullbackEntry &E, SourceLocation Loc) {
   return true;
 }
 
-void Differentiator::ensureHalves(PullbackEntry &E) {
+void Differentiator::mineNow(PullbackEntry &E) {
+  E.HalvesForOtherUnits = false;
+  if (!E.HalvesFailed)
+    return;
+  // Built quietly for other translation units and failed: a caller here
+  // needs them, so they are built again, with their errors.
+  E.HalvesFailed = false;
+  E.HalvesDone = false;
+  E.Fwd->setInvalidDecl(false);
+  E.Rev->setInvalidDecl(false);
+  SplitWork.push_back(&E);
+}
+
+void Differentiator::ensureHalves(PullbackEntry &E, bool OtherUnits) {
+  if (!OtherUnits)
+    mineNow(E);
   if (E.Fwd)
     return;
+  E.HalvesForOtherUnits = OtherUnits;
   declareSplit(S, E, inlineHalves(E.Primal));
   SplitWork.push_back(&E);
 }
@@ -310,7 +327,26 @@ void Differentiator::defineSplit(PullbackEntry *E) {
       FD->addAttr(AlwaysInlineAttr::Create(
           S.Context, SourceRange(), AlwaysInlineAttr::CXX11_gnu_always_inline));
     unsigned Errors = S.Diags.getNumErrors();
-    if (!PBB.build()) {
+    // Halves only callers in other translation units would call: built
+    // quietly, and a failure is a warning (the function itself is fine).
+    bool Quiet = E->HalvesForOtherUnits;
+    bool WasSuppressed = S.Diags.getSuppressAllDiagnostics();
+    auto ErrorsBefore = ErrorsAt; // (quiet errors are reported again later)
+    if (Quiet)
+      S.Diags.setSuppressAllDiagnostics(true);
+    bool Built = PBB.build();
+    if (Quiet) {
+      S.Diags.setSuppressAllDiagnostics(WasSuppressed);
+      ErrorsAt = std::move(ErrorsBefore);
+    }
+    if (!Built && Quiet) {
+      QuietHalves.push_back(E);
+      E->HalvesFailed = true;
+      E->Fwd->setInvalidDecl();
+      E->Rev->setInvalidDecl();
+      return;
+    }
+    if (!Built) {
       if (S.Diags.getNumErrors() == Errors) {
         report(S.Diags, Diag::UnsupportedConstruct, Def->getLocation())
             << "this function (building its split derivative failed)"

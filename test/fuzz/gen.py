@@ -1203,6 +1203,26 @@ class Gen:
             v.owner_kind = kind
             self.scopes[-1].append(v)
 
+    def braced_rows(self, ctype, array_rows):
+        """`ctype t{{e, f}, {f, 0.5 * e}};`: two rows from braces (a vector of
+        vectors, or with array_rows of std::array), four cells as locals."""
+        es = [self.dbl(self.limit(self.expr(2))) for _ in range(2)]
+        name = self.new_local()
+        self.emit(f"{ctype} {name}"
+                  f"{{{{{es[0].text}, {es[1].text}}}, "
+                  f"{{{es[1].text}, 0.5 * {es[0].text}}}}};")
+        back = (0.5 if array_rows else 1.0) * es[0].bound
+        for cell, b in (("{t}[0][0]", es[0].bound),
+                        ("{t}[0][1]", es[1].bound),
+                        ("{t}[1][0]", es[1].bound),
+                        ("{t}[1].back()", back)):
+            v = Var(cell.format(t=name), b)
+            v.call_cell = name
+            v.noaddr = True
+            v.owner_kind = "rows"
+            v.array_rows = array_rows
+            self.scopes[-1].append(v)
+
     # --- owners -------------------------------------------------------------
     def s_owner(self, depth):
         """`MV t(n);`: a matrix keeping its elements in a std::vector member;
@@ -1371,39 +1391,10 @@ class Gen:
                 self.scopes[-1].append(v)
             return
         if self.on("rowrefs") and self.chance(0.4):
-            # A vector of std::array rows from braces.
-            es = [self.dbl(self.limit(self.expr(2))) for _ in range(2)]
-            name = self.new_local()
-            self.emit(f"std::vector<std::array<double, 2>> {name}"
-                      f"{{{{{es[0].text}, {es[1].text}}}, "
-                      f"{{{es[1].text}, 0.5 * {es[0].text}}}}};")
-            for cell, b in (("{t}[0][0]", es[0].bound),
-                            ("{t}[0][1]", es[1].bound),
-                            ("{t}[1][0]", es[1].bound),
-                            ("{t}[1].back()", 0.5 * es[0].bound)):
-                v = Var(cell.format(t=name), b)
-                v.call_cell = name
-                v.noaddr = True
-                v.owner_kind = "rows"
-                v.array_rows = True
-                self.scopes[-1].append(v)
+            self.braced_rows("std::vector<std::array<double, 2>>", True)
             return
         if self.on("values") and self.chance(0.2):
-            # A vector of rows from braces.
-            es = [self.dbl(self.limit(self.expr(2))) for _ in range(2)]
-            name = self.new_local()
-            self.emit(f"std::vector<std::vector<double>> {name}"
-                      f"{{{{{es[0].text}, {es[1].text}}}, "
-                      f"{{{es[1].text}, 0.5 * {es[0].text}}}}};")
-            for cell, b in (("{t}[0][0]", es[0].bound),
-                            ("{t}[0][1]", es[1].bound),
-                            ("{t}[1][0]", es[1].bound),
-                            ("{t}[1].back()", es[0].bound)):
-                v = Var(cell.format(t=name), b)
-                v.call_cell = name
-                v.noaddr = True
-                v.owner_kind = "rows"
-                self.scopes[-1].append(v)
+            self.braced_rows("std::vector<std::vector<double>>", False)
             return
         rows = sorted({v.call_cell for v in self.vars()
                        if getattr(v, "owner_kind", None) == "rows"})
