@@ -297,12 +297,7 @@ void PullbackBuilder::switchOnce(const SwitchStmt *SS, Stmts &Fwd,
   }
   OnceSwitches.insert(SS);
   QualType SizeT = Ctx.getSizeType();
-  auto Info = std::make_unique<LoopInfo>();
-  LoopInfo *LI = Info.get();
-  LoopStore.push_back(std::move(Info));
-  LI->Nested = !Loops.empty();
-  LI->Count = hoist("_n", SizeT);
-  LI->Flag = hoist("_j", SizeT);
+  LoopInfo *LI = newLoop(/*Jumps=*/true);
   Loops.push_back(LI);
   LI->BodyFrame = Frames.size();
   Stmts BodyFwd, BodyRev;

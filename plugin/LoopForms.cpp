@@ -195,13 +195,7 @@ void PullbackBuilder::rangeFor(const CXXForRangeStmt *RF, Stmts &Fwd,
       return;
     }
   }
-  auto Info = std::make_unique<LoopInfo>();
-  LoopInfo *LI = Info.get();
-  LoopStore.push_back(std::move(Info));
-  LI->Nested = !Loops.empty();
-  LI->Count = hoist("_n", Ctx.getSizeType());
-  if (hasJumps(RF->getBody()))
-    LI->Flag = hoist("_j", Ctx.getSizeType());
+  LoopInfo *LI = newLoop(hasJumps(RF->getBody()));
   QualType SizeT = Ctx.getSizeType();
   Expr *N;
   if (const auto *CAT = Ctx.getAsConstantArrayType(RangeT))

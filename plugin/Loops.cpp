@@ -206,6 +206,17 @@ void PullbackBuilder::flush(size_t From, Stmts &Out) {
       Out.push_back(push(V));
 }
 
+PullbackBuilder::LoopInfo *PullbackBuilder::newLoop(bool Jumps) {
+  auto Info = std::make_unique<LoopInfo>();
+  LoopInfo *LI = Info.get();
+  LoopStore.push_back(std::move(Info));
+  LI->Nested = !Loops.empty();
+  LI->Count = hoist("_n", Ctx.getSizeType());
+  if (Jumps)
+    LI->Flag = hoist("_j", Ctx.getSizeType());
+  return LI;
+}
+
 std::pair<VarDecl *, unsigned *> PullbackBuilder::jumpScope() {
   if (!Loops.empty())
     return {Loops.back()->Flag, &Loops.back()->NextId};
@@ -328,13 +339,7 @@ void PullbackBuilder::loop(const Stmt *L, Stmts &Fwd, Stmts &Rev) {
     return;
   }
 
-  auto Info = std::make_unique<LoopInfo>();
-  LoopInfo *LI = Info.get();
-  LoopStore.push_back(std::move(Info));
-  LI->Nested = !Loops.empty();
-  LI->Count = hoist("_n", Ctx.getSizeType());
-  if (hasJumps(Body))
-    LI->Flag = hoist("_j", Ctx.getSizeType());
+  LoopInfo *LI = newLoop(hasJumps(Body));
 
   // Forward: init, counted loop.
   Stmts Outer, InitRev;
@@ -553,13 +558,7 @@ void PullbackBuilder::loopWithEffects(const Stmt *L, const Stmt *Init,
     return;
   }
   bool IsDo = isa<DoStmt>(L);
-  auto Info = std::make_unique<LoopInfo>();
-  LoopInfo *LI = Info.get();
-  LoopStore.push_back(std::move(Info));
-  LI->Nested = !Loops.empty();
-  LI->Count = hoist("_n", Ctx.getSizeType());
-  if (hasJumps(Body))
-    LI->Flag = hoist("_j", Ctx.getSizeType());
+  LoopInfo *LI = newLoop(hasJumps(Body));
   Stmts Outer, InitRev;
   if (Init)
     stmt(Init, Outer, InitRev);

@@ -340,6 +340,9 @@ private:
         ExitSizes;
   };
   void loop(const clang::Stmt *L, Stmts &Fwd, Stmts &Rev);
+  /// A new loop's bookkeeping (trip count; jump id if \p Jumps), not yet
+  /// on the Loops stack.
+  LoopInfo *newLoop(bool Jumps);
   /// A loop whose condition or increment changes differentiated values.
   void loopWithEffects(const clang::Stmt *L, const clang::Stmt *Init,
                        const clang::Expr *Cond, const clang::Expr *Inc,

@@ -331,9 +331,13 @@ void Differentiator::defineSplit(PullbackEntry *E) {
     // quietly, and a failure is a warning (the function itself is fine).
     bool Quiet = E->HalvesForOtherUnits;
     bool WasSuppressed = S.Diags.getSuppressAllDiagnostics();
-    auto ErrorsBefore = ErrorsAt; // (quiet errors are reported again later)
-    if (Quiet)
+    // (Errors found quietly are reported again when a caller here needs
+    // the halves: their locations are not marked as reported.)
+    decltype(ErrorsAt) ErrorsBefore;
+    if (Quiet) {
+      ErrorsBefore = ErrorsAt;
       S.Diags.setSuppressAllDiagnostics(true);
+    }
     bool Built = PBB.build();
     if (Quiet) {
       S.Diags.setSuppressAllDiagnostics(WasSuppressed);
