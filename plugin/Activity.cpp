@@ -165,6 +165,11 @@ bool Activity::compute(const Expr *E) const {
   E = E->IgnoreParens();
   if (const Expr *F = derefFormOf(E))
     return compute(F);
+  // `new double(x)`, `new T{x, y}`: the object starts with active values.
+  if (const auto *NE = dyn_cast<CXXNewExpr>(E))
+    return !NE->isArray() && NE->getInitializer() &&
+           hasFloatingData(NE->getAllocatedType()) &&
+           compute(NE->getInitializer());
   QualType T = E->getType().getNonReferenceType();
   // Floating values, and arrays and objects that hold them.
   if (!isFloating(T) && !hasFloatingData(T))

@@ -39,6 +39,11 @@ public:
   /// what it cannot track instead of dropping a derivative.
   bool isActive(const clang::VarDecl *VD) const {
     const clang::VarDecl *R = storageOf(VD);
+    // (Loaded from memory: active if what it was loaded from is.)
+    if (auto L = LoadRoots.find(VD); !R && L != LoadRoots.end())
+      return llvm::any_of(L->second, [&](const clang::VarDecl *X) {
+        return !X || isActive(X);
+      });
     if (!R && RootsDecide) {
       if (auto It = Roots.find(VD); It != Roots.end())
         return llvm::any_of(It->second, [&](const clang::VarDecl *X) {
@@ -60,6 +65,13 @@ public:
   /// shadow would receive them (the builder reports each).
   llvm::SmallVector<std::pair<const clang::VarDecl *, const clang::Expr *>, 2>
       Lost;
+  /// Pointer parameters to floating data re-seated to other memory (`b =
+  /// a;`, `std::swap(a, b)`), with the assignment or call: a pointer
+  /// parameter's shadow is its adjoint at the offset from its entry value,
+  /// which holds only while it points into its own memory (the builder
+  /// reports each; a local pointer tracks several storages).
+  llvm::SmallVector<std::pair<const clang::VarDecl *, const clang::Expr *>, 1>
+      Reseated;
   /// Variables active from the start, besides the parameters (set before
   /// run()).
   llvm::SmallVector<const clang::VarDecl *, 4> Seeds;
@@ -91,6 +103,14 @@ public:
   /// Local pointers and references are aliases of the storage they point
   /// into (a parameter, a local array, container or scalar): their root.
   bool isAlias(const clang::VarDecl *VD) const { return Alias.count(VD); }
+  /// A local pointer (or reference) every definition of which loads a
+  /// pointer from memory (`double *a = *pa;`, `pp[i]`, `s.p`): it points
+  /// where that pointer does, whose shadow is the pointer loaded from the
+  /// same place in shadow memory (`*d_pa`). Its storage is unknown
+  /// (storageOf is null).
+  bool isLoadedAlias(const clang::VarDecl *VD) const {
+    return Loaded.count(VD);
+  }
   /// A pointer that owns heap memory it allocated (new[], malloc): its own
   /// root.
   bool isOwner(const clang::VarDecl *VD) const {
@@ -196,11 +216,16 @@ private:
 
   const State &St;
   llvm::DenseSet<const clang::VarDecl *> Active, Written, WrittenData,
-      AddressTaken;
+      AddressTaken, Loaded;
   llvm::DenseMap<const clang::VarDecl *, const clang::VarDecl *> Alias;
   llvm::DenseMap<const clang::VarDecl *,
                  llvm::SmallVector<const clang::VarDecl *, 2>>
       Roots;
+  /// For each loaded alias, the variables its loads read from (null:
+  /// unknown, `this`).
+  llvm::DenseMap<const clang::VarDecl *,
+                 llvm::SmallVector<const clang::VarDecl *, 2>>
+      LoadRoots;
   llvm::DenseMap<const clang::VarDecl *,
                  llvm::SmallVector<const clang::FieldDecl *, 2>>
       MemberPaths;

@@ -134,9 +134,20 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
       written(VD);
       if (RHS)
         Defs.push_back({VD, RHS});
+      reseated(VD, RHS, Site);
       return;
     }
     if (const VarDecl *VD = elementVar(K)) {
+      // Through a pointer loaded from memory (`double *q = b.p;`): a write
+      // to what the object it was loaded from reaches.
+      if (Act.isLoadedAlias(VD)) {
+        bool IsThis = false;
+        if (const VarDecl *LR = pathRoot(VD->getInit(), IsThis)) {
+          dataWritten(LR);
+          if (RHS)
+            Defs.push_back({LR, RHS});
+        }
+      }
       const VarDecl *R = Act.storageOf(VD);
       for (const VarDecl *MR : Act.rootsOf(VD)) {
         dataWritten(MR);
@@ -156,6 +167,35 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
       ThisWritten = true;
   }
 
+  /// A pointer parameter to floating data assigned a pointer that is not
+  /// based on its own entry value.
+  SmallVector<std::pair<const VarDecl *, const Expr *>, 1> Reseated;
+  void reseated(const VarDecl *VD, const Expr *RHS, const Stmt *At) {
+    // (`++p`, `p += 4`, a call taking p by reference: within its memory.)
+    const auto *BO = dyn_cast_or_null<BinaryOperator>(At);
+    if (!RHS || !BO || BO->getOpcode() != BO_Assign ||
+        !isa<ParmVarDecl>(VD) || !VD->getType()->isPointerType() ||
+        !hasFloatingData(VD->getType()->getPointeeType()))
+      return;
+    if ((basedOn(RHS, VD) ||
+                RHS->IgnoreParenImpCasts()->isNullPointerConstant(
+                    VD->getASTContext(), Expr::NPC_ValueDependentIsNotNull)))
+      return;
+    Reseated.push_back({VD, BO});
+  }
+  /// `delete p`, `free(p)`: the memory p points into is gone, as if
+  /// overwritten: nothing may read it again after this point (the reverse
+  /// sweep records what it needs of it, objects included).
+  void freed(const Expr *P) {
+    bool IsThis = false;
+    if (const VarDecl *R = Act.rootOf(P, IsThis))
+      dataWritten(R);
+  }
+  bool VisitCXXDeleteExpr(CXXDeleteExpr *DE) {
+    Site = DE;
+    freed(DE->getArgument());
+    return true;
+  }
   bool VisitCXXForRangeStmt(CXXForRangeStmt *RF) {
     RangeVars.insert(RF->getLoopVariable());
     // Over a variable, or a member path (`m.data`, `this->w`: null for
@@ -221,7 +261,13 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
         if (const auto *UO = dyn_cast<UnaryOperator>(A->IgnoreParenImpCasts());
             UO && UO->getOpcode() == UO_AddrOf)
           PassedAddrs.insert(UO);
-    if (isDeallocation(FD) || accessorArg(CE) || writesNothing(FD))
+    if (isDeallocation(FD)) {
+      // free(p): what p points to is gone, as if overwritten.
+      if (CE->getNumArgs())
+        freed(CE->getArg(0));
+      return true;
+    }
+    if (accessorArg(CE) || writesNothing(FD))
       return true;
     // \p ByRef: the parameter binds the argument itself (a reference), so
     // a variable passed is written as a whole (a pointer re-seated).
@@ -252,7 +298,12 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
       if (const LambdaExpr *L = findLambda(OC->getArg(0))) {
         LambdaInfo Info;
         Info.Lambda = L;
-        Info.Callee = L->getCallOperator();
+        // (A generic lambda: the specialization called; not the
+        // operator() of a std::function naming the lambda.)
+        const auto *Op = dyn_cast_or_null<CXXMethodDecl>(FD);
+        Info.Callee = Op && Op->getParent() == L->getLambdaClass()
+                          ? Op
+                          : L->getCallOperator();
         if (Info.Callee->getBody())
           classify(Info);
         for (const LiftedCapture &C : Info.Caps)
@@ -266,12 +317,12 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
     unsigned Shift = 0;
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
       const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
-      if (MD && !MD->isConst() && !MD->isStatic() && !isStdAccessor(MD))
+      if (writesObject(MD) && !isStdAccessor(MD))
         Through(MC->getImplicitObjectArgument(), false);
     } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE)) {
       const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
       if (MD && !MD->isStatic()) {
-        if (!MD->isConst() && OC->getNumArgs() &&
+        if (writesObject(MD) && OC->getNumArgs() &&
             OC->getOperator() != OO_Subscript && OC->getOperator() != OO_Call)
           Through(OC->getArg(0), false);
         Shift = 1;
@@ -282,13 +333,9 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
       QualType PT = FD && I - Shift < FD->getNumParams()
                         ? FD->getParamDecl(I - Shift)->getType()
                         : A->getType();
-      bool Writable =
-          (PT->isReferenceType() &&
-           !PT.getNonReferenceType().isConstQualified()) ||
-          (PT->isPointerType() && !PT->getPointeeType().isConstQualified()) ||
-          (PT->isRecordType() && holdsWritablePointer(PT));
-      if (Writable)
-        Through(A, PT->isReferenceType());
+      if (writableParam(PT))
+        Through(A, PT->isReferenceType() &&
+                       !PT.getNonReferenceType().isConstQualified());
     }
     return true;
   }
@@ -334,6 +381,7 @@ void Activity::collectWrites(const Stmt *Body, Writes &W) {
   W.Effects = std::move(C.Effects);
   W.Ranges = std::move(C.Ranges);
   W.RangeVars = std::move(C.RangeVars);
+  Reseated = std::move(C.Reseated);
 }
 
 void Activity::computeAliases(const Stmt *Body) {
@@ -391,6 +439,24 @@ void Activity::computeAliases(const Stmt *Body) {
           continue;
         }
         Root = R;
+      }
+      // Every definition loads a pointer from memory (`*pa`, `pp[i]`):
+      // the pointer's storage is not one of the function's variables.
+      bool AllLoaded = !Flat.empty() && llvm::all_of(Flat, [](const Expr *E) {
+        return loadsPointer(E);
+      });
+      if (AllLoaded) {
+        Known = false;
+        Unknown = true;
+        All.clear();
+        if (Loaded.insert(VD).second) {
+          Changed = true;
+          for (const Expr *E : Flat) {
+            bool IsThis = false;
+            const VarDecl *From = pathRoot(E, IsThis);
+            LoadRoots[VD].push_back(From != VD ? From : nullptr);
+          }
+        }
       }
       const VarDecl *New = Known ? Root : nullptr;
       // Pointers and references into several known storages.

@@ -165,6 +165,43 @@ void PullbackBuilder::declareAlias(const VarDecl *VD) {
     Frames[Frames.size() - 2].Recorded.push_back(T);
 }
 
+void PullbackBuilder::declareLoadedAlias(const VarDecl *VD) {
+  if (Act.isWritten(VD) || !VD->getInit() ||
+      !VD->getType()->isPointerType()) {
+    unsupported(VD, "pointer '" + VD->getNameAsString() +
+                        "' loaded from memory and assigned again (declare a "
+                        "new pointer for each value)");
+    return;
+  }
+  // The shadow pointer now, in the forward sweep: indices take their
+  // values here, not the reverse sweep's.
+  struct ForwardRoots : ShadowRoots {
+    PullbackBuilder &P;
+    explicit ForwardRoots(PullbackBuilder &P) : P(P) {}
+    Expr *indexValue(const Expr *E) override { return P.plain(E); }
+    Expr *rootShadow(const DeclRefExpr *R) override { return P.rootShadow(R); }
+    Expr *thisShadow(const Expr *U) override { return P.thisShadow(U); }
+    Expr *resultOffset(const Expr *C) override { return P.resultOffset(C); }
+    std::nullptr_t noShadow(const Stmt *S, StringRef W) override {
+      return P.noShadow(S, W);
+    }
+  } FR(*this);
+  Expr *Sh = shadowPointer(FR, B, VD->getInit());
+  if (!Sh)
+    return;
+  // (The shadow of memory the function writes: not const.)
+  QualType PT = Ctx.getPointerType(
+      VD->getType()->getPointeeType().getUnqualifiedType());
+  if (!Ctx.hasSameType(Sh->getType(), PT))
+    Sh = B.constCast(PT, Sh);
+  VarDecl *T = hoist("_d_" + VD->getNameAsString() + "_", PT);
+  Cur->push_back(B.assign(B.ref(T), Sh));
+  // Inside a loop: with the block that declares it (see declareAlias).
+  if (!Loops.empty() && Frames.size() >= 2)
+    Frames[Frames.size() - 2].Recorded.push_back(T);
+  LoadedShadows[VD] = T;
+}
+
 void PullbackBuilder::noteAliasDef(const VarDecl *VD, const Expr *RHS,
                                    Stmts &Out) {
   if (Act.isActive(VD) && !aliasIntoObjectBytes(VD, RHS))
@@ -277,6 +314,8 @@ Expr *PullbackBuilder::multiRootBase(const VarDecl *VD, Expr *Index,
 
 void PullbackBuilder::noteAliasUse(const DeclRefExpr *Use) {
   const auto *VD = cast<VarDecl>(Use->getDecl());
+  if (LoadedShadows.count(VD))
+    return; // (its shadow is a pointer of its own)
   if (!Act.rootsOf(VD).empty()) {
     // Which storage, and where in it: recorded at the use.
     if (MultiUses.count(Use))
@@ -352,6 +391,8 @@ void PullbackBuilder::noteAliasUse(const DeclRefExpr *Use) {
 
 Expr *PullbackBuilder::aliasShadow(const DeclRefExpr *Use) {
   const auto *VD = cast<VarDecl>(Use->getDecl());
+  if (VarDecl *P = LoadedShadows.lookup(VD))
+    return B.ref(P);
   auto MU = MultiUses.find(Use);
   if (MU != MultiUses.end()) {
     bool Bytes = false;
@@ -429,9 +470,44 @@ void PullbackBuilder::ownerDecl(const VarDecl *VD, Stmts &Blocks) {
   else
     StableOwners.insert(VD);
   Adjoints[VD] = Sh;
-  // Reached last by the reverse sweep: nothing uses the shadow after.
-  Blocks.insert(Blocks.begin(),
-                B.callRuntime("shadow_free", {}, {B.ref(Sh)}));
+  // Reached last by the reverse sweep: the initial value of a single
+  // object (`new double(x)`, `new T{x, y}`) gets the object's adjoint, then
+  // nothing uses the shadow.
+  Stmts R;
+  const Expr *Init =
+      A.K == Allocation::NewObject
+          ? newObjectInit(cast<CXXNewExpr>(VD->getInit()->IgnoreParenCasts()))
+          : nullptr;
+  if (Init && Act.isActive(stripExpr(Init)))
+    backprop(Init, B.paren(B.deref(B.ref(Sh))), R);
+  R.push_back(B.callRuntime("shadow_free", {}, {B.ref(Sh)}));
+  Blocks.insert(Blocks.begin(), R.begin(), R.end());
+}
+
+Expr *PullbackBuilder::rebuildNewObject(const CXXNewExpr *NE) {
+  const Expr *I = newObjectInit(NE);
+  if (!I)
+    return nullptr;
+  TypeSourceInfo *TSI = NE->getAllocatedTypeSourceInfo();
+  if (!TSI)
+    TSI = Ctx.getTrivialTypeSourceInfo(NE->getAllocatedType(), B.Loc);
+  const Expr *K = I->IgnoreImplicit();
+  bool Active = Act.isActive(stripExpr(I));
+  Expr *Init;
+  bool Braces = false;
+  if (const auto *IL = dyn_cast<InitListExpr>(K)) {
+    // `new T{x, y}`: the braces rebuilt.
+    Init = rebuildBraces(IL, !Active);
+    Braces = true;
+  } else {
+    // `new double(e)`, `new S(a, b)`: from the rebuilt value (a
+    // construction is rebuilt as a temporary the object is made from).
+    Init = rebuild(I, false, !Active);
+  }
+  if (Failed || !Init)
+    return nullptr;
+  Expr *R = B.newObject(TSI, {Init}, Braces, NE->isGlobalNew());
+  return R ? R : unsupported(NE, constructName(NE));
 }
 
 bool PullbackBuilder::tracksOffset(const VarDecl *VD) const {

@@ -133,13 +133,35 @@ Expr *PullbackBuilder::rebuildBase(const Expr *Base, bool NeedIdx) {
   if (const auto *UO = dyn_cast<UnaryOperator>(K);
       UO && UO->isIncrementDecrementOp()) {
     // *p++, *++p: the offset the pointer has where it is dereferenced.
+    // The offset is recorded inside the expression, next to the increment
+    // (`*(++p, _o = p - b, p)`, `*(_o = p - b, p++)`): before the statement
+    // would be too early for `++p`.
     const Expr *Sub = UO->getSubExpr();
+    if (!declOf(stripAll(Sub))) {
+      Expr *V = rebuild(UO, false, true);
+      rebuildBase(Sub, NeedIdx);
+      return V;
+    }
+    Stmts Recs;
+    Stmts *Saved = Cur;
+    Cur = &Recs;
+    Expr *V = nullptr;
     if (UO->isPostfix())
       rebuildBase(Sub, NeedIdx);
-    Expr *V = rebuild(UO, false, true);
+    Cur = Saved;
+    V = rebuild(UO, false, true);
+    Cur = &Recs;
+    Expr *After = nullptr;
     if (UO->isPrefix())
-      rebuildBase(Sub, NeedIdx);
-    return V;
+      After = rebuildBase(Sub, NeedIdx);
+    Cur = Saved;
+    if (!V || Recs.empty())
+      return V;
+    Expr *Out = UO->isPrefix() ? V : nullptr;
+    for (Stmt *R : Recs)
+      Out = Out ? B.binop(BO_Comma, Out, cast<Expr>(R)) : cast<Expr>(R);
+    Out = B.binop(BO_Comma, Out, UO->isPrefix() ? After : V);
+    return B.paren(Out);
   }
   bool Negate = false;
   if (const Expr *Off = pointerOffset(K, Negate))

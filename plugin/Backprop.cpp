@@ -324,6 +324,19 @@ void PullbackBuilder::backpropCall(const CallExpr *CE, Expr *Adj,
         accumulateObject(B.ref(Seed), Adj, ST, Out);
       else
         Out.push_back(B.addAssign(B.ref(Seed), Adj));
+    } else if (CE->isLValue() && isFloating(T)) {
+      // A reference into an argument (`r += twice(x)`): the value read is
+      // that memory after the call, whose shadow takes the adjoint.
+      Expr *Sh = refResultArg(CE) ? shadowLValue(*this, B, CE) : nullptr;
+      if (!Sh) {
+        unsupported(CE, "value of '" + spelled(CE) +
+                            "', a reference the plugin cannot follow");
+        return;
+      }
+      Out.push_back(B.addAssign(Sh, Adj));
+    } else {
+      unsupported(CE, "value of '" + spelled(CE) + "' (internal error: no "
+                      "adjoint for a call that writes memory)");
     }
     return;
   }

@@ -72,8 +72,14 @@ const Expr *PullbackBuilder::unstableArg(const FunctionDecl *FD,
     if (!A || !(PT->isPointerType() || PT->isReferenceType() ||
                 PT->isRecordType()))
       continue;
-    if (!hasFloatingData(PT->isPointerType() ? PT->getPointeeType()
-                                             : PT.getNonReferenceType()))
+    // (Any memory the callee reads counts, integers too: an index table
+    // `a[idx[0]]` read again after the caller changed idx sends the adjoint
+    // to another element.)
+    QualType Pointee =
+        PT->isPointerType() ? PT->getPointeeType() : PT.getNonReferenceType();
+    if (Pointee->isFunctionType() || (!PT->isPointerType() &&
+                                      !PT->isReferenceType() &&
+                                      !hasFloatingData(Pointee)))
       continue;
     // A temporary object is kept by value for the reverse sweep.
     if (temporaryObject(PT, stripExpr(A)))

@@ -52,6 +52,19 @@ const Expr *accessorArg(const Expr *E) {
   if (!V || V->HasSideEffects(Def->getASTContext(),
                               /*IncludePossibleEffects=*/false))
     return nullptr;
+  // Only computing an address: a call in it must write nothing
+  // (`return std::inclusive_scan(f, l, out, plus<>());` returns a pointer
+  // into `out` after writing through it).
+  std::function<bool(const Stmt *)> Writes = [&](const Stmt *S) {
+    if (!S)
+      return false;
+    if (const auto *C = dyn_cast<CallExpr>(S))
+      if (!writesNothing(C->getDirectCallee()))
+        return true;
+    return llvm::any_of(S->children(), Writes);
+  };
+  if (Writes(V))
+    return nullptr;
   bool IsThis = false;
   const auto *P = dyn_cast_or_null<ParmVarDecl>(pathRoot(V, IsThis));
   if (!P || P->getDeclContext() != Def)
@@ -511,6 +524,9 @@ Expr *elementsOf(SemaBuilder &B, const Expr *A, Expr *Base, QualType Elem,
                  bool Const) {
   if (!Base || A->getType()->isPointerType())
     return Base;
+  // A scalar (`twice(x)` returns a reference to x): its address.
+  if (isFloating(A->getType()))
+    return B.addrOf(Base);
   if (!intoObject(A))
     return B.memberCall(Base, "data", {}); // a std::vector or std::array
   QualType T = Elem.getUnqualifiedType();
@@ -543,6 +559,9 @@ const Expr *refResultArg(const Expr *E) {
              TS->getTemplateArgs().size() >= 1 &&
              TS->getTemplateArgs()[0].getKind() == TemplateArgument::Type) {
     P = TS->getTemplateArgs()[0].getAsType(); // its elements: A.data()
+  } else if (A->isLValue() && isFloating(A->getType())) {
+    // `double &twice(double &v) { v *= 2; return v; }`: the scalar itself.
+    P = A->getType();
   } else {
     return nullptr;
   }

@@ -202,6 +202,16 @@ Expr *PullbackBuilder::rebuildUserCall(const CallExpr *CE,
   P.Hoisted = writtenStorage(CE) != nullptr || IntoArg;
   P.Split = P.Hoisted || D.useSplit(*PE, Loc) ||
             memoryUnstable(FD, {CE->getArgs(), CE->getNumArgs()});
+  // Beside a call that writes memory, a split call is hoisted too: the
+  // stack is popped in the reverse of the order it was pushed.
+  if (P.Split && !P.Hoisted && !Frames.empty() && Frames.back().HoistSplits) {
+    if (NoHoist)
+      return unsupported(CE, "call to '" + FD->getNameAsString() +
+                                 "' next to a call that writes memory, " +
+                                 NoHoistWhy + " (write them as statements "
+                                 "of their own)");
+    P.Hoisted = true;
+  }
   if (P.Split && PE->UserProvided)
     return unsupported(
         CE, "call to '" + FD->getNameAsString() + "' through its user " +
@@ -622,7 +632,7 @@ const CallExpr *PullbackBuilder::lambdaCall(const CallExpr *CE) {
   auto Known = LambdaCalls.find(CE);
   if (Known != LambdaCalls.end())
     return Known->second;
-  LambdaInfo *Info = D.lambdaInfo(OC->getArg(0), Entry);
+  LambdaInfo *Info = D.lambdaInfo(OC->getArg(0), Entry, OC->getDirectCallee());
   if (!Info) {
     Failed = true;
     return nullptr;
@@ -677,6 +687,33 @@ const CallExpr *PullbackBuilder::lambdaCall(const CallExpr *CE) {
     return unsupported(CE, "call of " + Name);
   LambdaCalls[CE] = Lifted;
   return Lifted;
+}
+
+bool PullbackBuilder::hasHoistedCall(const Stmt *St) {
+  if (!St || isa<LambdaExpr>(St))
+    return false;
+  // Only the statement's own expressions: nested statements get frames of
+  // their own.
+  if (const auto *IS = dyn_cast<IfStmt>(St))
+    return hasHoistedCall(IS->getInit()) ||
+           hasHoistedCall(IS->getConditionVariableDeclStmt()) ||
+           hasHoistedCall(IS->getCond());
+  if (const auto *SS = dyn_cast<SwitchStmt>(St))
+    return hasHoistedCall(SS->getInit()) ||
+           hasHoistedCall(SS->getConditionVariableDeclStmt()) ||
+           hasHoistedCall(SS->getCond());
+  if (!isa<Expr, DeclStmt, ReturnStmt>(St))
+    return false;
+  if (const auto *CE = dyn_cast<CallExpr>(St)) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    if (writtenStorage(CE) ||
+        (FD && returnsWritableReference(FD) && pointedArg(CE)))
+      return true;
+  }
+  for (const Stmt *C : St->children())
+    if (C && isa<Expr>(C) && hasHoistedCall(C))
+      return true;
+  return false;
 }
 
 } // namespace grad

@@ -89,15 +89,20 @@ public:
   void needRuntime(clang::SourceLocation Loc, const PullbackEntry &E);
 
   /// The classified callable passed to map/broadcast; null after an error.
+  /// \p Op: the call operator a call of a lambda runs (of a generic
+  /// lambda, the specialization for the call's argument types); null for
+  /// the lambda's own.
   LambdaInfo *lambdaInfo(const clang::Expr *Callable,
-                         const PullbackEntry &Caller) {
-    return lambdaInfo(Callable, Caller.Primal, &Caller);
+                         const PullbackEntry &Caller,
+                         const clang::FunctionDecl *Op = nullptr) {
+    return lambdaInfo(Callable, Caller.Primal, &Caller, Op);
   }
   /// The same for a derivative of \p Primal that is no pullback (a
   /// pushforward: \p Caller null, no request note).
   LambdaInfo *lambdaInfo(const clang::Expr *Callable,
                          const clang::FunctionDecl *Primal,
-                         const PullbackEntry *Caller);
+                         const PullbackEntry *Caller,
+                         const clang::FunctionDecl *Op = nullptr);
   /// The element function of \p Info (Slots == 0) or its tangent with
   /// Slots dual directions.
   clang::FunctionDecl *liftFunction(LambdaInfo &Info, unsigned Slots,

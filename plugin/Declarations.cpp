@@ -173,7 +173,15 @@ void PullbackBuilder::declStmt(const DeclStmt *DS, Stmts &Fwd, Stmts &Rev) {
       if (Act.isActive(VD) &&
           !aliasIntoObjectBytes(VD, VD->hasInit() ? VD->getInit() : nullptr))
         return;
-      Expr *Init = VD->hasInit() ? plain(VD->getInit()) : nullptr;
+      // (`double *p = new double(x)`: the value it starts with is rebuilt
+      // for its derivative.)
+      const auto *NE =
+          VD->hasInit() && Act.isOwner(VD) && Act.isActive(VD)
+              ? dyn_cast<CXXNewExpr>(VD->getInit()->IgnoreParenCasts())
+              : nullptr;
+      Expr *Init = NE && newObjectInit(NE) ? rebuildNewObject(NE)
+                   : VD->hasInit()        ? plain(VD->getInit())
+                                          : nullptr;
       if (Failed)
         return;
       VarDecl *NV = B.var(PB, localName(VD), T, Init);
@@ -185,6 +193,8 @@ void PullbackBuilder::declStmt(const DeclStmt *DS, Stmts &Fwd, Stmts &Rev) {
         Cur = &Fwd;
         if (Act.isOwner(VD))
           ownerDecl(VD, Blocks);
+        else if (Act.isLoadedAlias(VD))
+          declareLoadedAlias(VD);
         else if (!Act.rootsOf(VD).empty())
           noteAliasDef(VD, VD->getInit(), Fwd);
         else

@@ -353,9 +353,21 @@ Expr *PullbackBuilder::rebuildDeclRef(const DeclRefExpr *DRE, bool Need,
     // A global: its value is a constant for differentiation.
     R = B.ref(const_cast<VarDecl *>(V));
   }
-  if (Need && !stable(V))
+  if (Need && (!stable(V) || changesAfter(V, DRE)))
     return record(DRE, R);
   return R;
+}
+
+bool PullbackBuilder::changesAfter(const VarDecl *V, const Expr *Read) const {
+  // An object holding floating data (a std::vector, a struct of vectors)
+  // whose data is written somewhere: read again in the reverse sweep only
+  // if no write can run after this read (`h = l1.forward(h)` writes h
+  // after the call reads it).
+  QualType T = V->getType().getNonReferenceType();
+  if (!T->isRecordType() || !hasFloatingData(T) || !Act.isDataWritten(V) ||
+      RevIndex.count(V))
+    return false;
+  return !Act.unchangedAfter(V, Read);
 }
 
 Expr *PullbackBuilder::rebuildCast(const ExplicitCastExpr *CE, bool Need,
@@ -372,7 +384,17 @@ Expr *PullbackBuilder::rebuildCast(const ExplicitCastExpr *CE, bool Need,
       return Need ? record(CE, replay(CE)) : replay(CE);
     return unsupported(CE, "cast to '" + T.getAsString() + "'");
   }
-  Expr *Sub = rebuild(CE->getSubExpr(), false, Plain);
+  const Expr *SubE = CE->getSubExpr();
+  // `double{}`, `value_type{e}`: braces around no value or one.
+  if (const auto *IL = dyn_cast<InitListExpr>(SubE->IgnoreImplicit());
+      IL && IL->getNumInits() <= 1 && !T->isVoidType()) {
+    if (IL->getNumInits() == 0) {
+      Expr *Z = B.zero(T.getUnqualifiedType());
+      return Need ? record(CE, Z) : Z;
+    }
+    SubE = IL->getInit(0);
+  }
+  Expr *Sub = rebuild(SubE, false, Plain);
   Expr *R = B.staticCast(T, Sub);
   return Need ? record(CE, R) : R;
 }

@@ -189,13 +189,13 @@ static void forEachWritable(const CallExpr *CE,
   unsigned Shift = 0;
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
     const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
-    if (MD && !MD->isConst() && !MD->isStatic() && !isStdAccessor(MD) &&
+    if (writesObject(MD) && !isStdAccessor(MD) &&
         F(MC->getImplicitObjectArgument()))
       return;
   } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE)) {
     const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
     if (MD && !MD->isStatic()) {
-      if (!MD->isConst() && !isStdAccessor(MD) &&
+      if (writesObject(MD) && !isStdAccessor(MD) &&
           OC->getOperator() != OO_Call && OC->getNumArgs() &&
           F(OC->getArg(0)))
         return;
@@ -209,13 +209,7 @@ static void forEachWritable(const CallExpr *CE,
       PT = FD->getParamDecl(I - Shift)->getType();
     else
       PT = A->getType(); // variadic or unknown: as passed
-    bool Writable =
-        (PT->isReferenceType() &&
-         !PT.getNonReferenceType().isConstQualified()) ||
-        (PT->isPointerType() && !PT->getPointeeType().isConstQualified()) ||
-        // Iterators and spans passed by value write what they point to.
-        (PT->isRecordType() && holdsWritablePointer(PT));
-    if (Writable && F(A))
+    if (writableParam(PT) && F(A))
       return;
   }
 }

@@ -471,13 +471,30 @@ QualType capturedThisType(const LambdaInfo &Info) {
 
 LambdaInfo *Differentiator::lambdaInfo(const Expr *Callable,
                                        const FunctionDecl *Primal,
-                                       const PullbackEntry *Caller) {
+                                       const PullbackEntry *Caller,
+                                       const FunctionDecl *Op) {
   auto Note = [&] {
     if (Caller)
       noteRequest(*Caller);
   };
   const LambdaExpr *L = findLambda(Callable);
-  const FunctionDecl *F = L ? L->getCallOperator() : findFunction(Callable);
+  // (A generic lambda: the specialization the call runs.)
+  // (Not the operator() of a std::function naming the lambda.)
+  if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Op);
+      !L || !MD || MD->getParent() != L->getLambdaClass())
+    Op = nullptr;
+  const FunctionDecl *F = L ? (Op ? Op : L->getCallOperator())
+                            : findFunction(Callable);
+  if (F && F->isTemplated()) {
+    report(S.Diags, Diag::UnsupportedConstruct, Callable->getExprLoc())
+        << "generic lambda used where the types of its arguments are not "
+           "known (call it with arguments)"
+        << Primal->getNameAsString();
+    Note();
+    return nullptr;
+  }
+  if (F && !F->getBody() && F->isImplicitlyInstantiable())
+    F = instantiatedDefinition(S, F, Callable->getExprLoc());
   if (!F || !F->getBody()) {
     report(S.Diags, Diag::UnsupportedConstruct, Callable->getExprLoc())
         << "callable passed to map/broadcast (a lambda or a function with a "
@@ -486,7 +503,8 @@ LambdaInfo *Differentiator::lambdaInfo(const Expr *Callable,
     Note();
     return nullptr;
   }
-  const void *Key = L ? (const void *)L : (const void *)F;
+  // (One per call operator: a generic lambda has one per specialization.)
+  const void *Key = F;
   auto It = Lambdas.find(Key);
   if (It != Lambdas.end())
     return It->second->Failed ? nullptr : It->second.get();

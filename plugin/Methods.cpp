@@ -211,7 +211,7 @@ Expr *PullbackBuilder::rebuildMethodCall(const CallExpr *CE, bool Need) {
   // callee's body could be silently wrong.
   if (MD->isVirtual())
     return unsupported(CE, virtualCallName(MD));
-  if (!MD->isConst())
+  if (writesObject(MD))
     return unsupported(CE, "call to non-const member function '" +
                                MD->getNameAsString() + "'");
   bool IsThis = false;
@@ -221,11 +221,15 @@ Expr *PullbackBuilder::rebuildMethodCall(const CallExpr *CE, bool Need) {
   // value at the call is kept, and the pullback is called on the copy.
   const Expr *OK = strip(Obj);
   QualType OT = OK->getType().getNonReferenceType().getUnqualifiedType();
+  // `p->f()`: the object p points to (kept as `*p`).
+  bool Deref = Arrow && OT->isPointerType() && !isa<CXXThisExpr>(OK);
+  if (Deref)
+    OT = OT->getPointeeType().getUnqualifiedType();
   // (A closure cannot be assigned: it is re-read as it is.)
   const CXXRecordDecl *ORD = OT->getAsCXXRecordDecl();
   bool Copyable = isPlainStruct(OT) && isByteCopyable(Ctx, OT) &&
                   !(ORD && ORD->isLambda());
-  bool Temp = !IsThis && !Root && Copyable && !OK->isGLValue();
+  bool Temp = !IsThis && !Root && Copyable && !OK->isGLValue() && !Deref;
   bool Keep = Temp || (Root && !IsThis && Copyable &&
                        (Act.isWritten(Root) || Act.isDataWritten(Root) ||
                         !readOnly(OK)));
@@ -285,6 +289,8 @@ Expr *PullbackBuilder::rebuildMethodCall(const CallExpr *CE, bool Need) {
     Expr *V = rebuild(OK, false, !Act.isActive(OK));
     if (!V)
       return nullptr;
+    if (Deref)
+      V = B.paren(B.deref(V));
     Kept = hoist("_o", OT);
     Cur->push_back(B.assign(B.ref(Kept), V));
     if (!Loops.empty() && !Frames.empty())
@@ -304,7 +310,8 @@ Expr *PullbackBuilder::rebuildMethodCall(const CallExpr *CE, bool Need) {
                  : isa<CXXThisExpr>(OK)
                      ? S.BuildCXXThisExpr(B.Loc, OK->getType(), false)
                      : rebuild(OK, false, true);
-  Expr *R = B.memberCall(FwdObj, MD->getDeclName(), NArgs, Arrow);
+  Expr *R = B.memberCall(FwdObj, MD->getDeclName(), NArgs,
+                         Kept ? false : Arrow);
   return Need ? record(CE, R) : R;
 }
 

@@ -44,6 +44,53 @@ const Expr *bindingPart(const BindingDecl *BD) {
   return BD->getBinding();
 }
 
+bool loadsPointer(const Expr *E) {
+  if (!E)
+    return false;
+  const Expr *K = E->IgnoreParenImpCasts();
+  return K->getType()->isPointerType() && K->isLValue() &&
+         !isa<DeclRefExpr>(K) && pathBase(K) != nullptr;
+}
+
+bool writesObject(const CXXMethodDecl *MD) {
+  if (!MD || MD->isStatic())
+    return false;
+  if (!MD->isConst())
+    return true;
+  std::function<bool(const CXXRecordDecl *, unsigned)> Mutable =
+      [&](const CXXRecordDecl *RD, unsigned Depth) {
+        if (!RD || !RD->hasDefinition() || Depth > 4)
+          return false;
+        for (const FieldDecl *F : RD->fields())
+          if (F->isMutable() ||
+              Mutable(F->getType()->getAsCXXRecordDecl(), Depth + 1))
+            return true;
+        for (const CXXBaseSpecifier &Base : RD->bases())
+          if (Mutable(Base.getType()->getAsCXXRecordDecl(), Depth + 1))
+            return true;
+        return false;
+      };
+  // (The standard library's classes keep no user-visible caches.)
+  return !MD->getParent()->isInStdNamespace() && Mutable(MD->getParent(), 0);
+}
+
+bool writableParam(QualType T) {
+  QualType Obj;
+  if (T->isReferenceType()) {
+    Obj = T.getNonReferenceType();
+    if (!Obj.isConstQualified())
+      return true;
+  } else if (T->isPointerType()) {
+    Obj = T->getPointeeType();
+    if (!Obj.isConstQualified())
+      return true;
+  } else {
+    Obj = T;
+  }
+  // Iterators, spans and structs holding pointers, however they are passed.
+  return Obj->isRecordType() && holdsWritablePointer(Obj);
+}
+
 bool holdsWritablePointer(QualType T, unsigned Depth) {
   if (Depth == 0)
     T = T.getNonReferenceType();
@@ -367,6 +414,19 @@ Allocation allocation(const Expr *E) {
     }
   }
   return A;
+}
+
+const Expr *newObjectInit(const CXXNewExpr *NE) {
+  if (!NE || NE->isArray() || NE->getNumPlacementArgs())
+    return nullptr;
+  const Expr *I = NE->getInitializer();
+  if (!I)
+    return nullptr;
+  // `new double{x}`: the one value in the braces.
+  if (const auto *IL = dyn_cast<InitListExpr>(I->IgnoreImplicit());
+      IL && !IL->getType()->isRecordType() && !IL->getType()->isArrayType())
+    return IL->getNumInits() == 1 ? IL->getInit(0) : nullptr;
+  return I;
 }
 
 Expr *allocationBytes(SemaBuilder &B, const Allocation &A, QualType Elem,

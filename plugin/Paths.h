@@ -24,6 +24,10 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include <string>
 
+namespace clang {
+class CXXNewExpr;
+} // namespace clang
+
 namespace grad {
 
 class SemaBuilder;
@@ -41,6 +45,23 @@ const clang::Expr *bindingPart(const clang::BindingDecl *BD);
 /// floating data can be written: an iterator (`std::vector<double>::
 /// iterator`), a `std::span<double>`, a struct with a `double*` member.
 bool holdsWritablePointer(clang::QualType T, unsigned Depth = 0);
+
+/// True if the pointer value \p E is loaded from memory (`*pa` of a `double
+/// **pa`, `pp[i]`, `s.p`, `p->q`): it points wherever that pointer does, not
+/// into the storage the load reads.
+bool loadsPointer(const clang::Expr *E);
+
+/// True if the member function \p MD may write its object: a non-const
+/// one, or a const one of a class with `mutable` members (a cache `double
+/// eval(double x) const { last = a * x; ... }`). Static functions do not.
+bool writesObject(const clang::CXXMethodDecl *MD);
+
+/// True if a callee given an argument through a parameter of type \p T may
+/// write memory of its caller with it: a non-const reference or pointer, or
+/// (however it is passed, const reference included) an object holding a
+/// writable pointer (an iterator, a span, `struct View { double *p; }`).
+/// The one rule every analysis of call writes uses.
+bool writableParam(clang::QualType T);
 
 /// True if a class \p T without floating data of its own holds a pointer
 /// or reference to floating data, const or not (`struct View { const double
@@ -204,6 +225,11 @@ struct Allocation {
   const clang::Expr *Size2 = nullptr; ///< calloc's element size
   const clang::Expr *Init = nullptr;  ///< new T(init)
 };
+/// The initializer of `new T(...)` (one object) whose value the new object
+/// starts with (`x` of `new double(x)` and of `new double{x}`, the braces
+/// of `new T{a, b}`), or null.
+const clang::Expr *newObjectInit(const clang::CXXNewExpr *NE);
+
 Allocation allocation(const clang::Expr *E);
 
 /// The byte count of allocation \p A of \p Elem values (the size of its

@@ -101,6 +101,10 @@ private:
   void declareCaptureCopies(const clang::VarDecl *F,
                             const clang::LambdaExpr *L, Stmts &Fwd,
                             Stmts &Rev);
+  /// `new T(e)`, `new T{a, b}`, `new S(a, b)` (one object) with its
+  /// initializer rebuilt (values the reverse sweep reads recorded); null
+  /// for anything else.
+  clang::Expr *rebuildNewObject(const clang::CXXNewExpr *NE);
   /// Braces `{a, b}` (of a class or array type) rebuilt, as braces.
   clang::Expr *rebuildBraces(const clang::InitListExpr *IL, bool Plain);
   /// Decomposes obj.m(args) and obj(args) (operator()).
@@ -220,6 +224,9 @@ private:
   llvm::DenseMap<const clang::VarDecl *, unsigned> DeclDepth;
   clang::Expr *recompute(const clang::Expr *E);
   bool stable(const clang::VarDecl *VD) const;
+  /// True if the data of the object \p V may be written after \p Read (a
+  /// read of it), so that the reverse sweep cannot read it again.
+  bool changesAfter(const clang::VarDecl *V, const clang::Expr *Read) const;
   clang::VarDecl *mapVar(const clang::VarDecl *VD) const;
 
   // Reverse.cpp
@@ -338,7 +345,16 @@ private:
     /// reverse starts by giving the shadow that size.
     llvm::SmallVector<std::pair<clang::VarDecl *, const clang::VarDecl *>, 1>
         ExitSizes;
+    /// The statement's own expressions call a function that writes memory
+    /// (its reverse is in SideRev): every call differentiated in two
+    /// halves there is hoisted too, so that the reverse halves pop the
+    /// stack in the reverse of the order the forward halves pushed it.
+    bool HoistSplits = false;
   };
+  /// True if an expression of \p St itself (not of a nested statement)
+  /// calls a function that writes differentiated memory through an
+  /// argument or returns a writable reference into one.
+  bool hasHoistedCall(const clang::Stmt *St);
   void loop(const clang::Stmt *L, Stmts &Fwd, Stmts &Rev);
   /// A new loop's bookkeeping (trip count; jump id if \p Jumps), not yet
   /// on the Loops stack.
@@ -447,6 +463,11 @@ private:
   /// At the declaration of an alias never re-seated: one offset for all
   /// uses (inside loops, recorded with the enclosing block).
   void declareAlias(const clang::VarDecl *VD);
+  /// `double *a = *pa;` (Activity::isLoadedAlias): its shadow is the pointer
+  /// loaded from the same place in shadow memory, kept in a variable of the
+  /// pullback at the declaration.
+  void declareLoadedAlias(const clang::VarDecl *VD);
+  llvm::DenseMap<const clang::VarDecl *, clang::VarDecl *> LoadedShadows;
   /// A use of an alias whose shadow the reverse sweep needs: its offset.
   void noteAliasUse(const clang::DeclRefExpr *Use);
   /// A definition `q = e` (or the initializer) of a pointer that points

@@ -116,6 +116,13 @@ bool PullbackBuilder::build() {
     return false;
   }
   Act.run(Primal, Entry.Wrt);
+  for (auto &[VD, Site] : Act.Reseated)
+    unsupported(Site, "pointer parameter '" + VD->getNameAsString() +
+                          "' made to point into other memory (declare a "
+                          "local pointer for it: 'auto *" +
+                          VD->getNameAsString() + "2 = " +
+                          VD->getNameAsString() + ";', then use and move " +
+                          VD->getNameAsString() + "2)");
   for (auto &[VD, Site] : Act.Lost)
     unsupported(Site, std::string(isa<CallExpr>(Site->IgnoreImplicit())
                                       ? "call '" + spelled(Site) +
@@ -349,6 +356,7 @@ void PullbackBuilder::stmtImpl(const Stmt *St, Stmts &Fwd, Stmts &Rev) {
   SourceLocation SavedLoc = B.Loc;
   B.Loc = St->getBeginLoc();
   Frames.emplace_back();
+  Frames.back().HoistSplits = hasHoistedCall(St);
   Stmts Local;
   if (isa<Expr>(St) && replayable(St))
     Fwd.push_back(replayStmt(cast<Expr>(St))); // no derivative: as written
@@ -501,7 +509,14 @@ void PullbackBuilder::exprStmt(const Expr *E, Stmts &Fwd, Stmts &Rev) {
     // A call whose result is discarded: keep its side effects, unless it
     // is differentiable (its only effect would be the discarded value).
     // Calls that write differentiated memory are refused in rebuildCall.
-    if (Act.isActive(CE) && isFloating(CE->getType()) && !writtenStorage(CE))
+    // Only a math function whose arguments have no side effects may be
+    // dropped: any other callee may log, throw or count, and an argument
+    // may write (`unit(x += y)`); those are replayed.
+    if (Act.isActive(CE) && isFloating(CE->getType()) && !writtenStorage(CE) &&
+        findRule(CE->getDirectCallee()) &&
+        llvm::none_of(CE->arguments(), [&](const Expr *A) {
+          return A->HasSideEffects(Ctx);
+        }))
       return;
     Expr *R = plain(K);
     // A call that writes memory put itself in the forward sweep (also as
@@ -713,11 +728,25 @@ void PullbackBuilder::assignment(const BinaryOperator *BO, Stmts &Fwd,
   case BO_MulAssign:
   case BO_DivAssign: {
     VarDecl *Old = hoist("_t", T);
-    Expr *Cur0 = Element ? rebuildElement(LHS, false, true) : B.ref(NV);
+    Expr *RV;
+    Expr *Cur0;
+    if (Element && LHS->HasSideEffects(Ctx)) {
+      // `*r-- *= e`: the target is evaluated once, after the right operand
+      // (C++17), through a pointer bound to its address.
+      RV = fwd(RHS, true);
+      VarDecl *P = hoist("_p", Ctx.getPointerType(Target->getType()));
+      Fwd.push_back(B.assign(B.ref(P), B.addrOf(Target)));
+      Target = B.paren(B.deref(B.ref(P)));
+      Cur0 = B.paren(B.deref(B.ref(P)));
+    } else {
+      Cur0 = Element ? rebuildElement(LHS, false, true) : B.ref(NV);
+      RV = nullptr;
+    }
     Fwd.push_back(B.assign(B.ref(Old), Cur0));
     if (!Loops.empty() && !Frames.empty())
       Frames.back().Recorded.push_back(Old);
-    Expr *RV = fwd(RHS, true);
+    if (!RV)
+      RV = fwd(RHS, true);
     Fwd.push_back(B.binop(Op, Target, RV));
     VarDecl *Rv = bind(Adjoint(), T, R);
     if (Op == BO_MulAssign) {

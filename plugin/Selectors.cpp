@@ -510,12 +510,93 @@ static const Expr *buildDerefForm(const State &St,
   return D && !B.Failed && !Trap.hasErrorOccurred() ? D : nullptr;
 }
 
+/// The operator a function object of `<functional>` applies
+/// (`std::multiplies<double>()(a, b)` is `a * b`, `std::negate<>{}(a)` is
+/// `-a`), built over the call's own operands when they are arithmetic and
+/// the object has no side effects; null otherwise.
+static const Expr *buildFunctionalForm(const State &St,
+                                       const CXXOperatorCallExpr *OC) {
+  if (OC->getOperator() != OO_Call || !St.S)
+    return nullptr;
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(OC->getDirectCallee());
+  const CXXRecordDecl *RD = MD ? MD->getParent() : nullptr;
+  if (!RD || !RD->isInStdNamespace() || !RD->getIdentifier() ||
+      OC->getArg(0)->HasSideEffects(St.S->Context) ||
+      !OC->getType()->isArithmeticType())
+    return nullptr;
+  for (unsigned I = 1; I < OC->getNumArgs(); ++I)
+    if (!OC->getArg(I)->getType().getNonReferenceType()->isArithmeticType())
+      return nullptr;
+  static const std::pair<StringRef, BinaryOperatorKind> Binary[] = {
+      {"plus", BO_Add},         {"minus", BO_Sub},
+      {"multiplies", BO_Mul},   {"divides", BO_Div},
+      {"less", BO_LT},          {"greater", BO_GT},
+      {"less_equal", BO_LE},    {"greater_equal", BO_GE},
+      {"equal_to", BO_EQ},      {"not_equal_to", BO_NE}};
+  StringRef Name = RD->getName();
+  Sema::SFINAETrap Trap(*St.S);
+  SemaBuilder B(*St.S, OC->getBeginLoc());
+  Expr *F = nullptr;
+  if (Name == "negate" && OC->getNumArgs() == 2)
+    F = B.unop(UO_Minus, const_cast<Expr *>(OC->getArg(1)));
+  for (auto [N, Op] : Binary)
+    if (Name == N && OC->getNumArgs() == 3)
+      F = B.binop(Op, const_cast<Expr *>(OC->getArg(1)),
+                  const_cast<Expr *>(OC->getArg(2)));
+  if (!F || B.Failed || Trap.hasErrorOccurred())
+    return nullptr;
+  // (`std::plus<>` of an int and a double: the call's type, as the object
+  // would return it.)
+  if (!St.S->Context.hasSameUnqualifiedType(F->getType(), OC->getType()))
+    F = B.staticCast(OC->getType().getUnqualifiedType(), F);
+  return F && !B.Failed && !Trap.hasErrorOccurred() ? F : nullptr;
+}
+
+/// `same(a)` where `double &same(double &v) { return v; }`: the argument
+/// the helper returns a reference to, when the helper's whole body returns
+/// that reference parameter and the other arguments have no side effects.
+static const Expr *buildIdentityForm(const CallExpr *CE) {
+  const FunctionDecl *FD = CE->getDirectCallee();
+  const FunctionDecl *Def = nullptr;
+  if (!FD || isa<CXXMethodDecl>(FD) || FD->isVariadic() ||
+      !FD->getReturnType()->isLValueReferenceType() || !FD->hasBody(Def) ||
+      !Def)
+    return nullptr;
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
+  const auto *RS = Body && Body->size() == 1
+                       ? dyn_cast<ReturnStmt>(Body->body_front())
+                       : nullptr;
+  const auto *DRE =
+      RS && RS->getRetValue()
+          ? dyn_cast<DeclRefExpr>(RS->getRetValue()->IgnoreParenImpCasts())
+          : nullptr;
+  const auto *P = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+  if (!P || !P->getType()->isLValueReferenceType() ||
+      P->getFunctionScopeIndex() >= CE->getNumArgs())
+    return nullptr;
+  const ASTContext &Ctx = FD->getASTContext();
+  if (!Ctx.hasSameType(P->getType(), FD->getReturnType()))
+    return nullptr;
+  for (unsigned I = 0; I < CE->getNumArgs(); ++I)
+    if (I != P->getFunctionScopeIndex() && CE->getArg(I)->HasSideEffects(Ctx))
+      return nullptr;
+  const Expr *A = CE->getArg(P->getFunctionScopeIndex());
+  return A->isLValue() ? A : nullptr;
+}
+
 void noteDerefForms(const State &St, const Stmt *Body) {
   if (!Body)
     return;
-  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Body))
+  if (const auto *CE = dyn_cast<CallExpr>(Body);
+      CE && !isa<CXXOperatorCallExpr>(CE))
+    if (const Expr *F = buildIdentityForm(CE))
+      St.DerefForms[CE] = F;
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Body)) {
     if (const Expr *F = buildDerefForm(St, OC))
       St.DerefForms[OC] = F;
+    else if (const Expr *F = buildFunctionalForm(St, OC))
+      St.DerefForms[OC] = F;
+  }
   for (const Stmt *C : Body->children())
     noteDerefForms(St, C);
 }

@@ -429,6 +429,25 @@ Expr *SemaBuilder::subscript(Expr *Base, Expr *Idx) {
   return check(S.ActOnArraySubscriptExpr(nullptr, Base, Loc, Idx, Loc));
 }
 
+Expr *SemaBuilder::newObject(TypeSourceInfo *T, ArrayRef<Expr *> Args,
+                             bool Braces, bool Global) {
+  if (llvm::is_contained(Args, nullptr)) {
+    Failed = true;
+    return nullptr;
+  }
+  SourceRange Direct;
+  Expr *Init = nullptr;
+  if (Braces && Args.size() == 1) {
+    Init = Args[0];
+  } else if (!Args.empty()) {
+    Init = ParenListExpr::Create(Ctx, Loc, Args, Loc);
+    Direct = SourceRange(Loc, Loc);
+  }
+  return check(S.BuildCXXNew(SourceRange(Loc, Loc), Global, SourceLocation(),
+                             {}, SourceLocation(), SourceRange(),
+                             T->getType(), T, std::nullopt, Direct, Init));
+}
+
 Expr *SemaBuilder::memberCall(Expr *Base, StringRef Name,
                               ArrayRef<Expr *> Args, bool Arrow) {
   return memberCall(Base, DeclarationName(&Ctx.Idents.get(Name)), Args,

@@ -132,6 +132,11 @@ public:
   clang::LabelDecl *label(clang::DeclContext *DC, llvm::StringRef Name);
   clang::Stmt *labelStmt(clang::LabelDecl *L, clang::Stmt *Sub);
   clang::Expr *emptyInitList();
+  /// `new T(Args...)`, or `new T{...}` when \p Braces (then \p Args is
+  /// that one init list), or `new T` (no \p Args); `::new` with \p Global.
+  clang::Expr *newObject(clang::TypeSourceInfo *T,
+                         llvm::ArrayRef<clang::Expr *> Args, bool Braces,
+                         bool Global);
   /// `T{Args...}` (\p List) or `T(Args...)`; \p Args may be one ready
   /// init list when \p List.
   clang::Expr *construct(clang::QualType T, llvm::ArrayRef<clang::Expr *> Args,

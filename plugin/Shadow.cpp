@@ -65,6 +65,9 @@ Expr *shadowLValue(ShadowRoots &R, SemaBuilder &B, const Expr *E) {
     return R.rootShadow(DRE);
   // `elem(A, n, i, j)`: A's shadow at the recorded offset.
   if (const Expr *A = refResultArg(K)) {
+    // (Into a scalar argument: that scalar's shadow.)
+    if (!A->getType()->isPointerType() && A->getType()->isRealFloatingType())
+      return shadowLValue(R, B, A);
     Expr *Off = R.resultOffset(K);
     Expr *Base = Off ? shadowElements(R, B, A, K->getType()) : nullptr;
     return Base ? B.paren(B.deref(B.binop(BO_Add, Base, Off))) : nullptr;

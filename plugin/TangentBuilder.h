@@ -160,6 +160,10 @@ private:
   /// freed where they are freed.
   llvm::DenseSet<const VarDecl *> HeapTans;
   bool heapTangent(const VarDecl *VD, Expr *&VInit, Expr *&TInit);
+  /// The tangent of the value a single heap object starts with (`new
+  /// double(e)`, `new T{a, b}`), stored into its tangent memory right
+  /// after the declaration.
+  llvm::DenseMap<const VarDecl *, Expr *> HeapInitTans;
   /// \p E as written, over the pushforward's values (code without
   /// derivatives: allocations, deallocations); null if it cannot be.
   Expr *replayed(const Expr *E);

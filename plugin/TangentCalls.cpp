@@ -134,12 +134,16 @@ VT TangentBuilder::pushforwardCall(const CallExpr *CE, const FunctionDecl *FD) {
         Src = E->Primal;
     int I = pointedParam(Src);
     Ptd = I >= 0 && unsigned(I) < CE->getNumArgs() ? CE->getArg(I) : nullptr;
-    // (Into a pointer or a std::vector / std::array: offsets of elements.)
+    // (Into a pointer or a std::vector / std::array: offsets of elements;
+    // into a scalar argument `double &twice(double &v)`: that scalar.)
     if (RefResult && Ptd && !Ptd->getType()->isPointerType() &&
-        !isa<ClassTemplateSpecializationDecl>(
-            Ptd->getType()->getAsCXXRecordDecl()))
+        !isa_and_nonnull<ClassTemplateSpecializationDecl>(
+            Ptd->getType()->getAsCXXRecordDecl()) &&
+        !(Ptd->isLValue() && isFloating(Ptd->getType())))
       Ptd = nullptr;
   }
+  bool ScalarPtd = Ptd && !Ptd->getType()->isPointerType() &&
+                   isFloating(Ptd->getType());
   if (PtrResult && !Ptd)
     return {fail(CE, std::string(RefResult ? "reference" : "pointer") +
                          " returned by '" + FD->getNameAsString() +
@@ -156,6 +160,11 @@ VT TangentBuilder::pushforwardCall(const CallExpr *CE, const FunctionDecl *FD) {
       VT X = expr(A, true);
       if (!X.V)
         return {};
+      if (ScalarPtd) {
+        PtdT = X.T; // the scalar's tangent, in/out
+        Args.push_back(X);
+        continue;
+      }
       if (X.T) {
         if (NoHoist)
           return {fail(CE, "call to '" + FD->getNameAsString() +
@@ -353,6 +362,8 @@ VT TangentBuilder::pushforwardCall(const CallExpr *CE, const FunctionDecl *FD) {
   VarDecl *Res = B.var(Fn, fresh("r"), Callee->Pushforward->getReturnType(),
                        Call);
   emit(B.declStmt(Res));
+  if (PtrResult && ScalarPtd)
+    return {B.ref(Res), PtdT};
   if (PtrResult) {
     Expr *At = RefResult ? B.addrOf(B.ref(Res)) : B.ref(Res);
     Expr *T = PtdT ? B.binop(BO_Add, PtdT, B.paren(B.binop(BO_Sub, At, PtdV)))

@@ -72,8 +72,24 @@ bool TangentBuilder::heapTangent(const VarDecl *VD, Expr *&VInit,
                    "' that owns memory and is assigned again");
     return false;
   }
-  // The value: the allocation as written.
-  if (isa<CXXNewExpr>(Init->IgnoreParenCasts())) {
+  const auto *NE = dyn_cast<CXXNewExpr>(Init->IgnoreParenCasts());
+  if (const Expr *IV =
+          NE ? newObjectInit(NE) : nullptr) {
+    // `new double(e)`, `new T{a, b}`: made from the value of the
+    // initializer, whose tangent goes to the tangent memory.
+    VT X = expr(IV, true);
+    TypeSourceInfo *TSI = NE->getAllocatedTypeSourceInfo();
+    if (!TSI)
+      TSI = Ctx.getTrivialTypeSourceInfo(NE->getAllocatedType(), B.Loc);
+    VInit = X.V ? B.newObject(TSI, {X.V}, false, NE->isGlobalNew()) : nullptr;
+    if (!VInit) {
+      fail(Init, constructName(Init));
+      return false;
+    }
+    if (X.T)
+      HeapInitTans[VD] = X.T;
+  } else if (NE) {
+    // The value: the allocation as written.
     VInit = replayed(Init);
     if (!VInit) {
       fail(Init, constructName(Init));
@@ -241,7 +257,9 @@ void TangentBuilder::declStmt(const DeclStmt *DS) {
                        " " + VD->getNameAsString() + " = ...')");
     } else if (NR->isPointerType() && !Given && Init &&
                allocation(Init).K != Allocation::None &&
-               isFloating(NR->getPointeeType())) {
+               (isFloating(NR->getPointeeType()) ||
+                (allocation(Init).K == Allocation::NewObject &&
+                 NR->getPointeeType().isTriviallyCopyableType(Ctx)))) {
       heapTangent(VD, VInit, TInit);
     } else if (NR->isPointerType()) {
       VT X = InitVT(true);
@@ -357,6 +375,8 @@ void TangentBuilder::declStmt(const DeclStmt *DS) {
                    !isa<ParenListExpr>(VInit ? VInit : Init));
     Vals[VD] = NV;
     emit(B.declStmt(NV));
+    if (Expr *HT = HeapInitTans.lookup(VD))
+      emit(B.assign(B.paren(B.deref(B.ref(Tans.find(VD)->second))), HT));
   }
 }
 

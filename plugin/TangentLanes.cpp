@@ -144,7 +144,8 @@ const CallExpr *TangentBuilder::liftedCall(const CXXOperatorCallExpr *OC) {
     if (!Why.empty())
       return fail(OC, Why);
   }
-  LambdaInfo *Info = D.lambdaInfo(OC->getArg(0), Def, nullptr);
+  LambdaInfo *Info =
+      D.lambdaInfo(OC->getArg(0), Def, nullptr, OC->getDirectCallee());
   FunctionDecl *Fn = Info ? D.liftFunction(*Info, 0, Def, nullptr) : nullptr;
   if (!Fn) {
     Errors = true;

@@ -218,6 +218,10 @@ VT TangentBuilder::assignment(const Expr *Whole, BinaryOperatorKind Op,
       emit(X.V);
     L = Inner;
   }
+  // `*++r = y * *r`: the right side's tangent is taken before the left
+  // side's effects (on the tangent pointer too) run.
+  if (RV.T && !NoHoist && !pureAccess(L, Ctx))
+    RV.T = hoist(RV.T, RV.T->getType(), nullptr);
   // `*argmax(a, n) *= e`, `largest(a, n) /= e`, `row(A, n, i)[j] *= e`:
   // the address and its tangent's are computed once.
   ValueDecl *AddrV = nullptr, *AddrT = nullptr;

@@ -119,7 +119,9 @@ bool effectFree(const Expr *E, const ASTContext &Ctx) {
                        ->isArithmeticType();
                  });
       }
-      Effect |= !Free;
+      // A call returning nothing is made for its effects (a generated
+      // pullback is a const member of std::multiplies, say).
+      Effect |= !Free || CE->getType()->isVoidType();
       return !Effect;
     }
     bool VisitCXXConstructExpr(CXXConstructExpr *) {

@@ -25,31 +25,13 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Basic/Builtins.h"
 
 using namespace clang;
 
 namespace grad {
 
 static bool bodyWritesNothing(const FunctionDecl *FD, unsigned Depth);
-
-/// True if a callee given an argument through a parameter of type \p T may
-/// write memory of its caller with it.
-static bool writableParam(QualType T) {
-  QualType Obj;
-  if (T->isReferenceType()) {
-    Obj = T.getNonReferenceType();
-    if (!Obj.isConstQualified())
-      return true;
-  } else if (T->isPointerType()) {
-    Obj = T->getPointeeType();
-    if (!Obj.isConstQualified())
-      return true;
-  } else {
-    Obj = T;
-  }
-  // Iterators, spans and structs holding pointers, however they are passed.
-  return Obj->isRecordType() && holdsWritablePointer(Obj);
-}
 
 /// A local variable of the helper \p Owner itself (not a reference, not
 /// static; a lambda's body writing a variable it captures by reference
@@ -69,6 +51,20 @@ static bool callWritesNothing(const FunctionDecl *Callee,
                               unsigned Depth) {
   if (!Callee)
     return false; // through a function pointer
+  // std::move, std::forward, std::as_const, std::addressof: casts, which
+  // clang folds without instantiating a body.
+  switch (Callee->getBuiltinID()) {
+  case Builtin::BImove:
+  case Builtin::BImove_if_noexcept:
+  case Builtin::BIforward:
+  case Builtin::BIforward_like:
+  case Builtin::BIas_const:
+  case Builtin::BIaddressof:
+  case Builtin::BI__addressof:
+    return true;
+  default:
+    break;
+  }
   // (A virtual call may run an override that writes.)
   if (const auto *MD = dyn_cast<CXXMethodDecl>(Callee); MD && MD->isVirtual())
     return false;
@@ -113,7 +109,7 @@ struct WriteFinder {
       // The object of a member call: written unless the method is const.
       if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
           MD && MD->isInstance()) {
-        Object = !MD->isConst();
+        Object = writesObject(MD);
         if (isa<CXXOperatorCallExpr>(CE) && !Args.empty())
           Args.erase(Args.begin());
       }
@@ -205,7 +201,7 @@ bool writesNothing(const FunctionDecl *FD) {
   // (A non-const member function may write its object: callers that
   // write through what it returns attribute the write to the call.)
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
-      MD && MD->isInstance() && !MD->isConst())
+      MD && writesObject(MD))
     return false;
   return bodyWritesNothing(FD, 0);
 }

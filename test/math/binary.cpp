@@ -37,7 +37,7 @@ BINARY_RULES(DEFINE)
 // DUMP-LABEL: void cf_pow_pullback(float a, float b, float d_ret, float *d_a, float *d_b) {
 // DUMP: _t0 = ::powf(a, b);
 // DUMP: _d_b += d_ret * (a > 0.F ? _t0 * ::std::log(a) : 0.F);
-// DUMP: _d_a += d_ret * (b * ::std::pow(a, b - 1.F));
+// DUMP: _d_a += d_ret * (b == 0.F ? 0.F : b * ::std::pow(a, b - 1.F));
 // DUMP-LABEL: void std_fmod_pullback(
 // DUMP: _d_b += d_ret * -::std::trunc(a / b);
 
