@@ -18,6 +18,10 @@
 ///   jacobian.h  dense Hessians from HVPs, Jacobians from pushforwards or
 ///             pullbacks
 ///
+/// Not included here (it pulls in <iostream>): check.h, grad::check, which
+/// compares a pullback or pushforward with finite differences and prints
+/// a row per input component (#include <grad/check.h>).
+///
 /// Inside a `[[grad]]` function all of these are differentiable primitives.
 ///
 //===----------------------------------------------------------------------===//
