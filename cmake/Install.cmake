@@ -7,6 +7,8 @@
 #   P/bin/grad-dump                         the code printer
 #   P/include/grad/...                      the header-only runtime (grad.h, rules.def, ...)
 #   P/lib/cmake/ClangGrad/ClangGradConfig.cmake (+ ConfigVersion)
+#   P/lib/cmake/ClangGrad/ClangGradIde.cmake   clang_grad_ide() for editors
+#                                              (+ ClangGradIdeDatabase.cmake)
 #
 # The package's paths are computed from the config file's own location, so an
 # installed prefix can be moved or copied elsewhere. The layout (lib, bin,
@@ -59,5 +61,7 @@ write_basic_package_version_file(
 install(FILES
   ${_grad_pkg_dir}/ClangGradConfig.cmake
   ${_grad_pkg_dir}/ClangGradConfigVersion.cmake
+  ${CMAKE_CURRENT_LIST_DIR}/ClangGradIde.cmake
+  ${CMAKE_CURRENT_LIST_DIR}/ClangGradIdeDatabase.cmake
   DESTINATION ${GRAD_INSTALL_CMAKEDIR} COMPONENT ClangGrad)
 unset(_grad_pkg_dir)

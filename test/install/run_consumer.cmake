@@ -1,6 +1,8 @@
 # cmake -P script behind the install tests (see CMakeLists.txt here).
-# Inputs (-D): MODE (consumer | wrong-compiler), BUILD_DIR, CONFIG, WORK_DIR,
-# CONSUMER_SRC, CXX, GENERATOR, MAKE_PROGRAM, PLUGIN, DUMP.
+# Inputs (-D): MODE (consumer | wrong-compiler | ide), BUILD_DIR, CONFIG,
+# WORK_DIR, CONSUMER_SRC, CXX, GENERATOR, MAKE_PROGRAM, PLUGIN, DUMP; for
+# MODE ide also CLANGD (empty: the test says SKIPPED, which ctest reports as
+# skipped).
 cmake_minimum_required(VERSION 3.20)
 
 foreach(var MODE BUILD_DIR WORK_DIR CONSUMER_SRC CXX GENERATOR MAKE_PROGRAM
@@ -25,6 +27,12 @@ function(run what)
   set(run_out "${out}" PARENT_SCOPE)
   set(run_err "${err}" PARENT_SCOPE)
 endfunction()
+
+if(MODE STREQUAL "ide" AND NOT CLANGD)
+  message(STATUS "install test: SKIPPED: clangd-19 was not found when this "
+    "build was configured (scripts/quickstart.sh installs it)")
+  return()
+endif()
 
 foreach(artifact "${PLUGIN}" "${DUMP}")
   if(NOT EXISTS "${artifact}")
@@ -86,7 +94,7 @@ if(MODE STREQUAL "wrong-compiler")
   endif()
   message(STATUS "install test: refused as expected")
   return()
-elseif(NOT MODE STREQUAL "consumer")
+elseif(NOT MODE MATCHES "^(consumer|ide)$")
   message(FATAL_ERROR "run_consumer.cmake: unknown MODE '${MODE}'")
 endif()
 
@@ -113,6 +121,11 @@ run("running the consumer" "${consumer_build}/app")
 if(NOT run_out MATCHES "(^|\n)ok\n?$")
   message(FATAL_ERROR "install test: the consumer printed\n${run_out}${run_err}"
     "\ninstead of 'ok'")
+endif()
+
+if(MODE STREQUAL "ide")
+  include("${CMAKE_CURRENT_LIST_DIR}/check_ide.cmake")
+  return()
 endif()
 
 # 4. The installed grad-dump runs from the moved prefix and prints the

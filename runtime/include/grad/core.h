@@ -26,6 +26,9 @@
 /// result type of generated pushforwards; its functions are in dual.h. So
 /// is `lanes<T, N>`, the tangents of vector pushforwards.
 ///
+/// It also includes ide.h (`GRAD_IDE_MEMBERS(Class)`, which declares a
+/// class's generated members for editors and is empty when compiling).
+///
 /// Every name the header uses beyond its API is reserved (`__pos`, `_Tp`):
 /// it is included into translation units that may define any macro.
 ///
@@ -46,6 +49,8 @@
 #if __cplusplus < 202002L
 #error "clang-grad's runtime needs C++20: compile with -std=c++20 (or later)"
 #else
+
+#include "ide.h"
 
 #include <cstddef>
 #include <cstdlib>

@@ -17,6 +17,12 @@
 ///   matmul.h  BLAS matmul and matmul_pullback (link with -lopenblas)
 ///   jacobian.h  dense Hessians from HVPs, Jacobians from pushforwards or
 ///             pullbacks
+///   ide.h     GRAD_IDE_MEMBERS(Class), generated members for editors
+///             (through core.h)
+///
+/// Not included here (it pulls in <iostream>): check.h, grad::check, which
+/// compares a pullback or pushforward with finite differences and prints
+/// a row per input component (#include <grad/check.h>).
 ///
 /// Inside a `[[grad]]` function all of these are differentiable primitives.
 ///
