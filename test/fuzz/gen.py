@@ -225,6 +225,60 @@ before the memory ones), `memory` and `-NAME` are accepted):
              `std::abs(t)`, `std::norm(t)`; only at the loop depth where
              they were declared
 
+Construct features (issue 49: code nobody here wrote got wrong gradients
+in these; not in all or memory; `constructs` names all eleven):
+  heapobj    a block with `double *h = new double(e);`, `HV *h = new
+             HV{e, e, e};`, `HS *h = new HS{e, flag};` (a const method
+             `h->get()`) or a `std::unique_ptr<double>`, written through
+             (`*h += e`, `h->y = e`), read by the block's statements, folded
+             into a variable and deleted
+  ptrptr     (not with lanes or vecpull) functions with a `double **pp`
+             parameter to 3 in/out doubles (the checker passes `&ptr` and
+             `&dptr`; weights PP_WEIGHTS): `double *a = *pp;`, `**pp op= e`,
+             `(*pp)[k]`, `pp[0][k]`, a final overwrite; local `double **ww =
+             &w;` (`(*ww)[j] = e`, `++*ww`); helpers `pload(pp, k)`,
+             `pscale(&w, s)`, `pmap(&q, &w, n)`, `padvance(&w, 1)`; calls of
+             earlier such functions with `&w`
+  argeffects `lib::unit(t += e);`, `u = konst(t *= e) * e2;`, `u +=
+             ignore2(t = e, e2) * e3;`: a side effect in an argument whose
+             value the call does not use
+  refhelpers `same(a) * y`, `csame(p[1])` in expressions (helpers returning
+             a reference to their argument), `same(t) op= e`, `twice(t);`,
+             `u += c * twice(t);`, `if (c) u += twice(t);`, a loop `u = 0.5 *
+             u + same(t) * e`, `double &r = twice(t);` (with pointers)
+  reseat     (needs p or out) at the top level, the parameter p re-seated:
+             `++p`, `p = 1 + p`, `p = out`, `p = a + 1`, `p = &t`, `p =
+             *pp`, `const double *b = p; p = 1 + p; ++b;`, a walk `s += c *
+             *p++`; `++out; out[0] op= e; --out;`
+  constmembers `h = l1.forward(h); h = l2.forward(h);` (const members
+             taking `const std::vector<double> &`), `l.score(h)` and
+             `Net{{..}}.eval(h)` before and after h changes, `f.energy(ps)`
+             over a `std::vector<CV>` before and after it changes,
+             `l.apply(a, n)` over `const double *` (also an array in scope
+             that later statements change)
+  genlambdas generic lambdas `[](auto u) { ... }` called once, twice, with
+             captures (assigned between definition and call), of two `auto`
+             parameters, writing through `auto &`, passed to `apply2(g, e)`
+  runalias   `upd(a[i], a[j])` (two `double &`), `updp(a + i, &a[j])`,
+             `std::swap(a[i], a[j])` with i == j only at some points
+             (indices from loop counters or conditions), over arrays in
+             scope or a local std::vector; "may be the same" is an
+             acceptable refusal
+  preinc     `*++q`, `*--q`, `*q++`, `*q--` in reads and as write targets
+             (`*++w = e`), then the pointer stays in scope; backward Horner
+             `s = s * u + *--q`; `std::partial_sum` / `adjacent_difference`
+             over ranges into a new array or in place
+  functional `std::multiplies<double>()(a, b)`, `std::plus<>()`,
+             `std::minus`, `std::negate`, `std::divides` in expressions;
+             std::accumulate (plus, multiplies, minus), std::reduce,
+             std::inner_product (plus/multiplies, plus/minus),
+             std::transform (multiplies, plus, negate), std::inclusive_scan
+             / exclusive_scan (also multiplies) over ranges in scope
+  mutablemembers `Cache c{a};` whose const members write `mutable double
+             last`: `c.eval(x)` (`last = a * x; return last * x;`), `c.sq(x)`
+             (returns last), `c.acc(x)` (reads the previous last, also in a
+             loop), read as `c.last`, `c.prev()`, `c.calls` between calls
+
 Memory bounds: every array has one bound for all its elements; it may grow
 only at the loop depth where the array was declared, so a loop body keeps
 the bound of outer arrays invariant. A write that would exceed a bound first
@@ -266,6 +320,11 @@ LEGACY_FEATURES = ("expr", "locals", "overwrite", "ternary", "math", "calls",
 # since 2026-12-02) and seqorder (the right operand of `(t op= a) op= b`
 # reads t, sequenced first in C++17; the plugin refuses it).
 MEMORY_FEATURES = ("pointers", "outargs", "sidefx", "outparams")
+# The construct classes of issue 49 (code nobody here wrote gave wrong
+# gradients in them), one feature each; `constructs` names them all.
+CONSTRUCT_FEATURES = ("heapobj", "ptrptr", "argeffects", "refhelpers",
+                      "reseat", "constmembers", "genlambdas", "runalias",
+                      "preinc", "functional", "mutablemembers")
 ALL_FEATURES = LEGACY_FEATURES + MEMORY_FEATURES + ("retwrite", "seqorder",
                                                     "structs", "structops",
                                                     "complex", "ctors",
@@ -283,9 +342,11 @@ ALL_FEATURES = LEGACY_FEATURES + MEMORY_FEATURES + ("retwrite", "seqorder",
                                                     "fallthrough",
                                                     "switchbreak",
                                                     "rowrefs",
-                                                    "vecpull")
+                                                    "vecpull") + \
+    CONSTRUCT_FEATURES
 # Names that stand for several features.
-GROUPS = {"memory": MEMORY_FEATURES, "all": LEGACY_FEATURES}
+GROUPS = {"memory": MEMORY_FEATURES, "all": LEGACY_FEATURES,
+          "constructs": CONSTRUCT_FEATURES}
 DEFAULT_FEATURES = ("expr", "locals", "overwrite", "ternary", "math", "calls",
                     "if", "helpers", "protos")
 
@@ -297,6 +358,9 @@ ARG_LIMIT = 2.0  # arguments of generated functions (the test box is [-2, 2])
 OUT_LEN = 2       # elements of the `double *out` parameter (outparams)
 OUT_CHANCE = 0.35  # share of functions with an `out` parameter
 OUT_WEIGHTS = (0.75, -1.25)  # the checker's loss: ret + w . out
+PP_LEN = 3        # elements behind the `double **pp` parameter (ptrptr)
+PP_CHANCE = 0.4   # share of functions with a `pp` parameter
+PP_WEIGHTS = (0.5, -0.75, 1.0)  # ... and the loss: + w . (*pp)[0..2]
 PARAMS = ("x", "y", "z", "w")
 
 
@@ -369,17 +433,19 @@ class Range:
 
 class Func:
     def __init__(self, name, arity, bound, annotated, array_at=None,
-                 kinds=None, void=False, out_bound=0.0):
+                 kinds=None, void=False, out_bound=0.0, pp_bound=0.0):
         self.name = name
         self.arity = arity          # scalar parameters
         self.bound = bound
         self.annotated = annotated
         self.array_at = array_at    # position of `const double *p`, or None
         # Parameter kinds in order: "s" double, "p" const double[4], "o"
-        # double out[2] (outparams). void: no return value.
+        # double out[2] (outparams), "q" double **pp to 3 elements
+        # (ptrptr). void: no return value.
         self.kinds = kinds or ["s"] * arity
         self.void = void
         self.out_bound = out_bound  # bound of out[] on exit
+        self.pp_bound = pp_bound    # bound of (*pp)[] on exit
 
     @property
     def has_out(self):
@@ -408,7 +474,12 @@ class Gen:
         # Any memory feature: loop counters without `loops` (pointer walks),
         # exact exp bounds (see math).
         self.mem = bool(self.f & set(MEMORY_FEATURES))
+        # exp / expm1 bounded by e^2, not cosh(2) (see math).
+        self.exact_exp = self.mem or bool(self.f & set(CONSTRUCT_FEATURES))
         self.struct_type = {}  # structs feature: local name -> V3 / C3
+        # Inside a block that ends with `delete` (heapobj): no `return`.
+        self.no_return = 0
+        self.braces = []     # open_block: whether each block has braces
 
     # --- helpers -----------------------------------------------------------
     def on(self, feature):
@@ -542,6 +613,12 @@ class Gen:
             kinds += ["dot2"]
         if self.on("complex") and self.complex_in_scope():
             kinds += ["cread"]
+        if self.on("functional"):
+            kinds += ["functor"]
+        if self.on("refhelpers") and self.ref_cells():
+            kinds += ["refread"]
+        if self.on("ptrptr") and self.pp_param() is not None:
+            kinds += ["ppread"]
         k = self.rng.choice(kinds)
         d = depth - 1
         if k == "add":
@@ -582,6 +659,12 @@ class Gen:
             a, b = self.pick_range(2, False), self.pick_range(2, False)
             return self.limit(E(f"dot2({a.text}, {b.text})",
                                 2 * a.root.bound * b.root.bound))
+        if k == "functor":
+            return self.functor(d)
+        if k == "refread":
+            return self.refread()
+        if k == "ppread":
+            return self.ppread()
         return self.limit(self.math(d))
 
     def param_array(self):
@@ -595,9 +678,10 @@ class Gen:
         # ("cannot differentiate argument of type 'const double *'"); with
         # ARRAY_CALLS, a function with an array parameter gets the caller's.
         # Functions with an out parameter are called as statements (gcall).
-        return [f for f in self.funcs if not f.has_out and (
-            f.array_at is None or (ARRAY_CALLS and
-                                   self.param_array() is not None))]
+        return [f for f in self.funcs if not f.has_out and
+                "q" not in f.kinds and (
+                    f.array_at is None or (ARRAY_CALLS and
+                                           self.param_array() is not None))]
 
     def call(self, d):
         f = self.rng.choice(self.callable())
@@ -637,7 +721,7 @@ class Gen:
         if name in ("sinh", "cosh", "exp", "exp2", "expm1"):
             a = s(2.0)
             b = math.cosh(2) if name != "exp2" else 4
-            if name in ("exp", "expm1") and self.mem:
+            if name in ("exp", "expm1") and self.exact_exp:
                 # cosh(2) under-estimates exp(2); kept as it was for the
                 # other features so that their seeds reproduce.
                 b = math.exp(2)
@@ -746,7 +830,8 @@ class Gen:
             kinds += ["switch", "switch"]
         if self.on("selectors") and len(self.doubles()) >= 2:
             kinds += ["condassign", "condassign", "selref", "selref"]
-        if self.on("returns") and (not self.loops or self.on("loops")):
+        if self.on("returns") and (not self.loops or self.on("loops")) \
+                and not self.no_return:
             kinds += ["ret"]
         if self.on("arrays") and self.on("locals"):
             kinds += ["array"]
@@ -789,6 +874,7 @@ class Gen:
                 kinds += ["structassign"]
             if self.on("structops") and self.structs_in_scope("C3"):
                 kinds += ["structcall"] * 2
+        kinds += self.construct_kinds()
         if not kinds:
             return
         getattr(self, "s_" + self.rng.choice(kinds))(depth)
@@ -2635,7 +2721,11 @@ class Gen:
 
     # --- outargs: helpers that write through pointers and references ------
     def ptr_callees(self):
-        return [f for f in self.funcs if "p" in f.kinds or f.has_out]
+        # (A function with `pp` is called only when it has no other
+        # pointer parameter: the ranges need not be kept apart.)
+        return [f for f in self.funcs if ("p" in f.kinds or f.has_out or
+                                          "q" in f.kinds) and
+                not ("q" in f.kinds and ("p" in f.kinds or f.has_out))]
 
     def s_helpercall(self, depth):
         kinds = ["sq", "sq", "axpy", "axpy", "step", "step", "prod", "prod",
@@ -2832,12 +2922,13 @@ class Gen:
         self.wrote(o.root, w)
         return True
 
-    def s_gcall(self, depth):
-        """Calls an earlier generated function with pointer arguments: its
-        `p` gets a 4-element range bounded by ARG_LIMIT, its `out` a
-        writable 2-element range disjoint from that."""
+    def s_gcall(self, depth, f=None):
+        """Calls an earlier generated function (f, or one drawn) with
+        pointer arguments: its `p` gets a 4-element range bounded by
+        ARG_LIMIT, its `out` a writable 2-element range disjoint from that,
+        its `pp` the address of a local pointer to 3 writable elements."""
         r = self.rng
-        f = r.choice(self.ptr_callees())
+        f = f or r.choice(self.ptr_callees())
         args = []
         orange = None
         if f.has_out:
@@ -2848,11 +2939,21 @@ class Gen:
                 return
             if orange.root.bound > ARG_LIMIT:
                 self.squash_range(orange, ARG_LIMIT)
+        qrange = None
         for kd in f.kinds:
             if kd == "s":
                 args.append(self.squash(self.expr(1), ARG_LIMIT).text)
             elif kd == "o":
                 args.append(orange.text)
+            elif kd == "q":
+                # `double *w = a + 1; f(.., &w)`: 3 elements in [-2, 2].
+                qrange = self.pick_range(PP_LEN, True)
+                if qrange is None or f.pp_bound > self.cap(qrange.root):
+                    return
+                self.squash_range(qrange, ARG_LIMIT)
+                w = self.new_name("pw")
+                self.emit(f"double *{w} = {qrange.text};")
+                args.append(f"&{w}")
             else:
                 pr = self.pick_range(PARAM_ARRAY, False,
                                      avoid=orange.root if orange else None)
@@ -2869,6 +2970,8 @@ class Gen:
             self.emit(f"double {name} = {call};")
         if orange is not None:
             self.wrote(orange.root, f.out_bound)
+        if qrange is not None:
+            self.wrote(qrange.root, f.pp_bound)
         if not f.void:
             self.scopes[-1].append(Var(name, f.bound))
 
@@ -3180,12 +3283,1028 @@ class Gen:
             self.emit(f"{lhs} {op} {e.text};")
             self.wrote(out, b + e.bound)
 
+    # --- construct classes of issue 49 --------------------------------------
+    # Constructs in which code nobody here wrote got wrong gradients, one
+    # feature each. The statements are self-contained: they read any
+    # variable in scope, write their own objects or a target variable, and
+    # fold what they computed into a double in scope (`fold`), so the
+    # derivative reaches the result.
+    def construct_kinds(self):
+        kinds = []
+        if not self.f & set(CONSTRUCT_FEATURES) or not self.doubles():
+            return kinds
+        for feature, kind in (("heapobj", "heapobj"), ("ptrptr", "ptrptr"),
+                              ("argeffects", "argfx"),
+                              ("refhelpers", "refhelper"),
+                              ("constmembers", "constmember"),
+                              ("genlambdas", "genlambda"),
+                              ("runalias", "runalias"), ("preinc", "preinc"),
+                              ("functional", "numeric"),
+                              ("mutablemembers", "mutable")):
+            if self.on(feature):
+                kinds += [kind] * 2
+        if self.on("reseat") and self.reseat_ok():
+            kinds += ["reseat"] * 2
+        if self.on("ptrptr") and self.on("calls") and self.pp_callees():
+            kinds += ["ppcall"]
+        return kinds
+
+    def pp_callees(self):
+        return [f for f in self.ptr_callees() if "q" in f.kinds]
+
+    def s_ppcall(self, depth):
+        """`double *w = a; double t = fK(x, &w);`: an earlier function with
+        a `double **` parameter."""
+        self.s_gcall(depth, self.rng.choice(self.pp_callees()))
+
+    def fold(self, t, e):
+        """`t += e` while t has room for it, else `t = e`."""
+        e = self.limit(e)
+        if t.bound + e.bound <= LIMIT and self.chance(0.7):
+            self.emit(f"{t.name} += {e.text};")
+            self.set_bound(t, t.bound + e.bound)
+        else:
+            self.emit(f"{t.name} = {e.text};")
+            self.set_bound(t, e.bound)
+
+    def arg2(self, depth=2):
+        """An expression in [-2, 2] (a double)."""
+        return self.dbl(self.squash(self.limit(self.expr(depth)), 2.0))
+
+    def fresh_array(self, n=3):
+        """`double raN[n] = {e, ...};` (its Var, in scope)."""
+        name = self.new_name("ra")
+        es = [self.dbl(self.limit(self.expr(2))) for _ in range(n)]
+        self.emit(f"double {name}[{n}] = {{{', '.join(e.text for e in es)}}};")
+        v = Var(name, max(e.bound for e in es), True, True, length=n,
+                depth=len(self.loops))
+        self.scopes[-1].append(v)
+        return v
+
+    def coef(self):
+        return self.rng.choice(["0.5", "0.25", "-0.75", "1.5", "-1.25"])
+
+    # heapobj: single heap objects.
+    def s_heapobj(self, depth):
+        """A block with `double *h = new double(e);`, `new HV{e, e, e}`,
+        `new HS{e, flag}` (a const method `h->get()`) or a
+        `std::unique_ptr<double>`: written through (`*h += e`, `h->y = e`),
+        read by the statements of the block, folded into a variable in
+        scope, then deleted."""
+        r = self.rng
+        t = r.choice(self.doubles())
+        kind = r.choice(["new", "new", "agg", "getter", "unique"])
+        h = self.new_name("hp")
+        self.open_block()
+        if kind in ("new", "unique"):
+            e = self.dbl(self.limit(self.expr(2)))
+            if kind == "new":
+                self.emit(f"double *{h} = new double({e.text});")
+            else:
+                self.emit(r.choice([
+                    f"auto {h} = std::make_unique<double>({e.text});",
+                    f"std::unique_ptr<double> {h}(new double({e.text}));"]))
+            cells = [Var(f"*{h}", e.bound)]
+        elif kind == "agg":
+            es = [self.dbl(self.limit(self.expr(2))) for _ in range(3)]
+            self.emit(f"HV *{h} = new HV{{{', '.join(x.text for x in es)}}};")
+            cells = [Var(f"{h}->{m}", x.bound) for m, x in zip("xyz", es)]
+        else:
+            e = self.dbl(self.limit(self.expr(2)))
+            self.emit(f"HS *{h} = new HS{{{e.text}, "
+                      f"{r.choice(['false', 'true'])}}};")
+            cells = [Var(f"{h}->v", e.bound)]
+        raw = kind != "unique"
+        self.scopes.append(list(cells))
+        if raw:
+            # No return or jump past the delete.
+            self.switches.append(len(self.loops))
+            self.no_return += 1
+        for _ in range(r.randint(1, 2)):
+            c = r.choice(cells)
+            text, b = self.update(Cell(c.name, f"&{c.name}", c, None))
+            self.emit(text + ";")
+            self.wrote(c, b)
+        for _ in range(r.randint(0, 2)):
+            self.stmt(depth - 1)
+        if raw:
+            self.switches.pop()
+            self.no_return -= 1
+        if kind == "getter":
+            e = E(f"{h}->get()", cells[0].bound)
+        elif kind == "agg":
+            x, y, z = cells
+            e = self.limit(E(f"{h}->x * {h}->y + {self.coef()} * {h}->z",
+                             x.bound * y.bound + 1.5 * z.bound))
+        else:
+            a = self.expr(1)
+            e = self.limit(E(f"*{h} * {paren(a)}", cells[0].bound * a.bound)
+                           if self.chance(0.5) else
+                           E(f"{self.coef()} * *{h}", 1.5 * cells[0].bound))
+        self.scopes.pop()
+        self.fold(t, e)
+        if raw:
+            self.emit(f"delete {h};")
+        self.close_block()
+
+    # ptrptr: pointer-to-pointer parameters and locals.
+    def pp_param(self):
+        """The memory behind the `double **pp` parameter (a Var named
+        `(*pp)`), unless hidden."""
+        for v in self.vars():
+            if v.name == "(*pp)":
+                return v
+        return None
+
+    def ppread(self):
+        """`**pp`, `(*pp)[k]`, `*(*pp + k)`, `pp[0][k]`."""
+        v = self.pp_param()
+        k = self.rng.randrange(PP_LEN)
+        forms = [f"(*pp)[{k}]", f"pp[0][{k}]", f"*(*pp + {k})"]
+        if k == 0:
+            forms += ["**pp", "**pp"]
+        return E(self.rng.choice(forms), v.bound)
+
+    def finish_pp(self, pp):
+        """Half of the time, a final write of the memory behind pp (an
+        overwritten output: its seed must not reach its entry value)."""
+        r = self.rng
+        if pp.bound > LIMIT or not self.chance(0.5):
+            return
+        k = r.randrange(PP_LEN)
+        e = self.squash(self.limit(self.expr(3)), LIMIT)
+        if self.chance(0.5):
+            b = self.new_name("pb")
+            self.emit(f"double *{b} = *pp;")
+            self.emit(f"{b}[{k}] = {e.text};")
+        else:
+            self.emit(f"(*pp)[{k}] = {e.text};")
+        self.wrote(pp, e.bound)
+
+    def s_ptrptr(self, depth):
+        """Through `pp` (`double *a = *pp;`, `**pp op= e`, `(*pp)[k] op=
+        e`), a local `double **ww = &w;` over an array, or helpers taking
+        `double **` (`pload(&w, 1)`, `pscale(pp, e)`, `pmap(&qa, &wb, n)`,
+        `padvance(&w, 1)`)."""
+        r = self.rng
+        pp = self.pp_param()
+        kinds = ["local", "local", "helper", "helper"]
+        if pp is not None:
+            kinds += ["alias", "alias", "write", "write"]
+        kind = r.choice(kinds)
+        if kind == "alias":
+            name = self.new_name("a")
+            pconst = self.chance(0.3)
+            self.emit(f"{'const ' if pconst else ''}double *{name} = *pp;")
+            v = Var(name, 0.0, True, root=pp, off=0, pconst=pconst)
+            self.scopes[-1].append(v)
+            if not pconst:
+                self.write_through(v)
+            return
+        if kind == "write":
+            k = r.randrange(PP_LEN)
+            text = r.choice([f"(*pp)[{k}]", f"pp[0][{k}]"] +
+                            (["**pp"] * 2 if k == 0 else []))
+            t, b = self.update(Cell(text, "", pp, k))
+            self.emit(t + ";")
+            self.wrote(pp, b)
+            return
+        if kind == "helper":
+            return self.pp_helper(pp)
+        # A local pointer and a pointer to it over a writable range.
+        rg = self.pick_range(2, True)
+        if rg is None or not rg.root.array:
+            self.fresh_array()
+            rg = self.pick_range(2, True)
+        if rg is None or not rg.root.array:
+            return
+        w, ww = self.new_name("pw"), self.new_name("ppw")
+        self.open_block()
+        self.emit(f"double *{w} = {rg.text};")
+        self.emit(f"double **{ww} = &{w};")
+        off = 0   # of w from the range's start
+        t = r.choice(self.doubles())
+        for _ in range(r.randint(1, 3)):
+            op = r.choice(["write", "read", "move"])
+            idx = rg.start + off
+            if op == "move" and idx + 1 < rg.root.length:
+                self.emit(r.choice([f"*{ww} += 1;", f"++*{ww};",
+                                    f"(*{ww})++;"]))
+                off += 1
+                continue
+            j = r.randrange(-off, rg.root.length - rg.start - off)
+            if op == "write":
+                text = f"**{ww}" if j == 0 else f"(*{ww})[{j}]"
+                u, b = self.update(Cell(text, "", rg.root, idx + j))
+                self.emit(u + ";")
+                self.wrote(rg.root, b)
+            else:
+                text = f"**{ww}" if j == 0 else f"(*{ww})[{j}]"
+                self.fold(t, E(f"{self.coef()} * {text}",
+                               1.5 * rg.root.bound))
+        self.close_block()
+
+    def pp_helper(self, pp):
+        r = self.rng
+        kind = r.choice(["load", "scale", "map", "advance"])
+        t = r.choice(self.doubles())
+        if pp is not None and kind in ("load", "scale") and self.chance(0.5):
+            if kind == "load":
+                k = r.randrange(PP_LEN - 1)
+                self.fold(t, E(f"pload(pp, {k})", pp.bound ** 2))
+                return
+            # a[0] *= s; a[1] += s * a[0] (|s| <= 1): twice the bound.
+            m = min(pp.bound, self.cap(pp) / 2)
+            for k in range(2):
+                self.presquash(Cell(f"(*pp)[{k}]", "", pp, k), m)
+            s = self.squash(self.expr(2), 1.0)
+            self.emit(f"pscale(pp, {s.text});")
+            self.wrote(pp, 2 * m)
+            return
+        n = 2
+        dst = self.pick_range(n, True)
+        if dst is None or not dst.root.array:
+            self.fresh_array()
+            dst = self.pick_range(n, True)
+        if dst is None or not dst.root.array:
+            return
+        w = self.new_name("pw")
+        self.open_block()
+        self.emit(f"double *{w} = {dst.text};")
+        root, cap = dst.root, self.cap(dst.root)
+        if kind == "load":
+            self.fold(t, E(f"pload(&{w}, 0)", root.bound ** 2))
+        elif kind == "scale":
+            if 2 * root.bound > cap:
+                self.squash_range(dst, cap / 2)
+            s = self.squash(self.expr(2), 1.0)
+            self.emit(f"pscale(&{w}, {s.text});")
+            self.wrote(root, 2 * min(root.bound, cap / 2))
+        elif kind == "advance":
+            self.emit(f"padvance(&{w}, 1);")
+            u, b = self.update(Cell(f"*{w}", "", root, dst.start + 1))
+            self.emit(u + ";")
+            self.wrote(root, b)
+        else:
+            src = self.pick_range(n, False, avoid=root)
+            if src is None or 1 + 0.5 * root.bound > cap:
+                return self.close_block()
+            q = self.new_name("pq")
+            self.emit(f"const double *{q} = {src.text};")
+            self.emit(f"pmap(&{q}, &{w}, {n});")
+            self.wrote(root, 1 + 0.5 * root.bound)
+        self.close_block()
+
+    # argeffects: a side effect in an argument whose value is not used.
+    def s_argfx(self, depth):
+        """`lib::unit(t += e);`, `u = konst(t *= e) * e2;`, `u +=
+        ignore2(t = e, e2) * e3;`: the call's value does not depend on the
+        argument with the side effect, the update of t must not be lost."""
+        r = self.rng
+        t = self.sfx_target()
+        text, bare, vb, nb = self.sfx_expr(t)
+        form = r.choice(["alone", "unit", "konst", "ignore", "ignore"])
+        if form == "alone":
+            self.emit(r.choice([f"lib::unit({bare});", f"konst({bare});",
+                                f"ignore2({bare}, 0);"]))
+            self.wrote(t.root, nb)
+            return
+        with self.hide(t.root):
+            e2 = self.expr(2)
+            u = self.sfx_dest(t)
+            if form == "unit":
+                call = E(f"{r.choice(['lib::unit', 'lib::unit<double>'])}"
+                         f"({bare})", 1.0)
+            elif form == "konst":
+                call = E(f"konst({bare})", 0.5)
+            else:
+                e3 = self.dbl(self.limit(self.expr(2)))
+                call = E(f"ignore2({bare}, {e3.text})", e3.bound)
+        op = r.choice(["+", "-", "*"])
+        val = self.limit(E(f"{call.text} {op} {paren(e2)}",
+                           call.bound * e2.bound if op == "*"
+                           else call.bound + e2.bound))
+        self.put(u, val)
+        self.wrote(t.root, nb)
+
+    # refhelpers: helpers returning a reference to their argument.
+    def ref_cells(self):
+        """Lvalues in scope a reference may bind to: (text, bound, Var root,
+        element index or None, writable)."""
+        cells = []
+        for v in self.vars():
+            if getattr(v, "noaddr", False) or v.is_int or v.view:
+                continue
+            if v.scalar:
+                cells.append((v.name, v.bound, v, None, v.assignable))
+            elif v.array:
+                k = self.rng.randrange(v.length)
+                cells.append((f"{v.name}[{k}]", v.bound, v, k,
+                              v.assignable))
+            elif v.ptr:
+                j = self.pick_j(v)
+                cells.append((self.ptr_text(v, j), v.root.bound, v.root,
+                              v.off + j if v.root.array else None,
+                              not v.pconst))
+        return cells
+
+    def refread(self):
+        """`same(a)`, `csame(p[1])`: a reference to the argument, read."""
+        text, b, _, _, writable = self.rng.choice(self.ref_cells())
+        fn = "same" if writable and self.chance(0.7) else "csame"
+        return E(f"{fn}({text})", b)
+
+    def s_refhelper(self, depth):
+        """`same(t) op= e`, `twice(t);`, `u += c * twice(t);`, `if (c) u +=
+        twice(t);`, `for (..) u = 0.5 * u + same(t) * e;`, `double &r =
+        same(t);`."""
+        r = self.rng
+        cells = [c for c in self.ref_cells() if c[4]]
+        if not cells:
+            return
+        text, b, root, idx, _ = r.choice(cells)
+        cell = Cell(text, "", root, idx)
+        cap = self.cap(root)
+        kind = r.choice(["assign", "twice", "twiceread", "twiceif", "loop",
+                         "bind"])
+        if kind == "assign":
+            u, nb = self.update(Cell(f"same({text})", "", root, idx))
+            self.emit(u + ";")
+            self.wrote(root, nb)
+            return
+        if kind == "bind" and self.on("pointers"):
+            name = self.new_name("r")
+            self.emit(f"double &{name} = {r.choice(['same', 'twice'])}"
+                      f"({text});")
+            if root.bound * 2 > cap:
+                # (twice may have doubled it)
+                self.presquash(Cell(name, "", root, idx), cap / 2)
+            self.wrote(root, min(2 * root.bound, cap))
+            v = Var(name, 0.0, False, root=root,
+                    off=idx if idx is not None else 0, ref=True)
+            self.scopes[-1].append(v)
+            self.write_through(v)
+            return
+        if kind in ("twice", "twiceread", "twiceif", "bind"):
+            if 2 * root.bound > cap:
+                self.presquash(cell, cap / 2)
+            b = min(root.bound, cap / 2)   # (of the element)
+            if kind in ("twice", "bind"):
+                self.emit(f"twice({text});")
+                self.wrote(root, 2 * b)
+                return
+            with self.hide(root):
+                us = self.doubles()
+                if not us:
+                    self.emit(f"twice({text});")
+                    self.wrote(root, 2 * b)
+                    return
+                u = r.choice(us)
+                c = self.coef()
+                if kind == "twiceif":
+                    cond = self.cond(1)
+            e = E(f"{c} * twice({text})", 1.5 * 2 * b)
+            if u.bound + e.bound > LIMIT:
+                self.emit(f"twice({text});")
+                self.wrote(root, 2 * b)
+                return
+            if kind == "twiceif":
+                self.emit(f"if ({cond})")
+                self.emit(f"  {u.name} += {e.text};")
+            else:
+                self.emit(f"{u.name} += {e.text};")
+            self.set_bound(u, u.bound + e.bound)
+            self.wrote(root, 2 * b)
+            return
+        # A loop reading through the reference: u_k+1 = u_k / 2 + same(t) e.
+        with self.hide(root):
+            us = self.doubles()
+            if not us:
+                return
+            u = r.choice(us)
+            with self.hide(u):
+                e = self.squash(self.expr(1), 1.0)
+        k = self.new_name("i")
+        n = r.randint(1, 4)
+        fn = r.choice(["same", "csame"])
+        step = self.limit(E(f"{fn}({text}) * {paren(e)}", b * e.bound))
+        self.emit(f"for (int {k} = 0; {k} < {n}; ++{k})")
+        self.emit(f"  {u.name} = 0.5 * {u.name} + {step.text};")
+        self.set_bound(u, u.bound + 2 * step.bound)
+        if u.bound > LIMIT:
+            q = self.squash(E(u.name, u.bound), LIMIT)
+            self.emit(f"{u.name} = {q.text};")
+            self.set_bound(u, q.bound)
+
+    # reseat: pointer parameters re-seated.
+    def reseat_ok(self):
+        """At the top level of a function with `p` or `out` (their offsets
+        stay known statically)."""
+        if len(self.scopes) != 2 or self.loops or self.switches:
+            return False
+        return any(v.name in ("p", "out") for v in self.vars()
+                   if v in self.scopes[0])
+
+    def s_reseat(self, depth):
+        """`p = p + 1;`, `++p;`, `p = out;`, `p = a + 1;`, `p = &t;`, `p =
+        *pp;`, `const double *b = p; p = 1 + p; ++b;` then reads through
+        p; a walk `s += c * *p; ++p;`; or `++out; out[0] op= e; --out;`."""
+        r = self.rng
+        params = {v.name: v for v in self.scopes[0] if v in self.vars()}
+        p, out = params.get("p"), params.get("out")
+        if p is None or (out is not None and self.chance(0.25)):
+            return self.reseat_out(out)
+        if p.array:
+            # From here on `p` is a pointer: its first memory is the root.
+            pv = Var("p", 0.0, True, root=p, off=0, pconst=True)
+            self.scopes[0][self.scopes[0].index(p)] = pv
+            p = pv
+        t = r.choice(self.doubles())
+        L = p.root.length if p.root.array else 1
+        moves = []
+        if p.off + 1 < L:
+            moves += [("++p;", 1), ("p++;", 1), ("p = p + 1;", 1),
+                      ("p = 1 + p;", 1)]
+        if p.off + 2 < L:
+            moves += [("p += 2;", 2)]
+        if p.off >= 1:
+            moves += [("--p;", -1), ("p -= 1;", -1)]
+        kind = r.choice(["move", "move", "other", "other", "pair", "walk"])
+        if kind == "walk" and p.root.array and p.off < L:
+            n = r.randint(1, L - p.off)   # (p may end one past the end)
+            s = self.new_name("s")
+            k = self.new_name("i")
+            self.emit(f"double {s} = 0.0;")
+            c = self.coef()
+            self.emit(f"for (int {k} = 0; {k} < {n}; ++{k})")
+            self.emit(r.choice([f"  {s} += {c} * *p++;",
+                                f"  {s} += {c} * *p, ++p;"]))
+            p.off += n
+            self.fold(t, E(s, 1.5 * n * p.root.bound))
+            return
+        if kind == "pair" and p.off + 1 < L:
+            # The issue's `b = a; a = 1 + a; ++b; s += a[0] + b[0];`.
+            b = self.new_name("q")
+            self.emit(f"const double *{b} = p;")
+            self.emit(r.choice(["p = 1 + p;", "++p;"]))
+            self.emit(f"++{b};")
+            p.off += 1
+            self.fold(t, E(f"p[0] + {self.coef()} * {b}[0]",
+                           2.5 * p.root.bound))
+            self.scopes[-1].append(Var(b, 0.0, True, root=p.root, off=p.off,
+                                       pconst=True))
+            return
+        if kind == "move" and moves:
+            text, d = r.choice(moves)
+            self.emit(text)
+            p.off += d
+        else:
+            # Another parameter's or a local's memory.
+            roots = [v for v in self.vars() if (v.array or v.scalar) and
+                     not v.is_int and not getattr(v, "noaddr", False) and
+                     v is not p]
+            others = [v for v in self.ptr_vars() if not v.ref and v is not p]
+            if others and self.chance(0.3):
+                q = r.choice(others)
+                self.emit(f"p = {q.name};")
+                p.root, p.off = q.root, q.off
+            else:
+                root = r.choice(roots)
+                off = r.randrange(root.length) if root.array else 0
+                if root.array:
+                    init = root.name if off == 0 else r.choice(
+                        [f"{root.name} + {off}", f"&{root.name}[{off}]"])
+                    if root.name == "(*pp)" and off == 0:
+                        init = "*pp"
+                else:
+                    init = f"&{root.name}"
+                self.emit(f"p = {init};")
+                p.root, p.off = root, off
+        lo, hi = self.ptr_span(p)
+        j = r.randrange(lo, hi)
+        self.fold(t, E(f"{self.coef()} * {self.ptr_text(p, j)}",
+                       1.5 * p.root.bound))
+
+    def reseat_out(self, out):
+        """`++out; out[0] op= e; --out;` (out shifted and restored)."""
+        if out is None:
+            return
+        r = self.rng
+        fwd, back = r.choice([("++out;", "--out;"), ("out += 1;", "out -= 1;"),
+                              ("out = out + 1;", "out = out - 1;")])
+        self.emit(fwd)
+        k = r.randrange(OUT_LEN)      # the element, of the unshifted out
+        text = r.choice([f"out[{k - 1}]"] + (["*out"] if k == 1 else []))
+        with self.hide(out):
+            u, b = self.update(Cell(text, "", out, k))
+        self.emit(u + ";")
+        self.wrote(out, b)
+        self.emit(back)
+
+    # constmembers: const members taking containers by const reference.
+    def s_constmember(self, depth):
+        """A layer chain `h = l1.forward(h); h = l2.forward(h);` (const
+        members taking `const std::vector<double> &`), `l.score(h)` before
+        and after h changes, `Net{{w..}}.eval(h)` (an object with a
+        container member), `f.energy(ps)` over a `std::vector<CV>` before
+        and after it changes, and `l.apply(a, n)` over `const double *`
+        (also an array in scope that later statements change)."""
+        r = self.rng
+        t = r.choice(self.doubles())
+        kind = r.choice(["chain", "chain", "score", "energy", "apply",
+                         "applyscope"])
+        n = self.nlocals + 1
+        self.nlocals += 1
+        if kind == "applyscope":
+            srcs = [v for v in self.vars() if v.array or
+                    (v.ptr and not v.ref and v.root.array)]
+            if srcs:
+                rg = self.pick_range(r.randint(1, 2), False)
+                if rg is not None:
+                    w, b = [self.dbl(self.squash(self.expr(1), 1.0))
+                            for _ in range(2)]
+                    s = self.new_name("sa")
+                    B = rg.root.bound
+                    e = self.limit(E(f"Layer{{{w.text}, {b.text}}}.apply("
+                                     f"{rg.text}, {rg.n})",
+                                     rg.n * (B * B + B)))
+                    self.emit(f"double {s} = {e.text};")
+                    self.scopes[-1].append(Var(s, e.bound))
+                    return
+            kind = "apply"
+        self.open_block()
+        ws = [self.dbl(self.squash(self.expr(1), 1.0)) for _ in range(4)]
+        if kind in ("chain", "score"):
+            es = [self.arg2() for _ in range(3)]
+            h = f"hv{n}"
+            self.emit(f"std::vector<double> {h}{{"
+                      f"{', '.join(e.text for e in es)}}};")
+            self.emit(f"const Layer la{n}{{{ws[0].text}, {ws[1].text}}}, "
+                      f"lb{n}{{{ws[2].text}, {ws[3].text}}};")
+            if kind == "chain":
+                steps = r.choice([["a", "b"], ["a", "b", "a"], ["b", "a"]])
+                if self.chance(0.3):
+                    k = self.new_name("i")
+                    self.emit(f"for (int {k} = 0; {k} < {r.randint(1, 3)}; "
+                              f"++{k})")
+                    self.emit(f"  {h} = la{n}.forward({h});")
+                for s in steps:
+                    self.emit(f"{h} = l{s}{n}.forward({h});")
+                self.fold(t, E(f"{self.coef()} * {h}[{r.randrange(3)}] + "
+                               f"{self.coef()} * {h}[{r.randrange(3)}]", 3.0))
+                return self.close_block()
+            # score before and after h changes (also through Net).
+            net = self.chance(0.5)
+            if net:
+                self.emit(f"const Net nt{n}{{{{{ws[0].text}, {ws[2].text}, "
+                          f"{ws[3].text}}}}};")
+                call = f"nt{n}.eval({h})"
+            else:
+                call = f"la{n}.score({h})"
+            self.emit(f"double sa{n} = {call};")
+            j = r.randrange(3)
+            e = self.dbl(self.squash(self.expr(1), 1.0))
+            self.emit(f"{h}[{j}] {r.choice(['=', '*='])} {e.text};")
+            self.emit(f"double sb{n} = {call};")
+            self.fold(t, E(f"{self.coef()} * sa{n} + {self.coef()} * sb{n}",
+                           2 * 1.5 * 12.0))
+            return self.close_block()
+        if kind == "energy":
+            es = [self.arg2(1) for _ in range(6)]
+            self.emit(f"std::vector<CV> ps{n}{{{{{es[0].text}, {es[1].text}, "
+                      f"{es[2].text}}}, {{{es[3].text}, {es[4].text}, "
+                      f"{es[5].text}}}}};")
+            self.emit(f"const Field fd{n}{{{ws[0].text}}};")
+            self.emit(f"double ea{n} = fd{n}.energy(ps{n});")
+            e = self.arg2(1)
+            self.emit(r.choice([f"ps{n}[0].x = {e.text};",
+                                f"ps{n}[1].z *= 0.5 * {paren(e)};",
+                                f"ps{n}[1] = CV{{{e.text}, 0.5, -1.0}};"]))
+            self.emit(f"double eb{n} = fd{n}.energy(ps{n});")
+            self.fold(t, E(f"0.125 * ea{n} - 0.0625 * eb{n}",
+                           0.1875 * 16.0))
+            return self.close_block()
+        # const double *: l.apply(h, 3) before and after h changes.
+        es = [self.arg2(1) for _ in range(3)]
+        self.emit(f"double hd{n}[3] = {{{', '.join(e.text for e in es)}}};")
+        self.emit(f"const Layer la{n}{{{ws[0].text}, {ws[1].text}}};")
+        self.emit(f"double sa{n} = la{n}.apply(hd{n}, 3);")
+        e = self.arg2(1)
+        self.emit(f"hd{n}[{r.randrange(3)}] = {e.text};")
+        self.fold(t, E(f"0.125 * sa{n} + 0.0625 * la{n}.apply(hd{n}, 3)",
+                       0.1875 * 18.0))
+        self.close_block()
+
+    def open_block(self):
+        """`{` half of the time: a construct in a block of its own, or in
+        the enclosing scope (the block changed what the plugin got wrong;
+        the names are unique either way)."""
+        braced = self.chance(0.5)
+        self.braces.append(braced)
+        if braced:
+            self.emit("{")
+            self.indent += 1
+
+    def close_block(self):
+        if self.braces.pop():
+            self.indent -= 1
+            self.emit("}")
+
+    # genlambdas: generic lambdas.
+    def s_genlambda(self, depth):
+        """`auto g = [](auto u) { ... };` called once, twice with different
+        arguments, capturing (`[&c]`, `[c]`, `[=]`, `[&]`), of two `auto`
+        parameters, writing through `auto &`, passed to `apply2(g, e)`."""
+        r = self.rng
+        t = r.choice(self.doubles())
+        g = self.new_name("gl")
+        kind = r.choice(["one", "twice", "capture", "helper", "two", "ref"])
+        if kind == "ref":
+            c = t
+            e = self.arg2()
+            self.emit(f"auto {g} = [](auto &u, auto v) {{ u = 0.5 * "
+                      f"std::tanh(u + v); }};")
+            self.emit(f"{g}({c.name}, {e.text});")
+            self.set_bound(c, 0.5)
+            return
+        if kind == "two":
+            self.emit(f"auto {g} = [](auto u, auto v) {{ return u * v + "
+                      f"0.5 * u; }};")
+            a, b = self.arg2(), self.arg2()
+            self.fold(t, E(f"{self.coef()} * {g}({a.text}, {b.text})",
+                           1.5 * 5.0))
+            return
+        bodies = [("u * u", 4.0), ("u * std::sin(u)", 2.0),
+                  ("std::exp(0.5 * u)", math.e), ("u / (1.0 + u * u)", 0.5)]
+        body, bound = r.choice(bodies)
+        if kind == "capture":
+            cands = self.lambda_vars()
+            c = r.choice(cands) if cands else None
+            if c is not None:
+                cap = r.choice([f"&{c.name}", c.name, "=", "&"])
+                self.emit(f"auto {g} = [{cap}](auto u) {{ return 0.5 * "
+                          f"std::tanh(u * {c.name}) + {body}; }};")
+                bound += 0.5
+                if self.chance(0.5) and c is not t:
+                    # Assigned between the lambda and its call (by
+                    # reference the call sees the new value, by value the
+                    # old one).
+                    e = self.arg2(1)
+                    self.emit(f"{c.name} = {e.text};")
+                    self.set_bound(c, e.bound)
+            else:
+                self.emit(f"auto {g} = [](auto u) {{ return {body}; }};")
+        else:
+            self.emit(f"auto {g} = [](auto u) {{ return {body}; }};")
+        a = self.arg2()
+        if kind == "twice":
+            b = self.arg2()
+            second = r.choice([f"{g}({b.text})", f"{g}(2 * {paren(a)})"])
+            if "2 *" in second:
+                # (the argument is in [-4, 4]: bounded through tanh)
+                second = f"std::tanh({second})"
+            self.fold(t, E(f"{g}({a.text}) + {self.coef()} * {second}",
+                           bound + 1.5 * max(bound, 1.0)))
+        elif kind == "helper":
+            self.fold(t, E(f"apply2({g}, {a.text})", 1.5 * bound))
+        else:
+            self.fold(t, E(f"{self.coef()} * {g}({a.text})", 1.5 * bound))
+
+    # runalias: reference arguments that alias only at run time.
+    def s_runalias(self, depth):
+        """`upd(a[i], a[j])`, `updp(a + i, a + j)`, `std::swap(a[i], a[j])`
+        where i == j only at some points (indices from loop counters or
+        conditions), over arrays in scope or a local std::vector."""
+        r = self.rng
+        t = r.choice(self.doubles())
+        arrays = [v for v in self.vars() if v.array and v.assignable and
+                  v.length >= 2]
+        vec = not arrays or self.chance(0.3)
+        self.open_block()
+        self.scopes.append([])
+        if vec:
+            es = [self.arg2(1) for _ in range(3)]
+            name = self.new_name("av")
+            self.emit(f"std::vector<double> {name}{{"
+                      f"{', '.join(e.text for e in es)}}};")
+            # (Not in scope: the other statements take arrays for raw
+            # memory.)
+            a = Var(name, 2.0, True, True, length=3, depth=len(self.loops))
+        else:
+            a = r.choice(arrays)
+        L = a.length
+        ints = [v for v in self.vars() if v.is_int]
+        idx = []
+        for _ in range(2):
+            if ints and self.chance(0.6):
+                idx.append(self.index(L))
+            else:
+                k = self.new_name("k")
+                c = self.cond(1)
+                i, j = r.randrange(L), r.randrange(L)
+                self.emit(f"int {k} = {c} ? {i} : {j};")
+                idx.append(k)
+        i, j = idx
+        cap = self.cap(a)
+        kind = r.choice(["upd", "upd", "updp", "swap"])
+        if kind == "swap":
+            self.emit(f"std::swap({a.name}[{i}], {a.name}[{j}]);")
+        elif kind == "upd":
+            # a += 0.5 b; b *= 0.75: at most 1.5 times the bound.
+            m = a.bound
+            if 1.5 * m > cap:
+                m = cap / 1.5
+                for k in (i, j):
+                    self.presquash(Cell(f"{a.name}[{k}]", "", a, None), m)
+            self.emit(f"upd({a.name}[{i}], {a.name}[{j}]);")
+            self.wrote(a, 1.5 * m)
+        else:
+            # *a = 0.5 * (*a + tanh(*b))
+            nb = max(a.bound, 0.5 * (a.bound + 1.0))
+            if nb > cap:
+                self.scopes.pop()
+                return self.close_block()
+            ai = (a.name if i == "0" and not vec else
+                  f"{a.name} + {i}" if not vec else f"&{a.name}[{i}]")
+            self.emit(f"updp({ai}, &{a.name}[{j}]);")
+            self.wrote(a, nb)
+        self.fold(t, E(f"{self.coef()} * {a.name}[{r.randrange(L)}] + "
+                       f"{self.coef()} * {a.name}[{r.randrange(L)}]",
+                       3.0 * a.bound))
+        self.scopes.pop()
+        self.close_block()
+
+    # preinc: *++p, *--p, *p++ in expressions and as write targets.
+    def s_preinc(self, depth):
+        """A pointer walked by `*++q`, `*--q`, `*q++`, `*q--` in reads
+        (`t += c * *++q;`) and writes (`*++w = e;`, `*w++ *= e;`), then kept
+        in scope; a backward Horner loop `s = s * u + *--q`; or
+        `std::partial_sum` / `std::adjacent_difference` over a range into
+        a new array (or in place)."""
+        r = self.rng
+        kind = r.choice(["walk", "walk", "horner", "scan"])
+        arrays = [v for v in self.vars() if v.array and v.length >= 2]
+        if not arrays:
+            arrays = [self.fresh_array(r.choice([3, 4]))]
+        a = r.choice(arrays)
+        L = a.length
+        t = r.choice(self.doubles())
+        if kind == "horner":
+            with self.hide(t):
+                u = self.squash(self.expr(1), 0.5)
+            s, q = self.new_name("s"), self.new_name("q")
+            self.emit(f"double {s} = 0.0;")
+            self.emit(f"const double *{q} = {a.name} + {L};")
+            if self.chance(0.5):
+                self.emit(f"while ({q} != {a.name})")
+            else:
+                k = self.new_name("i")
+                self.emit(f"for (int {k} = 0; {k} < {L}; ++{k})")
+            self.emit(f"  {s} = {s} * {paren(u)} + *--{q};")
+            self.fold(t, E(f"{self.coef()} * {s}", 1.5 * 2 * a.bound))
+            return
+        if kind == "scan":
+            n = r.randint(2, L)
+            src = self.pick_range(n, False)
+            fn = r.choice(["partial_sum", "adjacent_difference"])
+            k = n if fn == "partial_sum" else 2
+            bound = k * src.root.bound
+            if self.chance(0.3):
+                # In place, over a writable range.
+                dst = self.pick_range(n, True)
+                if dst is not None and dst.root.array and \
+                        self.can_grow(dst.root) and \
+                        k * dst.root.bound <= LIMIT:
+                    self.emit(f"std::{fn}({dst.text}, {dst.text} + {n}, "
+                              f"{dst.text});")
+                    self.wrote(dst.root, k * dst.root.bound)
+                    return
+            d = self.new_name("ps")
+            self.emit(f"double {d}[{n}];")
+            self.emit(f"std::{fn}({src.text}, {src.text} + {n}, {d});")
+            dv = Var(d, bound, True, True, length=n, depth=len(self.loops))
+            if bound > LIMIT:
+                for k in range(n):
+                    self.presquash(Cell(f"{d}[{k}]", "", dv, k), LIMIT)
+                dv.bound = LIMIT
+            self.scopes[-1].append(dv)
+            self.fold(t, E(f"{self.coef()} * {d}[{r.randrange(n)}]",
+                           1.5 * dv.bound))
+            return
+        writable = a.assignable and self.chance(0.5)
+        name = self.new_name("w" if writable else "q")
+        off = r.randrange(L)
+        self.emit(f"{'' if writable else 'const '}double *{name} = "
+                  f"{a.name}{f' + {off}' if off else ''};")
+        for _ in range(r.randint(1, 3)):
+            ops = []
+            if off + 1 < L:
+                ops += [("*++{}", 1, 1), ("*{}++", 0, 1)]
+            if off >= 1:
+                ops += [("*--{}", -1, -1), ("*{}--", 0, -1)]
+            if not ops:
+                break
+            form, at, step = r.choice(ops)
+            text = form.format(name)
+            elem = off + at
+            off += step
+            if writable and self.chance(0.5):
+                # (No presquash through the moving pointer: `=`, or `+=` of
+                # what fits.)
+                cap = self.cap(a)
+                with self.hide(a):
+                    e = self.expr(2)
+                if cap - a.bound >= 0.25 and self.chance(0.4):
+                    e = self.squash(e, cap - a.bound)
+                    self.emit(f"{text} += {e.text};")
+                    self.wrote(a, a.bound + e.bound)
+                else:
+                    e = self.squash(self.limit(e), cap)
+                    self.emit(f"{text} = {e.text};")
+                    self.wrote(a, e.bound)
+            else:
+                with self.hide(a):
+                    e = self.expr(1)
+                self.fold(t, r.choice([
+                    E(f"{self.coef()} * {text}", 1.5 * a.bound),
+                    E(f"{text} * {paren(e)}", a.bound * e.bound)]))
+        self.scopes[-1].append(Var(name, 0.0, True, root=a, off=off,
+                                   pconst=not writable))
+
+    # functional: <functional> objects and the numeric algorithms.
+    def functor(self, d):
+        """`std::multiplies<double>()(a, b)`, `std::plus<>()(a, b)`,
+        `std::minus<double>{}(a, b)`, `std::negate<double>()(a)`,
+        `std::divides<double>()(a, d)`."""
+        r = self.rng
+        # (`double(i)` as an argument would make `(std::negate<>()(double(i)))
+        # * e` a cast of `* e` to a function type.)
+        a, b = [E(f"{paren(e)} * 1.0", e.bound) if e.is_int else e
+                for e in (self.expr(d), self.expr(d))]
+        T = r.choice(["<double>", "<>"])
+        call = r.choice(["()", "{}"])
+        k = r.choice(["multiplies", "plus", "minus", "negate", "divides"])
+        if k == "multiplies":
+            return self.limit(E(f"std::multiplies{T}{call}({a.text}, "
+                                f"{b.text})", a.bound * b.bound))
+        if k in ("plus", "minus"):
+            return self.limit(E(f"std::{k}{T}{call}({a.text}, {b.text})",
+                                a.bound + b.bound))
+        if k == "negate":
+            return E(f"std::negate{T}{call}({a.text})", a.bound)
+        text, lo = self.denom(max(d - 1, 0))
+        return E(f"std::divides<double>{call}({a.text}, {text})",
+                 a.bound / lo)
+
+    def s_numeric(self, depth):
+        """std::accumulate (plus, multiplies, minus), std::reduce,
+        std::inner_product (also with plus/multiplies or plus/minus),
+        std::transform with multiplies / plus / negate, std::inclusive_scan
+        / exclusive_scan (also with multiplies), over ranges in scope,
+        into a new array (or in place) or folded into a variable."""
+        r = self.rng
+        n = r.randint(2, 3)
+        if not self.pick_range(n, False, dry=True):
+            self.fresh_array(3)
+        a = self.pick_range(n, False)
+        if a is None:
+            return
+        B = max(a.root.bound, 1e-9)
+        t = r.choice(self.doubles())
+        end = f"{a.text} + {n}"
+        kind = r.choice(["accumulate", "reduce", "inner", "transform",
+                         "scan"])
+        if kind == "accumulate":
+            op = r.choice(["", "plus", "multiplies", "minus"])
+            init = self.arg2(1)
+            if op == "":
+                e = E(f"std::accumulate({a.text}, {end}, {init.text})",
+                      init.bound + n * B)
+            elif op == "multiplies":
+                init = E(r.choice(["1.0", "0.5"]), 1.0)
+                e = E(f"std::accumulate({a.text}, {end}, {init.text}, "
+                      f"std::multiplies<{r.choice(['double', ''])}>())",
+                      B ** n)
+            else:
+                e = E(f"std::accumulate({a.text}, {end}, {init.text}, "
+                      f"std::{op}<double>())", init.bound + n * B)
+            return self.fold(t, E(f"{self.coef()} * {paren(self.limit(e))}",
+                                  1.5 * min(e.bound, LIMIT)))
+        if kind == "reduce":
+            form = r.randrange(3)
+            if form == 0:
+                e = E(f"std::reduce({a.text}, {end})", n * B)
+            elif form == 1:
+                init = self.arg2(1)
+                e = E(f"std::reduce({a.text}, {end}, {init.text})",
+                      init.bound + n * B)
+            else:
+                e = E(f"std::reduce({a.text}, {end}, 1.0, "
+                      f"std::multiplies<>())", B ** n)
+            return self.fold(t, E(f"{self.coef()} * {paren(self.limit(e))}",
+                                  1.5 * min(e.bound, LIMIT)))
+        if kind == "inner":
+            b = self.pick_range(n, False)
+            Bb = b.root.bound
+            init = self.arg2(1)
+            form = r.randrange(3)
+            if form == 0:
+                e = E(f"std::inner_product({a.text}, {end}, {b.text}, "
+                      f"{init.text})", init.bound + n * B * Bb)
+            elif form == 1:
+                e = E(f"std::inner_product({a.text}, {end}, {b.text}, "
+                      f"{init.text}, std::plus<>(), std::multiplies<>())",
+                      init.bound + n * B * Bb)
+            else:
+                e = E(f"std::inner_product({a.text}, {end}, {b.text}, "
+                      f"{init.text}, std::plus<double>(), "
+                      f"std::minus<double>())", init.bound + n * (B + Bb))
+            return self.fold(t, E(f"{self.coef()} * {paren(self.limit(e))}",
+                                  1.5 * min(e.bound, LIMIT)))
+        d = self.new_name("nd")
+        if kind == "transform":
+            form = r.randrange(3)
+            if form == 2:
+                call = (f"std::transform({a.text}, {end}, {d}, "
+                        f"std::negate<double>())")
+                bound = B
+            else:
+                b = self.pick_range(n, False)
+                op = "multiplies" if form == 0 else "plus"
+                call = (f"std::transform({a.text}, {end}, {b.text}, {d}, "
+                        f"std::{op}<{r.choice(['double', ''])}>())")
+                bound = B * b.root.bound if form == 0 else B + b.root.bound
+        else:
+            form = r.randrange(4)
+            if form == 0:
+                call = f"std::inclusive_scan({a.text}, {end}, {d})"
+                bound = n * B
+            elif form == 1:
+                call = (f"std::inclusive_scan({a.text}, {end}, {d}, "
+                        f"std::multiplies<>())")
+                bound = max(B, B ** n)
+            elif form == 2:
+                init = self.arg2(1)
+                call = (f"std::exclusive_scan({a.text}, {end}, {d}, "
+                        f"{init.text})")
+                bound = init.bound + n * B
+            else:
+                call = (f"std::exclusive_scan({a.text}, {end}, {d}, 1.0, "
+                        f"std::multiplies<double>())")
+                bound = max(1.0, B ** n)
+        self.emit(f"double {d}[{n}];")
+        self.emit(call + ";")
+        dv = Var(d, bound, True, True, length=n, depth=len(self.loops))
+        if bound > LIMIT:
+            for k in range(n):
+                self.presquash(Cell(f"{d}[{k}]", "", dv, k), LIMIT)
+            dv.bound = LIMIT
+        self.scopes[-1].append(dv)
+        self.fold(t, E(f"{self.coef()} * {d}[{r.randrange(n)}]",
+                       1.5 * dv.bound))
+
+    # mutablemembers: a mutable member written by const members.
+    def s_mutable(self, depth):
+        """`const Cache c{e};` (`mutable double last`): `c.eval(x)` (`last
+        = a * x; return last * x;`), `c.sq(x)` (`last = a * x * x; return
+        last;`), `c.acc(x)` (reads the previous `last`), read as `c.last`
+        and `c.prev()` and overwritten by a second call (also in a loop)."""
+        r = self.rng
+        t = r.choice(self.doubles())
+        c = self.new_name("ch")
+        a = self.squash(self.expr(1), 1.0)
+        self.open_block()
+        self.emit(f"{r.choice(['const ', ''])}Cache {c}{{"
+                  f"{self.dbl(a).text}}};")
+        terms, bound = [], 0.0
+        for k in range(r.randint(2, 3)):
+            m = r.choice(["eval", "sq", "acc"])
+            x = self.arg2(1)
+            u = self.new_name("u")
+            if m == "acc" and self.chance(0.3):
+                i = self.new_name("i")
+                self.emit(f"double {u} = 0.0;")
+                self.emit(f"for (int {i} = 0; {i} < {r.randint(1, 3)}; "
+                          f"++{i})")
+                self.emit(f"  {u} += 0.25 * {c}.acc({x.text});")
+                ub = 3 * 0.25 * 16
+            else:
+                self.emit(f"double {u} = {c}.{m}({x.text});")
+                ub = 16.0 if m == "acc" else 4.0
+            read = r.choice([f"{c}.last", f"{c}.prev()", f"{c}.calls"])
+            terms.append(f"{self.coef()} * {u}")
+            terms.append(f"0.25 * {read}")
+            bound += 1.5 * ub + 0.25 * 4 * 3
+        self.fold(t, E(" + ".join(terms), bound))
+        self.close_block()
+
     # --- functions ---------------------------------------------------------
     def function(self, name, annotated, protos):
         arity = self.rng.randint(1, 4)
         params = [Var(p, ARG_LIMIT, self.on("overwrite")) for p in PARAMS[:arity]]
         array_at = None
-        if (self.on("arrays") or self.mem_arrays()) and self.chance(0.5):
+        if (self.on("arrays") or self.mem_arrays() or self.on("reseat")) \
+                and self.chance(0.5):
             array_at = self.rng.randint(0, arity)
             params.insert(array_at, Var("p", ARG_LIMIT, False, True,
                                         length=PARAM_ARRAY))
@@ -3199,6 +4318,19 @@ class Gen:
             void = not self.chance(0.3)
             if array_at is not None:
                 array_at = [p.name for p in params].index("p")
+        pp = None
+        if self.on("ptrptr") and not (self.on("lanes") or
+                                      self.on("vecpull")) and \
+                self.chance(PP_CHANCE):
+            # `double **pp` to 3 doubles, in/out like `out` (the checker
+            # passes `&ptr` and `&dptr`); the body reads and writes them as
+            # `(*pp)[k]`, `**pp`, through `double *a = *pp;`.
+            pp = Var("(*pp)", ARG_LIMIT, True, True, length=PP_LEN)
+            params.insert(self.rng.randint(0, len(params)), pp)
+            if out is None:
+                void = self.chance(0.4)
+            if array_at is not None:
+                array_at = [p.name for p in params].index("p")
         self.scopes = [list(params), []]
         self.nlocals = 0
         self.lines = []
@@ -3210,6 +4342,8 @@ class Gen:
             self.stmt(2)
         if out is not None:
             self.finish_out(out)
+        if pp is not None:
+            self.finish_pp(pp)
         ret = E("0", 0.0)
         if not void:
             ret = self.limit(self.expr(3))
@@ -3224,7 +4358,8 @@ class Gen:
             ret = self.read_memory(ret)
             self.emit(f"return {ret.text};")
         sig = f"{'void' if void else 'double'} {name}({', '.join(self.param_decl(p) for p in params)})"
-        first = "grad::hessian" if (self.on("hessian") and out is None) else "grad"
+        first = "grad::hessian" if (self.on("hessian") and out is None and
+                                    pp is None) else "grad"
         if first == "grad" and self.on("vecpull"):
             first = 'grad("lanes=2")'
         fwd = ('grad::forward("lanes=3")' if self.on("lanes")
@@ -3237,16 +4372,20 @@ class Gen:
             protos.append(f"{attr}{sig};")
             prefix = ""
         text = f"{prefix}{sig} {{\n" + "\n".join(self.lines) + "\n}\n"
-        kinds = ["o" if p is out else "p" if p.array else "s" for p in params]
+        kinds = ["o" if p is out else "q" if p is pp else
+                 "p" if p.array else "s" for p in params]
         self.funcs.append(Func(name, arity, max(ret.bound, self.ret_bound),
                                annotated, array_at, kinds, void,
-                               out.bound if out is not None else 0.0))
+                               out.bound if out is not None else 0.0,
+                               pp.bound if pp is not None else 0.0))
         self.void = False
         return text
 
     def param_decl(self, p):
         if not p.array:
             return "double " + p.name
+        if p.name == "(*pp)":
+            return self.rng.choice(["double **pp", "double** pp"])
         if p.name == "out":
             if self.on("forward"):
                 return self.rng.choice(["double *out", "double* out"])
@@ -3562,6 +4701,120 @@ static double dot2(const double *a, const double *b) {
 """
 
 
+# Helpers of the construct features (issue 49), one string per feature.
+CONSTRUCT_HELPERS = {
+    "heapobj": """struct HV { double x, y, z; };
+struct HS {
+  double v;
+  bool flip;
+  double get() const { return flip ? -v : v * std::tanh(v); }
+};
+""",
+    "ptrptr": """static double pload(double **pp, int i) {
+  return (*pp)[i] * (*pp)[i + 1];
+}
+static void pscale(double **pp, double s) {
+  double *a = *pp;
+  a[0] *= s;
+  a[1] += s * a[0];
+}
+static void pmap(const double **pa, double **pb, int n) {
+  const double *a = *pa;
+  double *b = *pb;
+  for (int i = 0; i < n; ++i)
+    b[i] = std::tanh(a[i]) + 0.5 * b[i];
+}
+static void padvance(double **pp, int k) { *pp += k; }
+""",
+    "argeffects": """namespace lib {
+template <class T> T unit(T) { return 1; }
+} // namespace lib
+template <class A, class B> static B ignore2(A, B b) { return b; }
+static double konst(double) { return 0.5; }
+""",
+    "refhelpers": """static double &same(double &v) { return v; }
+static const double &csame(const double &v) { return v; }
+static double &twice(double &v) {
+  v *= 2;
+  return v;
+}
+""",
+    "constmembers": """struct Layer {
+  double w, b;
+  std::vector<double> forward(const std::vector<double> &h) const {
+    std::vector<double> r(h.size());
+    for (std::size_t i = 0; i < h.size(); ++i)
+      r[i] = std::tanh(w * h[i] + b * h[(i + 1) % h.size()]);
+    return r;
+  }
+  double score(const std::vector<double> &h) const {
+    double s = 0;
+    for (double v : h)
+      s += w * v * v;
+    return s;
+  }
+  double apply(const double *h, int n) const {
+    double s = 0;
+    for (int i = 0; i < n; ++i)
+      s += w * h[i] * h[i] + b * h[i];
+    return s;
+  }
+};
+struct Net {
+  std::vector<double> w;
+  double eval(const std::vector<double> &h) const {
+    double s = 0;
+    for (std::size_t i = 0; i < w.size(); ++i)
+      s += w[i] * h[i] * h[i];
+    return s;
+  }
+};
+struct CV { double x, y, z; };
+struct Field {
+  double k;
+  double energy(const std::vector<CV> &ps) const {
+    double e = 0;
+    for (const CV &p : ps)
+      e += k * (p.x * p.x + p.y * p.z);
+    return e;
+  }
+};
+""",
+    "genlambdas": """template <class F> static double apply2(F f, double a) {
+  return f(a) + 0.5 * f(0.5 * a);
+}
+""",
+    "runalias": """static void upd(double &a, double &b) {
+  a += 0.5 * b;
+  b *= 0.75;
+}
+static void updp(double *a, const double *b) {
+  *a = 0.5 * (*a + std::tanh(*b));
+}
+""",
+    "mutablemembers": """struct Cache {
+  double a;
+  mutable double last = 0;
+  mutable int calls = 0;
+  double eval(double x) const {
+    ++calls;
+    last = a * x;
+    return last * x;
+  }
+  double sq(double x) const {
+    last = a * x * x;
+    return last;
+  }
+  double acc(double x) const {
+    last = 0.5 * last + a * x;
+    return last * last;
+  }
+  double prev() const { return last; }
+};
+""",
+}
+
+
 def pushforward_wrapper(f, offs, lanes=False):
     """f's pushforward over the checker's flat vectors: the derivative of
     F(a) (the value plus the weighted out values) along v. With lanes, the
@@ -3583,6 +4836,12 @@ def pushforward_wrapper(f, offs, lanes=False):
                      + ", ".join(f"a[{offs['o'] + i}]" for i in range(OUT_LEN)) + "};")
         lines.append(f"  {T} tov[{OUT_LEN}] = {{"
                      + ", ".join(tan(f"v[{offs['o'] + i}]") for i in range(OUT_LEN)) + "};")
+    if "q" in offs:   # (ptrptr; never with lanes)
+        lines.append(f"  double qv[{PP_LEN}] = {{"
+                     + ", ".join(f"a[{offs['q'] + i}]" for i in range(PP_LEN)) + "};")
+        lines.append(f"  double tqv[{PP_LEN}] = {{"
+                     + ", ".join(f"v[{offs['q'] + i}]" for i in range(PP_LEN)) + "};")
+        lines.append("  double *qp = qv, *tqp = tqv;")
     xs, ts, i = [], [], 0
     for kd in f.kinds:
         if kd == "s":
@@ -3592,6 +4851,9 @@ def pushforward_wrapper(f, offs, lanes=False):
         elif kd == "p":
             xs.append("pv")
             ts.append("tpv")
+        elif kd == "q":
+            xs.append("&qp")
+            ts.append("&tqp")
         else:
             xs.append("ov")
             ts.append("tov")
@@ -3605,6 +4867,8 @@ def pushforward_wrapper(f, offs, lanes=False):
             terms = ["r"]
         if "o" in offs:
             terms += [f"{fmt(OUT_WEIGHTS[k])} * tov[{k}]" for k in range(OUT_LEN)]
+        if "q" in offs:
+            terms += [f"{fmt(PP_WEIGHTS[k])} * tqv[{k}]" for k in range(PP_LEN)]
         lines.append(f"  return {' + '.join(terms) if terms else '0.0'};")
         lines.append("}")
         return lines
@@ -3680,10 +4944,12 @@ def wrappers(f, forward=False, hessian=False, lanes=False, vec=False):
     a of scalars, then the array parameter, then out's entry values."""
     n = f.arity
     offs, at = {}, n
-    for kd in ("p", "o"):
+    for kd in ("p", "o", "q"):
         if kd in f.kinds:
             offs[kd] = at
-            at += PARAM_ARRAY if kd == "p" else OUT_LEN
+            at += {"p": PARAM_ARRAY, "o": OUT_LEN, "q": PP_LEN}[kd]
+    if "q" in offs:
+        return pp_wrappers(f, offs, at, forward), at
     copies = []
     if "p" in offs:
         copies.append(f"double pv[{PARAM_ARRAY}] = {{"
@@ -3776,6 +5042,81 @@ def wrappers(f, forward=False, hessian=False, lanes=False, vec=False):
     pb.append("  return bad;")
     pb.append("}")
     return w + pb + pf, at
+
+
+def pp_wrappers(f, offs, at, forward):
+    """wrappers() for a function with `double **pp` (ptrptr): the 3 values
+    behind it are inputs and, weighted by PP_WEIGHTS, outputs like out's;
+    the checker passes `&qp` (`double *qp = qv;`) and its adjoint `&dqp`,
+    and requires the pullback to leave qv (and ov) as f does."""
+    def flat(name, off, n):
+        return (f"double {name}[{n}] = {{"
+                + ", ".join(f"a[{off + i}]" for i in range(n)) + "};")
+    body = []
+    if "p" in offs:
+        body.append(flat("pv", offs["p"], PARAM_ARRAY))
+    if "o" in offs:
+        body.append(flat("ov", offs["o"], OUT_LEN))
+    body += [flat("qv", offs["q"], PP_LEN), "double *qp = qv;"]
+
+    def args(o, q):
+        xs, i = [], 0
+        for kd in f.kinds:
+            if kd == "s":
+                xs.append(f"a[{i}]")
+                i += 1
+            else:
+                xs.append({"p": "pv", "o": o, "q": q}[kd])
+        return ", ".join(xs)
+
+    ds, i = [], 0
+    for kd in f.kinds:
+        if kd == "s":
+            ds.append(f"&d[{i}]")
+            i += 1
+        else:
+            ds.append(f"d + {offs['p']}" if kd == "p" else
+                      {"o": "dov", "q": "&dqp"}[kd])
+    loss = [f"{fmt(PP_WEIGHTS[k])} * qv[{k}]" for k in range(PP_LEN)]
+    if "o" in offs:
+        loss = [f"{fmt(OUT_WEIGHTS[k])} * ov[{k}]"
+                for k in range(OUT_LEN)] + loss
+    w = [f"static double {f.name}_w(const double *a) {{"]
+    w += [f"  {x}" for x in body]
+    w.append(f"  {'' if f.void else 'double r = '}{f.name}"
+             f"({args('ov', '&qp')});")
+    w.append(f"  return {'' if f.void else 'r + '}{' + '.join(loss)};")
+    w.append("}")
+    pb = [f"static int {f.name}_pb(const double *a, double s, double *d) {{"]
+    pb += [f"  {x}" for x in body]
+    if "o" in offs:
+        pb.append(f"  double rv[{OUT_LEN}] = {{"
+                  + ", ".join(f"ov[{k}]" for k in range(OUT_LEN)) + "};")
+        pb.append(f"  double dov[{OUT_LEN}] = {{"
+                  + ", ".join(f"s * {fmt(OUT_WEIGHTS[k])}"
+                              for k in range(OUT_LEN)) + "};")
+    pb.append(f"  double rq[{PP_LEN}] = {{"
+              + ", ".join(f"qv[{k}]" for k in range(PP_LEN)) + "};")
+    pb.append("  double *rqp = rq;")
+    pb.append(f"  double dqv[{PP_LEN}] = {{"
+              + ", ".join(f"s * {fmt(PP_WEIGHTS[k])}"
+                          for k in range(PP_LEN)) + "};")
+    pb.append("  double *dqp = dqv;")
+    seed = [] if f.void else ["s"]
+    pb.append(f"  {f.name}_pullback("
+              f"{', '.join([args('ov', '&qp')] + seed + ds)});")
+    pb.append(f"  {f.name}({args('rv', '&rqp')});")
+    pb.append("  int bad = 0;")
+    if "o" in offs:
+        pb.append(f"  for (int k = 0; k < {OUT_LEN}; ++k)")
+        pb.append(f"    d[{offs['o']} + k] += dov[k];")
+        pb.append(f"  bad += fuzz::replay(\"{f.name}\", ov, rv, {OUT_LEN});")
+    pb.append(f"  for (int k = 0; k < {PP_LEN}; ++k)")
+    pb.append(f"    d[{offs['q']} + k] += dqv[k];")
+    pb.append(f"  bad += fuzz::replay(\"{f.name}\", qv, rq, {PP_LEN});")
+    pb.append("  return bad;")
+    pb.append("}")
+    return w + pb + (pushforward_wrapper(f, offs) if forward else [])
 
 
 # The type of the shaped feature: a 2 x 2 block of a row-major array whose
@@ -3930,6 +5271,14 @@ def generate(seed, n, features):
     if "copies" in features:
         out[-1:-1] = ["#include <algorithm>", "#include <cstring>",
                       "#include <functional>"]
+    if "heapobj" in features:
+        out[-1:-1] = ["#include <memory>"]
+    if "constmembers" in features or "runalias" in features:
+        out[-1:-1] = ["#include <vector>"]
+    if "preinc" in features or "functional" in features:
+        out[-1:-1] = ["#include <functional>", "#include <numeric>"]
+    if "runalias" in features:
+        out[-1:-1] = ["#include <utility>"]
     if "sidefx" in features:
         out.append(SIDEFX_HELPERS)
     if "outargs" in features:
@@ -3958,10 +5307,18 @@ def generate(seed, n, features):
         out.append(VECTOR_VALUE_HELPERS)
     if "values" in features and "owners" in features:
         out.append(OWNER_VALUE_HELPERS)
+    for feature in CONSTRUCT_FEATURES:
+        if feature in features and feature in CONSTRUCT_HELPERS:
+            out.append(CONSTRUCT_HELPERS[feature])
     if protos:
         out += protos + [""]
     out += bodies
-    out.append(HARNESS)
+    out.append(HARNESS if "ptrptr" not in features else
+               HARNESS.replace("enum { MaxArity = 10 }; // 4 scalars, a "
+                               "4-element array, 2 out elements",
+                               "enum { MaxArity = 13 }; // 4 scalars, a "
+                               "4-element array, 2 out elements, 3 behind "
+                               "pp"))
     sizes = []
     for f in checked:
         text, size = wrappers(f, "forward" in features, "hessian" in features,
@@ -3979,7 +5336,8 @@ def generate(seed, n, features):
     for f, size in zip(checked, sizes):
         pb = f"{f.name}_pb"
         pf = f", PB({f.name}_pf)" if fw else (", nullptr" if "hessian" in features else "")
-        if "hessian" in features and "o" not in f.kinds:
+        if "hessian" in features and "o" not in f.kinds and \
+                "q" not in f.kinds:
             pf += f", PB({f.name}_hv)"
         out.append(f"    {{\"{f.name}\", {size}, {f.name}_w, PB({pb}){pf}}},")
     out.append("};")
@@ -3988,6 +5346,8 @@ def generate(seed, n, features):
     bounds = []
     for f in checked:
         b = f.bound + sum(abs(w) for w in OUT_WEIGHTS) * f.out_bound
+        if "q" in f.kinds:
+            b += sum(abs(w) for w in PP_WEIGHTS) * f.pp_bound
         bounds.append(repr(b * (1 + 1e-9) + 1e-12))
     out.append("static const double Bounds[] = {" + ", ".join(bounds) + "};")
     out.append(f"int main() {{ return fuzz::primal(Cases, Bounds, {n}, {seed}u); }}")
