@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Activity.h"
+#include "NodePolicy.h"
 #include "Lift.h"
 #include "Paths.h"
 #include "Records.h"
@@ -240,6 +241,25 @@ bool Activity::compute(const Expr *E) const {
         return true;
     }
     return false;
+  }
+  // What a default member initializer or an opaque value stands for.
+  if (const auto *DI = dyn_cast<CXXDefaultInitExpr>(E))
+    return compute(DI->getExpr());
+  if (const auto *OV = dyn_cast<OpaqueValueExpr>(E))
+    return compute(OV->getSourceExpr());
+  // Default deny (NodePolicy.def): a construct that is not modelled and
+  // may carry a derivative by its type is active, so that the builders
+  // report it; only a registered class proves itself inactive.
+  switch (nodePolicy(E->getStmtClass())) {
+  case NodePolicy::Inert:
+    return false;
+  case NodePolicy::Refused:
+  case NodePolicy::Foreign:
+  case NodePolicy::Unregistered:
+    return true;
+  case NodePolicy::Modeled:
+  case NodePolicy::Operands:
+    break;
   }
   // Containers built from pointers into active memory (v(p, p + n)).
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E))

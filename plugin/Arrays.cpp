@@ -271,7 +271,7 @@ Expr *PullbackBuilder::rebuildPathImpl(const Expr *E, bool Need, bool Plain,
                   [&](const Expr *I) { return rebuild(I, NeedIdx, true); });
   if (Need && !readOnly(K, true))
     return record(K, R);
-  return R;
+  return Need ? verifyRecord(K, R) : R;
 }
 
 Expr *PullbackBuilder::rebuildElement(const Expr *E, bool Need, bool Plain) {

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Diagnostics.h"
+#include "NodePolicy.h"
 #include "Registry.h"
 
 #include "clang/AST/ASTContext.h"
@@ -203,6 +204,8 @@ std::string constructName(const Stmt *S) {
       isa<CXXBindTemporaryExpr>(S) || isa<ExprWithCleanups>(S) ||
       isa<ImplicitCastExpr>(S))
     return constructName(*S->child_begin());
+  if (const char *Name = nodeName(S->getStmtClass()); Name && *Name)
+    return Name;
   if (const auto *E = dyn_cast<Expr>(S))
     return "expression of type " + TypeName(E);
   if (isa<DeclStmt>(S))

@@ -306,7 +306,7 @@ Expr *PullbackBuilder::val(const Expr *E) {
   if (isConstantTag(K))
     return plain(K);
   if (isElementAccess(K) && readOnly(K, true))
-    return valPath(K);
+    return verifyReread(K, valPath(K));
   if (recomputable(K) && !isa<DeclRefExpr>(K))
     return recompute(K);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(K)) {

@@ -150,6 +150,10 @@ VarDecl *PullbackBuilder::stackVar() {
       return nullptr;
     }
     Prologue.insert(Prologue.begin() + 1, B.declStmt(Mark));
+    // (Declared after the mark: destroyed before it resets the top.)
+    if (D.options().Verify)
+      if (VarDecl *V = verifyTape(Stack))
+        Prologue.insert(Prologue.begin() + 2, B.declStmt(V));
   }
   return Stack;
 }

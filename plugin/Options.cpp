@@ -15,6 +15,8 @@ bool Options::parse(llvm::StringRef Arg) {
     Remarks = true;
   else if (Arg == "no-promotion-warnings")
     NoPromotionWarnings = true;
+  else if (Arg == "verify")
+    Verify = true;
   else if (Arg == "print-activity")
     PrintActivity = true;
   else if (Arg == "no-runtime-include")

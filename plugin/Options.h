@@ -35,6 +35,8 @@ struct Options {
   /// Halves of small helpers inlined into their callers (no-inline-halves).
   bool InlineHalves = true;
   bool NoPromotionWarnings = false; ///< silence the promotion warning
+  /// Generated code checks at run time what the plugin assumed (verify).
+  bool Verify = false;
   bool PrintActivity = false;       ///< the activity analysis, as remarks
   /// Do not include grad/core.h into the translation unit (the user
   /// includes the runtime).

@@ -38,7 +38,12 @@ static bool hasFloatingDataImpl(QualType T, unsigned Depth) {
   const auto *RD = T->getAsCXXRecordDecl();
   if (!RD)
     return false;
-  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD)) {
+  // A standard class template (std::vector<double>, std::tuple<...>) owns
+  // what its type arguments name; a user's template is judged by its
+  // members like any class (View<double> { double *p; } is a view, not
+  // data), unless it has no definition.
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
+      Spec && (RD->isInStdNamespace() || !RD->hasDefinition())) {
     for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray())
       // A pack (std::tuple<A, B, C>) counts by its elements.
       for (const TemplateArgument &A :

@@ -409,6 +409,22 @@ private:
   /// \p AtRead: \p E is a read in the body, and storage that no write
   /// changes after it counts as read-only there.
   bool readOnly(const clang::Expr *E, bool AtRead = false) const;
+  // Verify.cpp: run-time checks of what the analyses assume.
+  /// "FILE:L:C: in 'f': What" for a check's message.
+  std::string checkSite(clang::SourceLocation Loc, llvm::StringRef What) const;
+  /// Verify mode, outside split halves and recomputed iterations.
+  bool verifying() const;
+  /// The forward sweep's read \p Read of read-only \p K, kept for
+  /// verifyReread (verify mode); returns the value to use.
+  clang::Expr *verifyRecord(const clang::Expr *K, clang::Expr *Read);
+  /// \p Now, the reverse sweep's re-read of \p K, compared with what the
+  /// forward sweep read (verify mode).
+  clang::Expr *verifyReread(const clang::Expr *K, clang::Expr *Now);
+  /// Checks at the entry of a [[grad]] function's pullback: adjoint
+  /// shapes; in verify mode, distinct parameters.
+  void entryChecks(Stmts &Out);
+  /// `auto _verify_ = make_verify_tape(_stack, "...")`, or null.
+  clang::VarDecl *verifyTape(clang::VarDecl *Stack);
   /// Parameters, globals and top-level locals are visible to the reverse
   /// sweep.
   bool inScopeInReverse(const clang::VarDecl *VD) const;
@@ -709,6 +725,9 @@ private:
   /// The forward statement list being filled by fwd().
   Stmts *Cur = nullptr;
   Stmts Prologue;
+  /// Verify mode: what the forward sweep read where the reverse sweep
+  /// reads again (verifyRecord).
+  llvm::DenseMap<const clang::Expr *, clang::VarDecl *> VerifyValues;
   /// Declarations of local structs and enums, first in the derivative.
   Stmts LocalTypes;
   llvm::DenseSet<const clang::Decl *> LocalTypeSet;

@@ -270,6 +270,7 @@ bool PullbackBuilder::build() {
   if (Half != SplitHalf::None)
     return finishSplit(Fwd, Rev, Epilogue);
   Stmts All(LocalTypes.begin(), LocalTypes.end());
+  entryChecks(All);
   All.insert(All.end(), Prologue.begin(), Prologue.end());
   All.insert(All.end(), FwdStart.begin(), FwdStart.end());
   All.insert(All.end(), Fwd.begin(), Fwd.end());

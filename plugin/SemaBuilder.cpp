@@ -226,6 +226,12 @@ Expr *SemaBuilder::floatLit(double Value, QualType T) {
   return FloatingLiteral::Create(Ctx, V, !LosesInfo, T, Loc);
 }
 
+Expr *SemaBuilder::str(StringRef Text) {
+  QualType T = Ctx.getStringLiteralArrayType(Ctx.CharTy, Text.size());
+  return StringLiteral::Create(Ctx, Text, StringLiteralKind::Ordinary,
+                               /*Pascal=*/false, T, Loc);
+}
+
 Expr *SemaBuilder::intLit(int64_t Value, QualType T) {
   if (T.isNull() || !T->isIntegerType())
     T = Ctx.IntTy;

@@ -111,6 +111,8 @@ public:
   bool hasRuntime(llvm::StringRef Name);
   /// Calls `::grad::detail::Name<TArgs...>(Args...)` (or ::grad::Name when
   /// \p Detail is false), deducing the remaining template arguments.
+  /// A string literal (an array of const char).
+  clang::Expr *str(llvm::StringRef Text);
   clang::Expr *callRuntime(llvm::StringRef Name,
                            llvm::ArrayRef<clang::TemplateArgumentLoc> TArgs,
                            llvm::ArrayRef<clang::Expr *> Args,

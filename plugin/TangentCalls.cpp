@@ -272,6 +272,24 @@ VT TangentBuilder::pushforwardCall(const CallExpr *CE, const FunctionDecl *FD) {
     emit(Call);
     return {};
   }
+  // No argument carries a tangent: the call's derivative is zero, and the
+  // primal runs as written (a user's NAME_pushforward is not called).
+  // (Not a generated function: its reverse half reads the tangents it
+  // saves.)
+  if (!Lanes && !PtrResult && !llvm::is_contained(Drop, true) &&
+      !State::get(Ctx).Generated.count(FD->getCanonicalDecl()) &&
+      !State::get(Ctx).Generated.count(FD) &&
+      llvm::none_of(Args, [](const VT &A) { return A.T != nullptr; })) {
+    SmallVector<Expr *, 8> Vs;
+    for (VT &A : Args)
+      Vs.push_back(A.V);
+    Expr *Call = B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Vs);
+    if (FD->getReturnType()->isVoidType() && CE != Discard) {
+      emit(Call);
+      return {};
+    }
+    return {Call, nullptr};
+  }
   // Read-only memory without a tangent (data, constant tables) needs none:
   // the callee's pushforward for the other parameters.
   WrtMask Only = fullMask(FD);
@@ -578,6 +596,20 @@ VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
     Expr *V = B.call(Fn2, Vs);
     return {V, HasT ? B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Ts)
                     : nullptr};
+  }
+  // [[grad::nodiff]]: its calls are constants for differentiation (SPEC),
+  // as in reverse mode: run as written, without tangents.
+  if (State::get(Ctx).isNodiff(FD)) {
+    SmallVector<Expr *, 4> Vs;
+    for (const Expr *A : CE->arguments()) {
+      if (isa<CXXDefaultArgExpr>(A))
+        break;
+      VT X = expr(A, false);
+      if (!X.V)
+        return {};
+      Vs.push_back(X.V);
+    }
+    return {B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Vs), nullptr};
   }
   if (const Rule *R = findRule(FD))
     return ruleCall(CE, FD, *R, NeedT);

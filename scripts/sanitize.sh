@@ -15,7 +15,8 @@
 #      corpus, with leak detection: every crash or report fails the job;
 #   3. runs the lit suite with the sanitized grad-dump for %dump and with
 #      %gradxx/%cxx adding -fsanitize=address,undefined, so every test
-#      program, including the code the plugin generates, runs sanitized.
+#      program, including the code the plugin generates, runs sanitized,
+#      and %gradxx adding -fplugin-arg-grad-verify (verify mode).
 # The plugin used by %gradxx is a normal (unsanitized) ClangGrad.so: an ASan
 # plugin cannot be dlopen'ed into the system clang++-19, which has no ASan
 # runtime (docs/reliability.md). It is copied from $PLUGIN_BUILD first, so a
@@ -102,7 +103,7 @@ done < <(find "$Root/test" -name '*.cpp' -not -path '*/install/*' | sort
          find "$Root/tools/fuzz-plugin/corpus" -name '*.cpp' | sort)
 echo "grad-dump: $Dumped files, $Reports with reports (details: $Log)"
 
-step "lit suite, sanitized test programs"
+step "lit suite, sanitized test programs in verify mode"
 Stage="$BUILD/lit-sanitize"
 mkdir -p "$Stage/lib" "$Stage/bin" "$Stage/test"
 cp "$PLUGIN_BUILD/lib/ClangGrad.so" "$Stage/lib/ClangGrad.so"
@@ -110,7 +111,9 @@ ln -sf "$BUILD/bin/grad-dump" "$Stage/bin/grad-dump"
 sed -e "s|^config.grad_obj_root = .*|config.grad_obj_root = \"$Stage\"|" \
     -e 's|^config.grad_sanitize = .*|config.grad_sanitize = "ON"|' \
     "$BUILD/test/lit.site.cfg.py" >"$Stage/test/lit.site.cfg.py"
-LitArgs=(-sv -j "$JOBS")
+# (With verify on: every test program also checks what the plugin assumed,
+# docs/reliability.md "Verify mode"; scripts/test.sh runs lit without it.)
+LitArgs=(-sv -j "$JOBS" --param verify=1)
 [ -n "$Filter" ] && LitArgs+=(--filter "$Filter")
 # Leaks are checked in the steps above (grad-dump needs the slow unwinder
 # to classify them, too slow for every %dump); here: memory errors and UB.

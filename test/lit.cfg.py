@@ -20,11 +20,20 @@ sanitize = ""
 if config.grad_sanitize.upper() in ("ON", "1", "TRUE", "YES"):
     sanitize = " -fsanitize=address,undefined -fno-sanitize-recover=undefined"
 
+# Verify mode for every test program (`lit --param verify=1`, or
+# GRAD_LIT_VERIFY=1): %gradxx adds -fplugin-arg-grad-verify; tests whose
+# output is the generated code itself say UNSUPPORTED: verify.
+verify = lit_config.params.get("verify", os.environ.get("GRAD_LIT_VERIFY", ""))
+plugin_args = ""
+if verify.upper() in ("ON", "1", "TRUE", "YES"):
+    plugin_args = " -fplugin-arg-grad-verify"
+    config.available_features.add("verify")
+
 # %cxx: plain compile (no plugin); %gradxx: compile with the plugin.
 config.substitutions.append(
     ("%cxx", f"{clangxx} -std=c++20 -O1 -I{include} -I{inputs}{sanitize}"))
 config.substitutions.append(
-    ("%gradxx", f"{clangxx} -std=c++20 -O1 -fplugin={plugin} -I{include} -I{inputs}{sanitize}"))
+    ("%gradxx", f"{clangxx} -std=c++20 -O1 -fplugin={plugin}{plugin_args} -I{include} -I{inputs}{sanitize}"))
 config.substitutions.append(("%plugin", plugin))
 config.substitutions.append(("%include", include))
 config.substitutions.append(("%inputs", inputs))

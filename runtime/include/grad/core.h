@@ -769,6 +769,7 @@ template <class _Tp> void sort_elements(_Tp *__first, _Tp *__last) {
 } // namespace grad::detail
 
 #include "sincos.h"
+#include "verify.h"
 
 #endif // C++20
 #endif // GRAD_CORE_H
