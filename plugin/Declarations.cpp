@@ -45,7 +45,10 @@ VarDecl *PullbackBuilder::adjointOf(const VarDecl *VD) {
   auto It = Adjoints.find(VD);
   if (It != Adjoints.end())
     return It->second;
-  QualType T = VD->getType().getNonReferenceType().getUnqualifiedType();
+  // (Unqualified down to the elements: `const double w[2]` has the adjoint
+  // `double _d_w[2]`.)
+  Qualifiers Q;
+  QualType T = Ctx.getUnqualifiedArrayType(VD->getType().getNonReferenceType(), Q);
   // Zero, also for std::array and structs of floating members: `{}` (or,
   // for a class whose default constructor may not zero, its zero bytes).
   Expr *Init = isPlainRecord(T) ? recordZero(B, T)
@@ -537,7 +540,8 @@ Stmt *PullbackBuilder::zeroShapedLike(Expr *Shadow, Expr *Value, QualType T) {
 
 void PullbackBuilder::elementOwnerDecl(const VarDecl *VD, Stmts &Fwd,
                                        Stmts &Blocks) {
-  QualType T = VD->getType().getCanonicalType().getUnqualifiedType();
+  Qualifiers Q;
+  QualType T = Ctx.getUnqualifiedArrayType(VD->getType().getCanonicalType(), Q);
   const Expr *Init = VD->hasInit() ? strip(VD->getInit()) : nullptr;
   // `Mat c = a;`, `auto c = std::move(a);`: a copy of a variable, whose
   // shadow receives the copy's adjoints where the reverse sweep reaches the
@@ -635,7 +639,8 @@ Expr *PullbackBuilder::objectAssignment(const CallExpr *CE) {
   VarDecl *NV = mapVar(VD);
   if (!NV)
     return unsupported(CE, "assignment to " + spelled(OC->getArg(0)));
-  QualType T = VD->getType().getCanonicalType().getUnqualifiedType();
+  Qualifiers Q;
+  QualType T = Ctx.getUnqualifiedArrayType(VD->getType().getCanonicalType(), Q);
   Expr *Value = fwd(RHS, false);
   if (Failed)
     return nullptr;

@@ -13,6 +13,7 @@
 #include "Registry.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceManager.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/Sema/Sema.h"
@@ -38,12 +39,15 @@ static bool hasFloatingDataImpl(QualType T, unsigned Depth) {
   const auto *RD = T->getAsCXXRecordDecl();
   if (!RD)
     return false;
-  // A standard class template (std::vector<double>, std::tuple<...>) owns
+  // A library class template (std::vector<double>, std::tuple<...>, an
+  // iterator of the standard library, in a system header) owns
   // what its type arguments name; a user's template is judged by its
   // members like any class (View<double> { double *p; } is a view, not
   // data), unless it has no definition.
   if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
-      Spec && (RD->isInStdNamespace() || !RD->hasDefinition())) {
+      Spec && (RD->isInStdNamespace() || !RD->hasDefinition() ||
+               RD->getASTContext().getSourceManager().isInSystemHeader(
+                   RD->getLocation()))) {
     for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray())
       // A pack (std::tuple<A, B, C>) counts by its elements.
       for (const TemplateArgument &A :
