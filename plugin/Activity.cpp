@@ -164,6 +164,10 @@ bool Activity::compute(const Expr *E) const {
   if (!E)
     return false;
   E = E->IgnoreParens();
+  // (A full expression is what it wraps: `new T{.., std::negate<>{}(x)}`
+  // is one with cleanups.)
+  if (const auto *FE = dyn_cast<FullExpr>(E))
+    return compute(FE->getSubExpr());
   if (const Expr *F = derefFormOf(E))
     return compute(F);
   // `new double(x)`, `new T{x, y}`: the object starts with active values.

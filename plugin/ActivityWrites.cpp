@@ -142,7 +142,8 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
       // to what the object it was loaded from reaches.
       if (Act.isLoadedAlias(VD)) {
         bool IsThis = false;
-        if (const VarDecl *LR = pathRoot(VD->getInit(), IsThis)) {
+        if (const VarDecl *LR =
+                pathRoot(loadedPointer(VD->getInit()), IsThis)) {
           dataWritten(LR);
           if (RHS)
             Defs.push_back({LR, RHS});
@@ -453,7 +454,7 @@ void Activity::computeAliases(const Stmt *Body) {
           Changed = true;
           for (const Expr *E : Flat) {
             bool IsThis = false;
-            const VarDecl *From = pathRoot(E, IsThis);
+            const VarDecl *From = pathRoot(loadedPointer(E), IsThis);
             LoadRoots[VD].push_back(From != VD ? From : nullptr);
           }
         }

@@ -465,10 +465,18 @@ void PullbackBuilder::ownerDecl(const VarDecl *VD, Stmts &Blocks) {
   VarDecl *Sh = hoist("_d_" + VD->getNameAsString() + "_", PT);
   Cur->push_back(B.assign(
       B.ref(Sh), B.staticCast(PT, B.callRuntime("shadow_alloc", {}, {Bytes}))));
-  if (!Loops.empty() && !Frames.empty())
-    Frames.back().Recorded.push_back(Sh);
-  else
+  // In a loop: recorded with the block that declares it (see
+  // declareAlias), whose reverse starts by restoring it, so that it is the
+  // iteration's shadow for every use in the block; unless a jump out of the
+  // block came first (then each use records it).
+  if (Loops.empty()) {
     StableOwners.insert(VD);
+  } else if (Frames.size() >= 2 && !Frames[Frames.size() - 2].JumpedOut) {
+    Frames[Frames.size() - 2].Recorded.push_back(Sh);
+    StableOwners.insert(VD);
+  } else if (!Frames.empty()) {
+    Frames.back().Recorded.push_back(Sh);
+  }
   Adjoints[VD] = Sh;
   // Reached last by the reverse sweep: the initial value of a single
   // object (`new double(x)`, `new T{x, y}`) gets the object's adjoint, then

@@ -284,6 +284,13 @@ Expr *PullbackBuilder::rebuildMethodCall(const CallExpr *CE, bool Need) {
     Expr *R = B.memberCall(Self, MD->getDeclName(), NArgs, Arrow);
     return Need ? record(CE, R) : R;
   }
+  // `p->f()`: the reverse sweep finds p's shadow from what the forward
+  // sweep records now (its offset, or the shadow pointer of heap memory
+  // allocated in a loop).
+  if (const auto *DRE = Arrow ? dyn_cast<DeclRefExpr>(OK) : nullptr)
+    if (const auto *PV = dyn_cast<VarDecl>(DRE->getDecl());
+        PV && PV->isLocalVarDeclOrParm() && tracksOffset(PV))
+      noteAliasUse(DRE);
   VarDecl *Kept = nullptr;
   if (Keep) {
     Expr *V = rebuild(OK, false, !Act.isActive(OK));

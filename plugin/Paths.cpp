@@ -12,6 +12,7 @@
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Sema/Sema.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -44,12 +45,111 @@ const Expr *bindingPart(const BindingDecl *BD) {
   return BD->getBinding();
 }
 
-bool loadsPointer(const Expr *E) {
+const Expr *loadedPointer(const Expr *E) {
   if (!E)
-    return false;
+    return nullptr;
   const Expr *K = E->IgnoreParenImpCasts();
-  return K->getType()->isPointerType() && K->isLValue() &&
-         !isa<DeclRefExpr>(K) && pathBase(K) != nullptr;
+  // Offsets from a loaded pointer point into the same memory: `*pp + 2`,
+  // `&(*pp)[2]`, `&*pp[i]`.
+  for (;;) {
+    bool Negate = false;
+    if (pointerOffset(K, Negate)) {
+      K = pointerBase(K)->IgnoreParenImpCasts();
+      continue;
+    }
+    const auto *UO = dyn_cast<UnaryOperator>(K);
+    if (!UO || UO->getOpcode() != UO_AddrOf)
+      break;
+    const Expr *Sub = UO->getSubExpr()->IgnoreParens();
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Sub))
+      K = AS->getBase()->IgnoreParenImpCasts();
+    else if (const auto *D = dyn_cast<UnaryOperator>(Sub);
+             D && D->getOpcode() == UO_Deref)
+      K = D->getSubExpr()->IgnoreParenImpCasts();
+    else
+      break;
+  }
+  if (K->getType()->isPointerType() && K->isLValue() && !isa<DeclRefExpr>(K) &&
+      pathBase(K) != nullptr)
+    return K;
+  return nullptr;
+}
+
+bool loadsPointer(const Expr *E) { return loadedPointer(E) != nullptr; }
+
+/// True if the body of the const member function \p MD may write one of
+/// its object's `mutable` members: every use of such a member (or of
+/// `this` other than to name a member) must be a read, a load of its value
+/// or the object of a const call that itself writes nothing; anything else
+/// is taken for a write (default deny). Without a visible body: a write.
+static bool writesMutable(const CXXMethodDecl *MD, unsigned Depth) {
+  const FunctionDecl *Def = nullptr;
+  if (Depth > 4 || !MD->hasBody(Def) || !Def->getBody())
+    return true;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    unsigned Depth;
+    bool Writes = false;
+    llvm::DenseSet<const Expr *> Read;
+    explicit Finder(unsigned Depth) : Depth(Depth) {}
+    // The member path under \p E (`this->m.x[i]`) is read.
+    void markRead(const Expr *E) {
+      while (E) {
+        E = E->IgnoreParenImpCasts();
+        Read.insert(E);
+        if (const auto *ME = dyn_cast<MemberExpr>(E))
+          E = ME->getBase();
+        else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+          E = AS->getBase();
+        else
+          break;
+      }
+    }
+    bool VisitImplicitCastExpr(ImplicitCastExpr *IC) {
+      if (IC->getCastKind() == CK_LValueToRValue)
+        markRead(IC->getSubExpr());
+      return true;
+    }
+    bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MC) {
+      const CXXMethodDecl *M = MC->getMethodDecl();
+      if (!M || !M->isConst())
+        return true;
+      return constCall(M, MC->getImplicitObjectArgument());
+    }
+    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+      const auto *M = dyn_cast_or_null<CXXMethodDecl>(OC->getDirectCallee());
+      if (!M || !M->isConst() || !OC->getNumArgs())
+        return true;
+      return constCall(M, OC->getArg(0));
+    }
+    // A const member function called on \p Obj: a read of it, or (when it
+    // writes mutable members itself, on whatever object) a write.
+    bool constCall(const CXXMethodDecl *M, const Expr *Obj) {
+      if (!M->getParent()->isInStdNamespace() && writesMutable(M, Depth + 1))
+        Writes = true;
+      else if (Obj)
+        markRead(Obj);
+      return !Writes;
+    }
+    bool VisitMemberExpr(MemberExpr *ME) {
+      const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+      if (F && F->isMutable() && !Read.count(ME))
+        Writes = true;
+      return !Writes;
+    }
+    bool VisitCXXThisExpr(CXXThisExpr *TE) {
+      if (!Read.count(TE) && !Bases.count(TE))
+        Writes = true;
+      return !Writes;
+    }
+    // (`this` as the base of a member access: judged by the member.)
+    llvm::DenseSet<const Expr *> Bases;
+    bool TraverseMemberExpr(MemberExpr *ME) {
+      Bases.insert(ME->getBase()->IgnoreParenImpCasts());
+      return RecursiveASTVisitor::TraverseMemberExpr(ME);
+    }
+  } F(Depth);
+  F.TraverseStmt(Def->getBody());
+  return F.Writes;
 }
 
 bool writesObject(const CXXMethodDecl *MD) {
@@ -71,7 +171,9 @@ bool writesObject(const CXXMethodDecl *MD) {
         return false;
       };
   // (The standard library's classes keep no user-visible caches.)
-  return !MD->getParent()->isInStdNamespace() && Mutable(MD->getParent(), 0);
+  if (MD->getParent()->isInStdNamespace() || !Mutable(MD->getParent(), 0))
+    return false;
+  return writesMutable(MD, 0);
 }
 
 bool writableParam(QualType T) {

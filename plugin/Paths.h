@@ -51,9 +51,14 @@ bool holdsWritablePointer(clang::QualType T, unsigned Depth = 0);
 /// into the storage the load reads.
 bool loadsPointer(const clang::Expr *E);
 
+/// The pointer lvalue \p E loads (`*pp` of `*pp + 2` or `&(*pp)[2]`), or
+/// null when loadsPointer(E) is false.
+const clang::Expr *loadedPointer(const clang::Expr *E);
+
 /// True if the member function \p MD may write its object: a non-const
 /// one, or a const one of a class with `mutable` members (a cache `double
-/// eval(double x) const { last = a * x; ... }`). Static functions do not.
+/// eval(double x) const { last = a * x; ... }`) unless its body only reads
+/// them (`double prev() const { return last; }`). Static functions do not.
 bool writesObject(const clang::CXXMethodDecl *MD);
 
 /// True if a callee given an argument through a parameter of type \p T may

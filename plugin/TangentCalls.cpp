@@ -659,12 +659,7 @@ VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
     // (`memset(a, 0, sizeof a)` through `void *`): its tangent would be
     // left as it was.
     if (X.T && I < FD->getNumParams()) {
-      QualType PT = FD->getParamDecl(I)->getType();
-      bool Writable =
-          (PT->isPointerType() && !PT->getPointeeType().isConstQualified()) ||
-          (PT->isLValueReferenceType() &&
-           !PT.getNonReferenceType().isConstQualified());
-      if (Writable)
+      if (writableParam(FD->getParamDecl(I)->getType()))
         return {fail(A, "call to '" + FD->getNameAsString() +
                             "', which may write the differentiated memory '" +
                             spelled(A) +

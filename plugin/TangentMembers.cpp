@@ -189,18 +189,55 @@ VT TangentBuilder::memberCall(const CXXMemberCallExpr *MC, bool NeedT) {
       (isFloating(MC->getType()) || MC->getType()->isPointerType()))
     return {fail(MC, "call to member function '" + Name.str() + "'"),
             nullptr};
-  VT O = expr(Obj, Linear && Std && MD->isConst());
+  // A result holding floating data (`std::vector<double> forward(const
+  // std::vector<double> &) const`) is constant only when nothing
+  // differentiated flows in, through the object or an argument.
+  // (An iterator is judged where it is used.)
+  bool Carries =
+      NeedT && !Linear && !Iterator && floatingOrPointer(MC->getType());
+  auto NoMember = [&](const Expr *At, const std::string &What) -> VT {
+    return {fail(At, "call to member function '" + Name.str() + "'" + What +
+                         " (forward mode does not differentiate member "
+                         "functions yet: make it a free function taking "
+                         "the object)"),
+            nullptr};
+  };
+  std::string Returning =
+      " returning '" + MC->getType().getUnqualifiedType().getAsString() + "'";
+  if (Carries && holdsFloatingPointer(Obj->getType()->isPointerType()
+                                          ? Obj->getType()->getPointeeType()
+                                          : Obj->getType()))
+    return NoMember(MC, Returning);
+  VT O = expr(Obj, Carries || (Linear && Std && MD->isConst()));
+  if (!O.V)
+    return {};
+  if (Carries && O.T)
+    return NoMember(MC, Returning);
   // (Linear mode: `_d_v.size()` of an adjoint container asks its lanes,
   // which have the same size.)
   if (Linear && O.T)
     O.V = O.T;
   SmallVector<Expr *, 2> Vs;
-  for (const Expr *A : MC->arguments()) {
+  for (unsigned I = 0; I < MC->getNumArgs(); ++I) {
+    const Expr *A = MC->getArg(I);
     if (isa<CXXDefaultArgExpr>(A))
       break;
-    VT X = expr(A, false);
+    // Differentiated memory handed to a parameter that may write it
+    // (`p.eval(n, x, obj)` with `double &obj`): run as written, its tangent
+    // would be left as it was.
+    bool Writable = I < MD->getNumParams() &&
+                    writableParam(MD->getParamDecl(I)->getType()) &&
+                    hasFloatingData(A->getType()->isPointerType()
+                                        ? A->getType()->getPointeeType()
+                                        : A->getType());
+    VT X = expr(A, Writable || Carries);
     if (!X.V)
       return {};
+    if (Writable && X.T)
+      return NoMember(A, ", which may write the differentiated memory '" +
+                             spelled(A) + "'");
+    if (Carries && X.T)
+      return NoMember(MC, Returning);
     Vs.push_back(X.V);
   }
   return {B.memberCall(O.V, Name, Vs, Arrow), nullptr};

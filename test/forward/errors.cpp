@@ -116,3 +116,36 @@ struct NoDef3 {
   delete[] keep;
   return s;
 }
+
+// Member functions run as written only when nothing differentiated flows
+// through them (issue 49: an out-parameter left with a zero tangent, a
+// vector result given an empty tangent).
+#include <vector>
+struct Problem {
+  void eval(int n, const double *x, double &out) {
+    out = 0;
+    for (int i = 0; i < n; ++i)
+      out += x[i] * x[i];
+  }
+  bool valid(const double *x) const { return x[0] > 0; }
+};
+struct Layer {
+  double w;
+  std::vector<double> forward(const std::vector<double> &h) const {
+    std::vector<double> r(h.size());
+    for (std::size_t i = 0; i < h.size(); ++i)
+      r[i] = std::tanh(w * h[i]);
+    return r;
+  }
+};
+[[grad::forward]] double members(const double *x) {
+  Problem p;
+  double obj = 0;
+  // CHECK-DAG: errors.cpp:[[@LINE+1]]:16: error: grad: cannot differentiate call to member function 'eval', which may write the differentiated memory 'obj' (forward mode does not differentiate member functions yet: make it a free function taking the object) in 'members' in forward mode
+  p.eval(2, x, obj);
+  std::vector<double> h{x[0], x[1]};
+  const Layer la{0.5};
+  // CHECK-DAG: errors.cpp:[[@LINE+1]]:7: error: grad: cannot differentiate call to member function 'forward' returning 'std::vector<double>' (forward mode does not differentiate member functions yet: make it a free function taking the object) in 'members' in forward mode
+  h = la.forward(h);
+  return p.valid(x) ? obj + h[0] : 0.0; // fine: a bool
+}

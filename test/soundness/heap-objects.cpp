@@ -12,6 +12,7 @@
 // RUN: %gradxx -fsanitize=address %s -o %t.asan && %t.asan | %FileCheck-strict %s --implicit-check-not=FAIL
 #include "fwdcheck.h"
 #include <cmath>
+#include <functional>
 
 struct T2 { double a, b; };
 struct S {
@@ -62,6 +63,60 @@ struct P {
   return r;
 }
 
+// An initializer that makes temporaries (a full expression with cleanups
+// around the `new`): before, the activity analysis looked at the wrapper,
+// a pointer, and took the object for a constant (every member's
+// derivative lost).
+[[grad, grad::forward]] double functional(double x, double y) {
+  T2 *t = new T2{x, std::multiplies<>{}(y, std::negate<>{}(x))};
+  double r = t->a * y + 0.5 * t->b;
+  delete t;
+  return r;
+}
+
+struct HS {
+  double v;
+  bool flip;
+  double get() const { return flip ? -v : v * v; }
+};
+
+// Heap objects allocated in a loop body, used through a member call and an
+// interior pointer, with jumps out of the body (before: "internal error: no
+// offset"; with the shadow pointer restored after the uses, gradient 3 for
+// 6). The shadow pointer is restored with the block that declares it.
+[[grad]] double loop(double x, double y) {
+  double s = 0;
+  for (int i = 0; i < 3; ++i) {
+    HS *h = new HS{x * (i + 1), i == 1};
+    h->v *= 0.5 * y + 0.5;
+    double *p = &h->v;
+    *p += std::sin(x);
+    s += h->get() * y;
+    delete h;
+  }
+  return s;
+}
+[[grad]] double jumps(double x, double y) {
+  double s = 0;
+  for (int i = 0; i < 4; ++i) {
+    if (i == 2)
+      continue;
+    double *q = new double[2];
+    q[0] = x * i;
+    q[1] = y * q[0];
+    HS *h = new HS{q[1] + x, i == 3};
+    if (i == 3) {
+      s += h->get();
+      delete h;
+      delete[] q;
+      break;
+    }
+    s += h->get() * q[0];
+    delete h;
+    delete[] q;
+  }
+  return s;
+}
 int main() {
   fwdcheck::both("scalar", scalar, scalar_pullback, scalar_pushforward, 1.3,
                  -0.7);
@@ -77,5 +132,16 @@ int main() {
   // CHECK: ok method.d1
   gradcheck::check_grad("ctor", ctor, ctor_pullback, 1.3, -0.7);
   // CHECK: ok ctor.d1
+  fwdcheck::both("functional", functional, functional_pullback,
+                 functional_pushforward, 1.3, -0.7);
+  // CHECK: ok functional.d0
+  // CHECK: ok functional.d1
+  // CHECK: ok functional.fwd.y
+  gradcheck::check_grad("loop", loop, loop_pullback, 1.3, -0.7);
+  // CHECK: ok loop.d0
+  // CHECK: ok loop.d1
+  gradcheck::check_grad("jumps", jumps, jumps_pullback, 1.3, -0.7);
+  // CHECK: ok jumps.d0
+  // CHECK: ok jumps.d1
   return gradcheck::failures();
 }

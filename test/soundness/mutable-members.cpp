@@ -7,6 +7,7 @@
 // read the overwritten cache).
 // RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
 #include "gradcheck.h"
+#include <cmath>
 
 struct Cache {
   double a;
@@ -43,6 +44,32 @@ struct Running {
   return m1 * m2 + r.sum;
 }
 
+// A const member that only reads the cache (`prev`) is a read: the body
+// decides, not the class (before, "call to non-const member function
+// 'prev'").
+struct Memo {
+  double a;
+  mutable double last = 0;
+  double eval(double x) const {
+    last = a * x;
+    return last * x;
+  }
+  double sq(double x) const {
+    last = a * x * x;
+    return last;
+  }
+  double prev() const { return last; }
+};
+
+[[grad]] double memo(double a, double x) {
+  const Memo c{a};
+  double u = c.eval(x);
+  double p = c.prev();
+  double v = c.sq(x);
+  double w = c.eval(x * u);
+  return std::sin(u + 0.25 * c.prev() + v * p) + w * c.prev();
+}
+
 int main() {
   gradcheck::check_grad("twice", twice, twice_pullback, 0.7, 1.3);
   // CHECK: ok twice.d0
@@ -50,5 +77,8 @@ int main() {
   gradcheck::check_grad("running", running, running_pullback, 0.7, 1.3);
   // CHECK: ok running.d0
   // CHECK: ok running.d1
+  gradcheck::check_grad("memo", memo, memo_pullback, 0.7, 1.3);
+  // CHECK: ok memo.d0
+  // CHECK: ok memo.d1
   return gradcheck::failures();
 }

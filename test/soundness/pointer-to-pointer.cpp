@@ -28,6 +28,21 @@
   return s;
 }
 
+// Offsets from a loaded pointer (`*pp + 2`, `&(*pp)[1]`, `pp[1] + 1`) point
+// where it points: before, the alias analysis took them for byte offsets
+// into the pointer cell `pp` (adjoint 0 for 3).
+[[grad, grad::forward]] double offset(double **pp) {
+  double *w = *pp + 2;
+  double *v = &(*pp)[1];
+  return 3.0 * *w + v[1] * v[0];
+}
+
+[[grad]] double written(double **pp, double x) {
+  double *w = pp[1] + 1;
+  *w = x * w[-1];
+  return *w * w[0] + (*pp)[0];
+}
+
 int main() {
   auto X = vecgrad::sample(3, 7);
   double a[3] = {X[0], X[1], X[2]}, b[3] = {0, 0, 0};
@@ -66,5 +81,31 @@ int main() {
     return table(q, 2, 2);
   }, {X[0], X[1], X[2], 0.5}, {dr0[0], dr0[1], dr1[0], dr1[1]});
   // CHECK: ok table.d3
+  double o[3] = {X[0], X[1], X[2]}, dO[3] = {0, 0, 0}, tO[3] = {0, 1, 0};
+  double *po = o, *dpo = dO, *tpo = tO;
+  offset_pullback(&po, 1.0, &dpo);
+  auto Offset = [](const std::vector<double> &Y) {
+    double w[3] = {Y[0], Y[1], Y[2]};
+    double *p = w;
+    return offset(&p);
+  };
+  vecgrad::check("offset", Offset, {X[0], X[1], X[2]}, {dO[0], dO[1], dO[2]});
+  // CHECK: ok offset.d0
+  // CHECK: ok offset.d2
+  gradcheck::expect("offset.fwd", offset_pushforward(&po, &tpo).der[0],
+                    dO[1]);
+  // CHECK: ok offset.fwd
+  double w0[2] = {X[0], X[1]}, w1[2] = {X[2], 0.5};
+  double dw0[2] = {0, 0}, dw1[2] = {0, 0}, dx = 0;
+  double *pw[2] = {w0, w1}, *dpw[2] = {dw0, dw1};
+  written_pullback(pw, 0.8, 1.0, dpw, &dx);
+  vecgrad::check("written", [](const std::vector<double> &Y) {
+    double s0[2] = {Y[0], Y[1]}, s1[2] = {Y[2], Y[3]};
+    double *q[2] = {s0, s1};
+    return written(q, Y[4]);
+  }, {X[0], X[1], X[2], 0.5, 0.8}, {dw0[0], dw0[1], dw1[0], dw1[1], dx});
+  // CHECK: ok written.d0
+  // CHECK: ok written.d2
+  // CHECK: ok written.d4
   return gradcheck::failures();
 }
