@@ -447,9 +447,14 @@ bool writesThroughParams(const FunctionDecl *FD, bool Deep) {
     QualType Pointee = T->isPointerType() ? T->getPointeeType()
                        : T->isReferenceType() ? T.getNonReferenceType()
                                               : QualType();
-    if (!Pointee.isNull() && !Pointee.isConstQualified() &&
-        hasFloatingData(Pointee))
-      return !Deep || !writesNothing(FD);
+    // (Through pointers loaded from it too: `(*pp)[1] = v` of a `double
+    // **pp`.)
+    for (unsigned Depth = 0; !Pointee.isNull() && Depth < 4; ++Depth) {
+      if (!Pointee.isConstQualified() && hasFloatingData(Pointee))
+        return !Deep || !writesNothing(FD);
+      Pointee = Pointee->isPointerType() ? Pointee->getPointeeType()
+                                         : QualType();
+    }
   }
   return false;
 }

@@ -104,8 +104,14 @@ Expr *shadowPointer(ShadowRoots &R, SemaBuilder &B, const Expr *P) {
     return B.binop(Negate ? BO_Sub : BO_Add, Base, R.indexValue(Off));
   }
   if (const auto *UO = dyn_cast<UnaryOperator>(K)) {
-    if (UO->getOpcode() == UO_AddrOf)
-      return B.addrOf(shadowLValue(R, B, UO->getSubExpr()));
+    if (UO->getOpcode() == UO_AddrOf) {
+      Expr *S = shadowLValue(R, B, UO->getSubExpr());
+      // `&w` of a local pointer whose shadow is a value (the root's shadow
+      // plus an offset): held in an lvalue for the call.
+      if (S && !S->isGLValue() && S->getType()->isPointerType())
+        S = B.callRuntime("pointer_lvalue", {}, {S}, /*Detail=*/true);
+      return S ? B.addrOf(S) : nullptr;
+    }
     // p++, ++p: the pointer's offset was recorded where it was used.
     if (UO->isIncrementDecrementOp())
       return shadowPointer(R, B, UO->getSubExpr());

@@ -7,6 +7,7 @@
 // instead of 0.
 // RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
 #include "vecgrad.h"
+#include "fwdcheck.h"
 #include <cmath>
 
 [[grad]] void rows(double **pa, double **pb, int n) {
@@ -41,6 +42,21 @@
   double *w = pp[1] + 1;
   *w = x * w[-1];
   return *w * w[0] + (*pp)[0];
+}
+
+// The address of a local pointer passed as `double **` (`pload(&w, 0)`):
+// its shadow is a value (the array's shadow plus w's offset), held in an
+// lvalue for the call (before: a clang error in the generated code); in
+// forward mode a helper writing through `(*pp)[1]` writes through its
+// parameter (before: "no visible body").
+static double pload(double **pp, int i) { return (*pp)[i] * (*pp)[i + 1]; }
+static void pstore(double **pp, double v) { (*pp)[1] = v * (*pp)[0]; }
+[[grad]] double inner(double **pp) { return (*pp)[0] * 2 + (*pp)[1]; }
+[[grad, grad::forward]] double local(double x, double y) {
+  double a[3] = {1.5 * x, y, x * y};
+  double *w = a + 1;
+  pstore(&w, x);
+  return pload(&w, 0) + inner(&w) * a[0];
 }
 
 int main() {
@@ -107,5 +123,10 @@ int main() {
   // CHECK: ok written.d0
   // CHECK: ok written.d2
   // CHECK: ok written.d4
+  fwdcheck::both("local", local, local_pullback, local_pushforward, 1.3, -0.7);
+  // CHECK: ok local.d0
+  // CHECK: ok local.d1
+  // CHECK: ok local.fwd.x
+  // CHECK: ok local.fwd.y
   return gradcheck::failures();
 }

@@ -470,6 +470,13 @@ inline void *shadow_alloc(std::size_t __bytes) {
 }
 inline void shadow_free(void *__p) { std::free(__p); }
 
+/// `&w` of a local pointer whose shadow is computed (its storage's shadow
+/// plus an offset) and passed as a `T **` to a pullback: an lvalue holding
+/// that pointer for the rest of the full expression (the call).
+template <class _Tp> inline _Tp *&pointer_lvalue(_Tp *&&__p) noexcept {
+  return __p;
+}
+
 template <class _Dp, class _Sp, class = void>
 struct __adds : std::false_type {};
 template <class _Dp, class _Sp>
