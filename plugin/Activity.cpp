@@ -406,6 +406,25 @@ void Activity::run(const FunctionDecl *FD, const WrtMask &Wrt) {
   for (auto &[VD, CE] : C.Effects)
     if (Opaque(VD) && EffectIn(CE))
       Lost.push_back({VD, CE});
+  std::function<void(const Stmt *)> BitCopy = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *CE = dyn_cast<CallExpr>(S)) {
+      QualType To;
+      if (const Expr *Src = bitCopySource(CE, To)) {
+        bool IsThis = false;
+        const VarDecl *R = Src->getType()->isPointerType()
+                               ? rootOf(Src, IsThis)
+                               : nullptr;
+        if (compute(Src) || (R && isActive(R)) || (IsThis && ThisActive) ||
+            (Src->getType()->isPointerType() && !R && !IsThis))
+          BitCopies.push_back(CE);
+      }
+    }
+    for (const Stmt *C : S->children())
+      BitCopy(C);
+  };
+  BitCopy(Body);
   Done = true;
 }
 

@@ -65,6 +65,11 @@ public:
   /// shadow would receive them (the builder reports each).
   llvm::SmallVector<std::pair<const clang::VarDecl *, const clang::Expr *>, 2>
       Lost;
+  /// Calls that copy the bits of a differentiated value into storage
+  /// without floating data (Paths.h bitCopySource: `std::bit_cast<
+  /// std::uint64_t>(x)`, `memcpy(&u, &x, 8)`): the derivative would be
+  /// lost (the builder reports each).
+  llvm::SmallVector<const clang::CallExpr *, 1> BitCopies;
   /// Pointer parameters to floating data re-seated to other memory (`b =
   /// a;`, `std::swap(a, b)`), with the assignment or call: a pointer
   /// parameter's shadow is its adjoint at the offset from its entry value,

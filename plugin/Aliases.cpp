@@ -173,6 +173,17 @@ void PullbackBuilder::declareLoadedAlias(const VarDecl *VD) {
                         "new pointer for each value)");
     return;
   }
+  // Its shadow is loaded from the shadow memory, which the forward half of
+  // a split derivative does not take.
+  if (Half != SplitHalf::None) {
+    unsupported(VD, "pointer '" + VD->getNameAsString() +
+                        "' loaded from memory in a function differentiated "
+                        "in two halves (it writes memory its caller reads "
+                        "later): pass the pointer itself, '" +
+                        VD->getType().getAsString(Ctx.getPrintingPolicy()) +
+                        VD->getNameAsString() + "' as a parameter");
+    return;
+  }
   // The shadow pointer now, in the forward sweep: indices take their
   // values here, not the reverse sweep's.
   struct ForwardRoots : ShadowRoots {

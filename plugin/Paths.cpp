@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Paths.h"
+#include "Diagnostics.h"
 #include "PullbackBuilder.h"
 #include "Records.h"
 #include "Registry.h"
@@ -76,6 +77,58 @@ const Expr *loadedPointer(const Expr *E) {
 }
 
 bool loadsPointer(const Expr *E) { return loadedPointer(E) != nullptr; }
+
+std::string bitCopyMessage(const ASTContext &Ctx, const CallExpr *CE) {
+  QualType To;
+  const Expr *Src = bitCopySource(CE, To);
+  // (`memcpy(&u, &v, 8)`: the bits of 'v'; through a pointer p, of '*p'.)
+  std::string From = "?";
+  if (Src && Src->getType()->isPointerType()) {
+    const auto *UO = dyn_cast<UnaryOperator>(Src->IgnoreParenImpCasts());
+    From = UO && UO->getOpcode() == UO_AddrOf
+               ? spelledExpr(Ctx, UO->getSubExpr())
+               : "*" + spelledExpr(Ctx, Src);
+  } else if (Src) {
+    From = spelledExpr(Ctx, Src);
+  }
+  return "copy of the bits of the differentiated value '" + From + "' into '" +
+         To.getUnqualifiedType().getAsString(Ctx.getPrintingPolicy()) +
+         "' ('" + spelledExpr(Ctx, CE) +
+         "'): the derivative cannot follow the bits (compute with the "
+         "floating value itself)";
+}
+
+const Expr *bitCopySource(const CallExpr *CE, QualType &To) {
+  const FunctionDecl *FD = CE ? CE->getDirectCallee() : nullptr;
+  if (!FD || !FD->getIdentifier())
+    return nullptr;
+  StringRef N = FD->getName();
+  const DeclContext *DC = FD->getDeclContext()->getRedeclContext();
+  bool Std = FD->isInStdNamespace() || DC->isTranslationUnit() ||
+             DC->isExternCContext();
+  auto Floats = [](QualType T) {
+    return !T.isNull() && hasFloatingData(T.getNonReferenceType());
+  };
+  // std::bit_cast<To>(from).
+  if (N == "bit_cast" && FD->isInStdNamespace() && CE->getNumArgs() == 1) {
+    To = CE->getType();
+    return Floats(CE->getArg(0)->getType()) && !Floats(To) ? CE->getArg(0)
+                                                           : nullptr;
+  }
+  // memcpy(&u, &x, n), memmove: from floating data into other data.
+  bool Copy = N == "memcpy" || N == "memmove" || N == "__builtin_memcpy" ||
+              N == "__builtin_memmove";
+  if (!Copy || !Std || CE->getNumArgs() != 3)
+    return nullptr;
+  QualType Dst = CE->getArg(0)->IgnoreParenImpCasts()->getType();
+  QualType Src = CE->getArg(1)->IgnoreParenImpCasts()->getType();
+  if (!Dst->isPointerType() || !Src->isPointerType())
+    return nullptr;
+  To = Dst->getPointeeType();
+  if (To->isVoidType() || Floats(To) || !Floats(Src->getPointeeType()))
+    return nullptr;
+  return CE->getArg(1)->IgnoreParenImpCasts();
+}
 
 /// True if the body of the const member function \p MD may write one of
 /// its object's `mutable` members: every use of such a member (or of

@@ -55,6 +55,16 @@ bool loadsPointer(const clang::Expr *E);
 /// null when loadsPointer(E) is false.
 const clang::Expr *loadedPointer(const clang::Expr *E);
 
+/// The value (or the pointer to the memory) whose bytes the call \p CE
+/// copies into storage of a type without floating data, \p To
+/// (`std::bit_cast<std::uint64_t>(x)`, `std::memcpy(&u, &x, 8)`): the
+/// derivative cannot follow the bits; null for other calls.
+const clang::Expr *bitCopySource(const clang::CallExpr *CE,
+                                 clang::QualType &To);
+/// The refusal of such a call, naming the value and the call as written.
+std::string bitCopyMessage(const clang::ASTContext &Ctx,
+                           const clang::CallExpr *CE);
+
 /// True if the member function \p MD may write its object: a non-const
 /// one, or a const one of a class with `mutable` members (a cache `double
 /// eval(double x) const { last = a * x; ... }`) unless its body only reads

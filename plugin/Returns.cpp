@@ -418,6 +418,32 @@ bool PullbackBuilder::finishSplit(Stmts &Fwd, Stmts &Rev, Stmts &Epilogue) {
   }
   if (B.Failed)
     return false;
+  // A half names only its own parameters: a placeholder of a parameter it
+  // does not take (an adjoint in the forward half) would read garbage.
+  struct Foreign : RecursiveASTVisitor<Foreign> {
+    FunctionDecl *PB;
+    const ParmVarDecl *Found = nullptr;
+    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+      const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl());
+      if (P && P->getDeclContext() == PB &&
+          !llvm::is_contained(PB->parameters(), P))
+        Found = P;
+      return !Found;
+    }
+  } F{{}, PB};
+  for (Stmt *St : All)
+    if (!F.Found)
+      F.TraverseStmt(St);
+  if (F.Found)
+    return unsupported(Primal,
+                       "function whose " +
+                           std::string(Half == SplitHalf::Forward
+                                           ? "forward"
+                                           : "reverse") +
+                           " half would use '" +
+                           F.Found->getNameAsString() +
+                           "', which it does not take (internal error)"),
+           false;
   PB->setBody(B.block(All));
   return true;
 }

@@ -135,6 +135,8 @@ bool PullbackBuilder::build() {
                               Ctx.getPrintingPolicy()) +
                           "'), which carries no derivatives (pass the "
                           "pointer itself)");
+  for (const CallExpr *CE : Act.BitCopies)
+    unsupported(CE, bitCopyMessage(Ctx, CE));
   if (const Expr *W = firstShapeWrite(Body)) {
     if (isa<CallExpr>(W))
       unsupported(W, "call '" + spelled(W) +

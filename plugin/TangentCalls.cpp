@@ -646,15 +646,21 @@ VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
                          "', which writes differentiated memory and has no "
                          "visible body or user pushforward"),
             nullptr};
+  // (`std::bit_cast<std::uint64_t>(x)`: the derivative cannot follow.)
+  QualType BitsTo;
+  const Expr *Bits = bitCopySource(CE, BitsTo);
   SmallVector<Expr *, 4> Vs;
   bool AnyT = false;
   for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
     const Expr *A = CE->getArg(I);
     if (isa<CXXDefaultArgExpr>(A))
       break;
-    VT X = expr(A, NeedT && FloatResult);
+    bool BitsArg = Bits && A->IgnoreParenImpCasts() == Bits->IgnoreParenImpCasts();
+    VT X = expr(A, (NeedT && FloatResult) || BitsArg);
     if (!X.V)
       return {};
+    if (BitsArg && X.T)
+      return {fail(CE, bitCopyMessage(Ctx, CE)), nullptr};
     // Differentiated memory handed to a parameter that may write it
     // (`memset(a, 0, sizeof a)` through `void *`): its tangent would be
     // left as it was.
