@@ -174,15 +174,45 @@ void PullbackBuilder::declareLoadedAlias(const VarDecl *VD) {
     return;
   }
   // Its shadow is loaded from the shadow memory, which the forward half of
-  // a split derivative does not take.
-  if (Half != SplitHalf::None) {
-    unsupported(VD, "pointer '" + VD->getNameAsString() +
-                        "' loaded from memory in a function differentiated "
-                        "in two halves (it writes memory its caller reads "
-                        "later): pass the pointer itself, '" +
-                        VD->getType().getAsString(Ctx.getPrintingPolicy()) +
-                        VD->getNameAsString() + "' as a parameter");
-    return;
+  // a split derivative does not take: the reverse half loads it before its
+  // reverse sweep, when the load reads parameters only (`*pp`, `pp[1] + 2`),
+  // outside loops, and the function stores no pointer into memory.
+  bool Split = Half != SplitHalf::None;
+  if (Split) {
+    std::function<bool(const Stmt *)> ParamsOnly = [&](const Stmt *S) {
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+        if (!isa<ParmVarDecl>(DRE->getDecl()))
+          return false;
+      return llvm::all_of(S->children(), [&](const Stmt *C) {
+        return !C || ParamsOnly(C);
+      });
+    };
+    std::function<bool(const Stmt *)> StoresPointer = [&](const Stmt *S) {
+      const Expr *L = nullptr;
+      if (const auto *BO = dyn_cast<BinaryOperator>(S);
+          BO && BO->isAssignmentOp())
+        L = BO->getLHS();
+      else if (const auto *UO = dyn_cast<UnaryOperator>(S);
+               UO && UO->isIncrementDecrementOp())
+        L = UO->getSubExpr();
+      if (L && L->getType()->isPointerType() &&
+          !isa<DeclRefExpr>(L->IgnoreParenImpCasts()))
+        return true;
+      return llvm::any_of(S->children(), [&](const Stmt *C) {
+        return C && StoresPointer(C);
+      });
+    };
+    if (!Loops.empty() || !ParamsOnly(VD->getInit()) ||
+        StoresPointer(Primal->getBody())) {
+      unsupported(VD, "pointer '" + VD->getNameAsString() +
+                          "' loaded from memory in a function differentiated "
+                          "in two halves (it writes memory its caller reads "
+                          "later), in a loop or through a local index: pass "
+                          "the pointer itself, '" +
+                          VD->getType().getAsString(Ctx.getPrintingPolicy()) +
+                          VD->getNameAsString() + "' as a parameter");
+      return;
+    }
   }
   // The shadow pointer now, in the forward sweep: indices take their
   // values here, not the reverse sweep's.
@@ -205,6 +235,14 @@ void PullbackBuilder::declareLoadedAlias(const VarDecl *VD) {
       VD->getType()->getPointeeType().getUnqualifiedType());
   if (!Ctx.hasSameType(Sh->getType(), PT))
     Sh = B.constCast(PT, Sh);
+  if (Split) {
+    // (In the prologue: the reverse half runs it first; the forward half
+    // keeps only what its forward sweep names.)
+    VarDecl *T = B.var(PB, fresh("_d_" + VD->getNameAsString() + "_"), PT, Sh);
+    Prologue.push_back(B.declStmt(T));
+    LoadedShadows[VD] = T;
+    return;
+  }
   VarDecl *T = hoist("_d_" + VD->getNameAsString() + "_", PT);
   Cur->push_back(B.assign(B.ref(T), Sh));
   // Inside a loop: with the block that declares it (see declareAlias).

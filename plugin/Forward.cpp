@@ -523,16 +523,19 @@ Expr *PullbackBuilder::rebuildCall(const CallExpr *CE, bool Need, bool Plain) {
     return unsupported(CE, "call to variadic function '" +
                                FD->getNameAsString() + "'");
   SmallVector<Expr *, 4> Args;
+  // (False after an argument's error: nothing may use the null.)
   auto Collect = [&](auto NeedArg, bool PlainArgs) {
     for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
       if (isa<CXXDefaultArgExpr>(CE->getArg(I)))
         break; // Sema adds default arguments again.
       Args.push_back(rebuild(CE->getArg(I), NeedArg(I), PlainArgs));
     }
+    return !Failed && !llvm::is_contained(Args, nullptr);
   };
   Expr *Callee = B.funcRef(const_cast<FunctionDecl *>(FD));
   if (Plain || !Act.isActive(CE)) {
-    Collect([](unsigned) { return false; }, true);
+    if (!Collect([](unsigned) { return false; }, true))
+      return nullptr;
     Expr *R = B.call(Callee, Args);
     return Need ? record(CE, R) : R;
   }
@@ -544,7 +547,8 @@ Expr *PullbackBuilder::rebuildCall(const CallExpr *CE, bool Need, bool Plain) {
     if (Uses && sinCosKey(CE, *Ru)) {
       // sin(x) and cos(x) from one sincos: the reverse sweep reads the
       // other value (sinCosPartial) instead of calling libm again.
-      Collect([](unsigned) { return false; }, false);
+      if (!Collect([](unsigned) { return false; }, false))
+        return nullptr;
       Expr *X = Args[0];
       QualType T = CE->getType().getUnqualifiedType();
       if (!Ctx.hasSameUnqualifiedType(X->getType(), T))
@@ -553,7 +557,8 @@ Expr *PullbackBuilder::rebuildCall(const CallExpr *CE, bool Need, bool Plain) {
       Expr *R = B.member(Pair, Ru->Name[0] == 's' ? "__sin" : "__cos");
       return Need ? record(CE, R) : R;
     }
-    Collect([&](unsigned I) { return ((Uses >> I) & 1) != 0; }, false);
+    if (!Collect([&](unsigned I) { return ((Uses >> I) & 1) != 0; }, false))
+      return nullptr;
     Expr *R = B.call(Callee, Args);
     if (Need || (Uses & UsesResult))
       return record(CE, R);

@@ -362,6 +362,13 @@ VT TangentBuilder::pushforwardCall(const CallExpr *CE, const FunctionDecl *FD) {
     if (K == ParamKind::ScalarRef ||
         (K == ParamKind::Class && PT->isPointerType()))
       T = B.addrOf(T);
+    // (`&_t_q` of a `const double *q` for the `double **` tangent of a
+    // `const double **` parameter: the same pointers, qualified
+    // differently below the top level.)
+    if (T && PT->isPointerType() && T->getType()->isPointerType() &&
+        !Ctx.hasSameType(T->getType(), PT) &&
+        Ctx.hasSimilarType(T->getType(), PT))
+      T = B.constCast(PT, T);
     Ts.push_back(T);
   }
   for (Expr *T : Ts)

@@ -3,8 +3,32 @@
 // RUN: rm -rf %t && split-file --leading-lines %s %t
 // RUN: not %gradxx -fsyntax-only -fno-crash-diagnostics %t/bad.cpp 2>&1 | FileCheck %s --check-prefix=BAD --implicit-check-not="PLEASE submit" --implicit-check-not="Stack dump"
 // RUN: not %gradxx -fsyntax-only -fno-crash-diagnostics %t/deleted.cpp 2>&1 | FileCheck %s --check-prefix=DELETED --implicit-check-not="PLEASE submit" --implicit-check-not="Stack dump"
+// RUN: not %gradxx -fsyntax-only -fno-crash-diagnostics %t/after-error.cpp 2>&1 | FileCheck %s --check-prefix=AFTER --implicit-check-not="PLEASE submit" --implicit-check-not="Stack dump" --implicit-check-not=error:
 // RUN: %gradxx -fno-crash-diagnostics %t/defaults.cpp -o %t/defaults 2>&1 | count 0
 // RUN: %t/defaults | %FileCheck-strict %s --check-prefix=DEFAULTS --implicit-check-not=FAIL
+
+//--- after-error.cpp
+// A refused argument inside the argument of sin (whose sin and cos are
+// computed together): before, the null rebuilt argument crashed the
+// compiler (random construct programs).
+#include <cmath>
+struct Layer {
+  double w, b;
+  double apply(const double *h, int n) const {
+    double s = 0;
+    for (int i = 0; i < n; ++i)
+      s += w * h[i] * h[i] + b * h[i];
+    return s;
+  }
+};
+[[grad]] double inblock(double x, double y) {
+  {
+    double a9[3] = {y * .25, x, 2.0};
+    // AFTER: after-error.cpp:[[@LINE+1]]:70: error: grad: cannot differentiate argument 'a9 + 2' of member function 'apply'
+    double s = 20.0 * sin(0.05 * (Layer{std::tanh(x * 3), 1.0}.apply(a9 + 2, 1)));
+  }
+  return x;
+}
 
 //--- bad.cpp
 // BAD: bad.cpp:[[@LINE+2]]:18: error: expected expression

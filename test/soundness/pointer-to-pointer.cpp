@@ -59,6 +59,34 @@ static void pstore(double **pp, double v) { (*pp)[1] = v * (*pp)[0]; }
   return pload(&w, 0) + inner(&w) * a[0];
 }
 
+// Helpers loading pointers from their `T**` parameters, called from a
+// [[grad]] function: their derivatives are split in two halves (they write
+// memory the caller reads later), and the reverse half loads the shadow
+// pointers first (before: the forward half read an adjoint parameter it
+// does not take, a run-time crash). `const double **` in forward mode: the
+// tangent of a `const double *` local (before: a clang error).
+static void pmap(const double **pa, double **pb, int n) {
+  const double *a = *pa;
+  double *b = *pb;
+  for (int i = 0; i < n; ++i)
+    b[i] = std::tanh(a[i]) + 0.5 * b[i];
+}
+static void pscale(double **pp, double s) {
+  double *a = *pp;
+  a[0] *= s;
+  a[1] += s * a[0];
+}
+[[grad, grad::forward]] double helpers(double x, double y) {
+  double src[2] = {x * y, y};
+  double dst[3] = {x, 2 * y, x - y};
+  double *w = dst;
+  const double *q = src;
+  pmap(&q, &w, 2);
+  double *v = dst + 1;
+  pscale(&v, y);
+  return dst[0] * dst[1] + dst[2] * dst[1];
+}
+
 int main() {
   auto X = vecgrad::sample(3, 7);
   double a[3] = {X[0], X[1], X[2]}, b[3] = {0, 0, 0};
@@ -128,5 +156,11 @@ int main() {
   // CHECK: ok local.d1
   // CHECK: ok local.fwd.x
   // CHECK: ok local.fwd.y
+  fwdcheck::both("helpers", helpers, helpers_pullback, helpers_pushforward,
+                 0.7, -0.4);
+  // CHECK: ok helpers.d0
+  // CHECK: ok helpers.d1
+  // CHECK: ok helpers.fwd.x
+  // CHECK: ok helpers.fwd.y
   return gradcheck::failures();
 }
