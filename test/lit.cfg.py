@@ -5,7 +5,7 @@ import lit.formats
 config.name = "clang-grad"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".cpp", ".test"]
-config.excludes = ["Inputs", "getting-started-dump.test.py", "install", "fuzz-inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = ["Inputs", "snapshots", "getting-started-dump.test.py", "install", "fuzz-inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.grad_obj_root, "test")
 
