@@ -1,4 +1,4 @@
-// Default deny (plugin/NodePolicy.def): a construct the builders do not
+// Default deny (plugin/ast/NodePolicy.def): a construct the builders do not
 // model is active when its type may carry a derivative, so it reaches the
 // builders' error instead of being replayed as a constant. A GNU statement
 // expression of type double had no operands the activity analysis looked

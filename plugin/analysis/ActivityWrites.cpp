@@ -1,0 +1,571 @@
+//===- ActivityWrites.cpp - What a body writes, and aliases -----*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+
+#include "analysis/Activity.h"
+#include "lift/Lift.h"
+#include "analysis/Paths.h"
+#include "ast/Records.h"
+#include "analysis/Selectors.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include <functional>
+
+using namespace clang;
+
+namespace grad {
+
+/// A local pointer or reference to floating data: an alias of the storage
+/// it points into.
+static bool isAliasVar(const VarDecl *VD) {
+  return VD && !isa<ParmVarDecl>(VD) && VD->isLocalVarDecl() && mayAlias(VD);
+}
+
+/// A scalar (not an array, class or pointer): writes through an alias
+/// change its value.
+static bool isScalarStorage(const VarDecl *VD) {
+  return VD && VD->getType().getNonReferenceType()->isArithmeticType();
+}
+
+
+namespace {
+/// Collects definitions (var = expr), writes, and the effects of calls that
+/// write through their arguments.
+struct DefCollector : RecursiveASTVisitor<DefCollector> {
+  const Activity &Act;
+  SmallVector<std::pair<const VarDecl *, const Expr *>, 32> Defs;
+  SmallVector<std::pair<const VarDecl *, const CallExpr *>, 8> Effects;
+  llvm::DenseSet<const VarDecl *> &Written, &WrittenData, &AddressTaken;
+  bool &ThisWritten;
+  /// Where each storage's data is written (the assignment, increment or
+  /// call being visited; null where unknown).
+  Activity::SiteMap &Sites, &VarSites;
+  const Stmt *Site = nullptr;
+  DefCollector(const Activity &A, llvm::DenseSet<const VarDecl *> &W,
+               llvm::DenseSet<const VarDecl *> &WD,
+               llvm::DenseSet<const VarDecl *> &AT, bool &TW,
+               Activity::SiteMap &S, Activity::SiteMap &VS)
+      : Act(A), Written(W), WrittenData(WD), AddressTaken(AT),
+        ThisWritten(TW), Sites(S), VarSites(VS) {}
+
+  /// (Inside a lambda's body a write runs where the lambda is called, which
+  /// may be anywhere: its site is unknown.)
+  unsigned LambdaDepth = 0;
+  void dataWritten(const VarDecl *R) {
+    WrittenData.insert(R);
+    Sites[R].push_back(LambdaDepth ? nullptr : Site);
+  }
+  /// The variable itself is written (assigned, incremented, bound to a
+  /// non-const reference or pointer).
+  void written(const VarDecl *VD) {
+    Written.insert(VD);
+    VarSites[VD].push_back(LambdaDepth ? nullptr : Site);
+  }
+  bool TraverseLambdaExpr(LambdaExpr *L) {
+    ++LambdaDepth;
+    bool R = RecursiveASTVisitor::TraverseLambdaExpr(L);
+    --LambdaDepth;
+    return R;
+  }
+
+  SmallVector<std::pair<const VarDecl *, const VarDecl *>, 4> Ranges;
+  llvm::DenseSet<const VarDecl *> RangeVars;
+  /// `&e` passed straight as an argument of a direct call.
+  llvm::SmallPtrSet<const UnaryOperator *, 8> PassedAddrs;
+
+  /// A write to the memory \p LHS denotes, with value \p RHS (or null).
+  void writeTo(const Expr *LHS, const Expr *RHS) {
+    const Expr *K = LHS->IgnoreParenImpCasts();
+    if (const Expr *F = derefFormOf(K))
+      K = F->IgnoreParenImpCasts();
+    // (t = e) -= f, ++(t *= x), (a, t) = e: the lvalue the expression
+    // denotes (its own write is visited on its own).
+    for (;;) {
+      if (const auto *BO = dyn_cast<BinaryOperator>(K)) {
+        if (BO->isAssignmentOp()) {
+          K = BO->getLHS()->IgnoreParenImpCasts();
+          continue;
+        }
+        if (BO->getOpcode() == BO_Comma) {
+          K = BO->getRHS()->IgnoreParenImpCasts();
+          continue;
+        }
+      }
+      if (const auto *UO = dyn_cast<UnaryOperator>(K);
+          UO && UO->isPrefix() && UO->isIncrementDecrementOp()) {
+        K = UO->getSubExpr()->IgnoreParenImpCasts();
+        continue;
+      }
+      break;
+    }
+    // (c ? a : b) = e writes one of a and b.
+    if (const auto *CO = dyn_cast<ConditionalOperator>(K)) {
+      writeTo(CO->getTrueExpr(), RHS);
+      writeTo(CO->getFalseExpr(), RHS);
+      return;
+    }
+    // A structured binding: the part of the hidden object it names.
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(K))
+      if (const auto *BD = dyn_cast<BindingDecl>(DRE->getDecl()))
+        if (const Expr *Part = bindingPart(BD))
+          K = Part->IgnoreParenImpCasts();
+    if (const VarDecl *VD = refVar(K)) {
+      if (isAliasVar(VD) && VD->getType()->isReferenceType()) {
+        // Through a reference: the storage it binds to.
+        auto Mark = [&](const VarDecl *R) {
+          dataWritten(R);
+          if (isScalarStorage(R))
+            written(R);
+          if (RHS)
+            Defs.push_back({R, RHS});
+        };
+        if (const VarDecl *R = Act.storageOf(VD))
+          Mark(R);
+        for (const VarDecl *MR : Act.rootsOf(VD))
+          Mark(MR);
+        return;
+      }
+      written(VD);
+      if (RHS)
+        Defs.push_back({VD, RHS});
+      reseated(VD, RHS, Site);
+      return;
+    }
+    if (const VarDecl *VD = elementVar(K)) {
+      // Through a pointer loaded from memory (`double *q = b.p;`): a write
+      // to what the object it was loaded from reaches.
+      if (Act.isLoadedAlias(VD)) {
+        bool IsThis = false;
+        if (const VarDecl *LR =
+                pathRoot(loadedPointer(VD->getInit()), IsThis)) {
+          dataWritten(LR);
+          if (RHS)
+            Defs.push_back({LR, RHS});
+        }
+      }
+      const VarDecl *R = Act.storageOf(VD);
+      for (const VarDecl *MR : Act.rootsOf(VD)) {
+        dataWritten(MR);
+        if (RHS)
+          Defs.push_back({MR, RHS});
+      }
+      if (!R)
+        return;
+      dataWritten(R);
+      if (isScalarStorage(R))
+        written(R);
+      if (RHS)
+        Defs.push_back({R, RHS});
+      return;
+    }
+    if (isThisPath(K))
+      ThisWritten = true;
+  }
+
+  /// A pointer parameter to floating data assigned a pointer that is not
+  /// based on its own entry value.
+  SmallVector<std::pair<const VarDecl *, const Expr *>, 1> Reseated;
+  void reseated(const VarDecl *VD, const Expr *RHS, const Stmt *At) {
+    // (`++p`, `p += 4`, a call taking p by reference: within its memory.)
+    const auto *BO = dyn_cast_or_null<BinaryOperator>(At);
+    if (!RHS || !BO || BO->getOpcode() != BO_Assign ||
+        !isa<ParmVarDecl>(VD) || !VD->getType()->isPointerType() ||
+        !hasFloatingData(VD->getType()->getPointeeType()))
+      return;
+    if ((basedOn(RHS, VD) ||
+                RHS->IgnoreParenImpCasts()->isNullPointerConstant(
+                    VD->getASTContext(), Expr::NPC_ValueDependentIsNotNull)))
+      return;
+    Reseated.push_back({VD, BO});
+  }
+  /// `delete p`, `free(p)`: the memory p points into is gone, as if
+  /// overwritten: nothing may read it again after this point (the reverse
+  /// sweep records what it needs of it, objects included).
+  void freed(const Expr *P) {
+    bool IsThis = false;
+    if (const VarDecl *R = Act.rootOf(P, IsThis))
+      dataWritten(R);
+  }
+  bool VisitCXXDeleteExpr(CXXDeleteExpr *DE) {
+    Site = DE;
+    freed(DE->getArgument());
+    return true;
+  }
+  bool VisitCXXForRangeStmt(CXXForRangeStmt *RF) {
+    RangeVars.insert(RF->getLoopVariable());
+    // Over a variable, or a member path (`m.data`, `this->w`: null for
+    // `this`).
+    bool IsThis = false;
+    const VarDecl *C = refVar(RF->getRangeInit());
+    if (!C)
+      C = pathRoot(RF->getRangeInit(), IsThis, /*Strict=*/true);
+    if (C || IsThis)
+      Ranges.push_back({RF->getLoopVariable(), C});
+    return true;
+  }
+  bool VisitVarDecl(VarDecl *VD) {
+    Site = nullptr; // (a reference bound here: its writes are anywhere)
+    if (!VD->hasInit())
+      return true;
+    Defs.push_back({VD, VD->getInit()});
+    if (VD->getType()->isReferenceType() &&
+        !VD->getType().getNonReferenceType().isConstQualified()) {
+      // A non-const reference may write what it binds to.
+      bool IsThis = false;
+      if (const VarDecl *R = Act.rootOf(VD->getInit(), IsThis)) {
+        AddressTaken.insert(R);
+        if (isScalarStorage(R))
+          written(R);
+      }
+    }
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    Site = BO;
+    if (BO->isAssignmentOp())
+      writeTo(BO->getLHS(), BO->getRHS());
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    Site = UO;
+    if (UO->isIncrementDecrementOp()) {
+      writeTo(UO->getSubExpr(), nullptr);
+    } else if (UO->getOpcode() == UO_AddrOf) {
+      bool IsThis = false;
+      if (const VarDecl *R = Act.rootOf(UO->getSubExpr(), IsThis)) {
+        // (The address of an element passed straight to a call, `&v[i]`,
+        // is no alias: the call is a write site if it may write, like
+        // `v.data() + i`.)
+        if (isScalarStorage(R) || !PassedAddrs.count(UO))
+          AddressTaken.insert(R);
+        if (isScalarStorage(R))
+          written(R);
+      }
+      if (const VarDecl *VD = refVar(UO->getSubExpr()))
+        written(VD);
+    }
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *CE) {
+    // What the call may write through: non-const pointer and reference
+    // parameters, and the object of a non-const member function.
+    const FunctionDecl *FD = CE->getDirectCallee();
+    Site = CE;
+    if (FD && !isa<CXXOperatorCallExpr>(CE))
+      for (const Expr *A : CE->arguments())
+        if (const auto *UO = dyn_cast<UnaryOperator>(A->IgnoreParenImpCasts());
+            UO && UO->getOpcode() == UO_AddrOf)
+          PassedAddrs.insert(UO);
+    if (isDeallocation(FD)) {
+      // free(p): what p points to is gone, as if overwritten.
+      if (CE->getNumArgs())
+        freed(CE->getArg(0));
+      return true;
+    }
+    if (accessorArg(CE) || writesNothing(FD))
+      return true;
+    // \p ByRef: the parameter binds the argument itself (a reference), so
+    // a variable passed is written as a whole (a pointer re-seated).
+    auto Through = [&](const Expr *A, bool ByRef) {
+      bool IsThis = false;
+      const VarDecl *R = Act.rootOf(A, IsThis);
+      if (IsThis) {
+        ThisWritten = true;
+        return;
+      }
+      if (const VarDecl *VD = refVar(A); VD && ByRef)
+        written(VD);
+      if (const VarDecl *Base = pathRoot(A, IsThis))
+        for (const VarDecl *MR : Act.rootsOf(Base)) {
+          dataWritten(MR);
+          Effects.push_back({MR, CE});
+        }
+      if (!R)
+        return;
+      dataWritten(R);
+      if (isScalarStorage(R))
+        written(R);
+      Effects.push_back({R, CE});
+    };
+    // A call of a local lambda writes what its body writes by reference.
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
+        OC && OC->getOperator() == OO_Call && OC->getNumArgs() > 0)
+      if (const LambdaExpr *L = findLambda(OC->getArg(0))) {
+        LambdaInfo Info;
+        Info.Lambda = L;
+        // (A generic lambda: the specialization called; not the
+        // operator() of a std::function naming the lambda.)
+        const auto *Op = dyn_cast_or_null<CXXMethodDecl>(FD);
+        Info.Callee = Op && Op->getParent() == L->getLambdaClass()
+                          ? Op
+                          : L->getCallOperator();
+        if (Info.Callee->getBody())
+          classify(Info);
+        for (const LiftedCapture &C : Info.Caps)
+          if (C.Written && C.ByRef && C.Var) {
+            dataWritten(C.Var);
+            if (isScalarStorage(C.Var))
+              written(C.Var);
+            Effects.push_back({C.Var, CE});
+          }
+      }
+    unsigned Shift = 0;
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
+      const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
+      if (writesObject(MD) && !isStdAccessor(MD))
+        Through(MC->getImplicitObjectArgument(), false);
+    } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE)) {
+      const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
+      if (MD && !MD->isStatic()) {
+        if (writesObject(MD) && OC->getNumArgs() &&
+            OC->getOperator() != OO_Subscript && OC->getOperator() != OO_Call)
+          Through(OC->getArg(0), false);
+        Shift = 1;
+      }
+    }
+    for (unsigned I = Shift; I < CE->getNumArgs(); ++I) {
+      const Expr *A = CE->getArg(I);
+      QualType PT = FD && I - Shift < FD->getNumParams()
+                        ? FD->getParamDecl(I - Shift)->getType()
+                        : A->getType();
+      if (writableParam(PT))
+        Through(A, PT->isReferenceType() &&
+                       !PT.getNonReferenceType().isConstQualified());
+    }
+    return true;
+  }
+};
+
+/// The definitions of local pointers and references: initializers and
+/// assignments.
+struct AliasDefs : RecursiveASTVisitor<AliasDefs> {
+  llvm::MapVector<const VarDecl *, SmallVector<const Expr *, 2>> Defs;
+  /// Loop variables of range-based for loops: bound to an element of the
+  /// range (not to the iterator their implicit initializer reads).
+  llvm::DenseSet<const VarDecl *> LoopVars;
+  bool VisitVarDecl(VarDecl *VD) {
+    if (isAliasVar(VD) && !LoopVars.count(VD)) {
+      auto &L = Defs[VD];
+      if (VD->hasInit())
+        L.push_back(VD->getInit());
+    }
+    return true;
+  }
+  bool VisitCXXForRangeStmt(CXXForRangeStmt *RF) {
+    const VarDecl *V = RF->getLoopVariable();
+    LoopVars.insert(V);
+    if (isAliasVar(V))
+      Defs[V].push_back(RF->getRangeInit());
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->getOpcode() == BO_Assign)
+      if (const VarDecl *VD = refVar(BO->getLHS()))
+        if (isAliasVar(VD) && VD->getType()->isPointerType())
+          Defs[VD].push_back(BO->getRHS());
+    return true;
+  }
+};
+} // namespace
+
+void Activity::collectWrites(const Stmt *Body, Writes &W) {
+  DefCollector C(*this, Written, WrittenData, AddressTaken, ThisWritten,
+                 DataSites, VarSites);
+  C.TraverseStmt(const_cast<Stmt *>(Body));
+  W.Defs = std::move(C.Defs);
+  W.Effects = std::move(C.Effects);
+  W.Ranges = std::move(C.Ranges);
+  W.RangeVars = std::move(C.RangeVars);
+  Reseated = std::move(C.Reseated);
+}
+
+void Activity::computeAliases(const Stmt *Body) {
+  AliasDefs AD;
+  AD.TraverseStmt(const_cast<Stmt *>(Body));
+  if (AD.Defs.empty())
+    return;
+  ASTContext *Ctx = nullptr;
+  for (auto &[VD, L] : AD.Defs) {
+    Ctx = &VD->getASTContext();
+    Alias[VD] = nullptr;
+  }
+  // Aliases of aliases: a few rounds settle chains in any order.
+  for (unsigned Round = 0; Round < 8; ++Round) {
+    bool Changed = false;
+    for (auto &[VD, L] : AD.Defs) {
+      const VarDecl *Root = nullptr;
+      bool Known = !L.empty(), Unknown = false;
+      SmallVector<const VarDecl *, 2> All;
+      // `c ? a : b` defines the pointer as one of two storages.
+      // (Also std::max(a, b), std::clamp(v, lo, hi): their '?:' forms.)
+      SmallVector<const Expr *, 4> Flat;
+      std::function<void(const Expr *)> Choices = [&](const Expr *E) {
+        const Expr *K = E->IgnoreParenImpCasts();
+        const auto *CO = dyn_cast<ConditionalOperator>(K);
+        if (!CO)
+          CO = selectorForm(St, K);
+        if (!CO) {
+          Flat.push_back(E);
+          return;
+        }
+        Choices(CO->getTrueExpr());
+        Choices(CO->getFalseExpr());
+      };
+      for (const Expr *E : L)
+        Choices(E);
+      for (const Expr *E : Flat) {
+        if (E->IgnoreParenImpCasts()->isNullPointerConstant(
+                *Ctx, Expr::NPC_ValueDependentIsNotNull))
+          continue;
+        // `p = p + 1`, `p = next(p)`: the storage it already points into.
+        if (basedOn(E, VD))
+          continue;
+        bool IsThis = false;
+        // A pointer that owns heap memory is the root of that memory.
+        const VarDecl *R = allocation(E).K != Allocation::None
+                               ? VD
+                               : rootOf(E, IsThis);
+        if (!R || R == VD)
+          Unknown = true;
+        else if (!llvm::is_contained(All, R))
+          All.push_back(R);
+        if (!R || (Root && R != Root)) {
+          Known = false;
+          continue;
+        }
+        Root = R;
+      }
+      // Every definition loads a pointer from memory (`*pa`, `pp[i]`):
+      // the pointer's storage is not one of the function's variables.
+      bool AllLoaded = !Flat.empty() && llvm::all_of(Flat, [](const Expr *E) {
+        return loadsPointer(E);
+      });
+      if (AllLoaded) {
+        Known = false;
+        Unknown = true;
+        All.clear();
+        if (Loaded.insert(VD).second) {
+          Changed = true;
+          for (const Expr *E : Flat) {
+            bool IsThis = false;
+            const VarDecl *From = pathRoot(loadedPointer(E), IsThis);
+            LoadRoots[VD].push_back(From != VD ? From : nullptr);
+          }
+        }
+      }
+      const VarDecl *New = Known ? Root : nullptr;
+      // Pointers and references into several known storages.
+      if (!Known && !Unknown && All.size() > 1) {
+        if (Roots[VD] != All) {
+          Roots[VD] = All;
+          Changed = true;
+        }
+      } else if (Roots.count(VD)) {
+        Roots.erase(VD);
+        Changed = true;
+      }
+      if (Alias[VD] != New) {
+        Alias[VD] = New;
+        Changed = true;
+      }
+    }
+    if (!Changed)
+      break;
+  }
+  computeMemberPaths(AD.Defs);
+}
+
+/// The members from a variable to the container member \p E reaches
+/// (through `&`, `[]`, pointer arithmetic, `.data()`), into \p Path: false
+/// if \p E reaches no container member of a variable. An alias on the way
+/// lends its own path (\p Paths).
+static bool containerPath(
+    const Expr *E,
+    const llvm::DenseMap<const VarDecl *, SmallVector<const FieldDecl *, 2>>
+        &Paths,
+    SmallVectorImpl<const FieldDecl *> &Path) {
+  for (const Expr *K = E; K;) {
+    K = K->IgnoreParenImpCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(K)) {
+      auto It = Paths.find(dyn_cast<VarDecl>(DRE->getDecl()));
+      if (It == Paths.end())
+        return false;
+      Path.assign(It->second.begin(), It->second.end());
+      return true;
+    }
+    const auto *ME = dyn_cast<MemberExpr>(K);
+    if (ME && isa<FieldDecl>(ME->getMemberDecl()) &&
+        (isStdClass(ME->getType(), "vector") ||
+         isStdClass(ME->getType(), "array"))) {
+      SmallVector<const FieldDecl *, 2> Fields;
+      const Expr *X = ME;
+      while (const auto *M = dyn_cast<MemberExpr>(X->IgnoreParenImpCasts())) {
+        const auto *FD = dyn_cast<FieldDecl>(M->getMemberDecl());
+        // (`p->a.v` only at the root: a pointer parameter.)
+        if (!FD || (M->isArrow() &&
+                    !isa<DeclRefExpr>(M->getBase()->IgnoreParenImpCasts())))
+          return false;
+        Fields.push_back(FD);
+        X = M->getBase();
+      }
+      if (!isa<DeclRefExpr>(X->IgnoreParenImpCasts()))
+        return false;
+      Path.assign(Fields.rbegin(), Fields.rend());
+      return true;
+    }
+    const Expr *Next = pathBase(K);
+    K = Next ? Next : pointerBase(K);
+  }
+  return false;
+}
+
+void Activity::computeMemberPaths(
+    const llvm::MapVector<const VarDecl *, SmallVector<const Expr *, 2>>
+        &Defs) {
+  // (Aliases of aliases in any order: a few rounds.)
+  for (unsigned Round = 0; Round < 4; ++Round) {
+    bool Changed = false;
+    for (const auto &[VD, L] : Defs) {
+      const VarDecl *R = storageOf(VD);
+      if (!R || R == VD)
+        continue;
+      ASTContext &Ctx = VD->getASTContext();
+      SmallVector<const FieldDecl *, 2> Path;
+      bool First = true, Same = true;
+      for (const Expr *E : L) {
+        if (E->IgnoreParenImpCasts()->isNullPointerConstant(
+                Ctx, Expr::NPC_ValueDependentIsNotNull) ||
+            basedOn(E, VD))
+          continue;
+        SmallVector<const FieldDecl *, 2> P;
+        containerPath(E, MemberPaths, P);
+        if (First)
+          Path = P;
+        else if (P != Path)
+          Same = false;
+        First = false;
+      }
+      if (!Same)
+        Path.clear();
+      auto It = MemberPaths.find(VD);
+      if (Path.empty() ? It != MemberPaths.end()
+                       : It == MemberPaths.end() || It->second != Path) {
+        if (Path.empty())
+          MemberPaths.erase(It);
+        else
+          MemberPaths[VD] = Path;
+        Changed = true;
+      }
+    }
+    if (!Changed)
+      break;
+  }
+}
+
+} // namespace grad

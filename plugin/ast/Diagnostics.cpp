@@ -1,0 +1,245 @@
+//===- Diagnostics.cpp - clang-grad diagnostics -----------------*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ast/Diagnostics.h"
+#include "ast/NodePolicy.h"
+#include "ast/Abi.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace clang;
+
+namespace grad {
+
+namespace {
+struct DiagRow {
+  DiagnosticsEngine::Level Level;
+  const char *Text;
+};
+
+const DiagRow Rows[] = {
+#define GRAD_DIAG(ID, Level, Text) {DiagnosticsEngine::Level, Text},
+#include "ast/Diagnostics.def"
+};
+} // namespace
+
+DiagnosticBuilder report(DiagnosticsEngine &DE, Diag D, SourceLocation Loc) {
+  const DiagRow &Row = Rows[static_cast<unsigned>(D)];
+  DiagnosticsEngine::Level Level = Row.Level;
+  if (Level == DiagnosticsEngine::Warning) {
+    if (DE.getIgnoreAllWarnings())
+      Level = DiagnosticsEngine::Ignored;
+    else if (DE.getWarningsAsErrors())
+      Level = DiagnosticsEngine::Error;
+  }
+  // DiagnosticIDs caches custom IDs by (level, text): lookups are cheap.
+  unsigned ID = DE.getDiagnosticIDs()->getCustomDiagID(
+      static_cast<DiagnosticIDs::Level>(Level), Row.Text);
+  return DE.Report(Loc, ID);
+}
+
+std::string spelledExpr(const ASTContext &Ctx, const Expr *E) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceRange R = E->getSourceRange();
+  if (R.isValid() && !R.getBegin().isMacroID() && !R.getEnd().isMacroID()) {
+    StringRef Text = Lexer::getSourceText(CharSourceRange::getTokenRange(R),
+                                          SM, Ctx.getLangOpts());
+    if (!Text.empty() && Text.size() < 80)
+      return Text.str();
+  }
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  E->printPretty(OS, nullptr, PrintingPolicy(Ctx.getLangOpts()));
+  return Out;
+}
+
+/// A construct named as the user wrote it, never by its AST class.
+std::string constructName(const Stmt *S) {
+  switch (S->getStmtClass()) {
+  case Stmt::GotoStmtClass:
+  case Stmt::IndirectGotoStmtClass:
+    return "'goto'";
+  case Stmt::LabelStmtClass:
+    return "label";
+  case Stmt::GCCAsmStmtClass:
+  case Stmt::MSAsmStmtClass:
+    return "inline assembly";
+  case Stmt::CXXTryStmtClass:
+    return "'try' block";
+  case Stmt::CXXThrowExprClass:
+    return "'throw' expression";
+  case Stmt::ForStmtClass:
+    return "'for' loop";
+  case Stmt::WhileStmtClass:
+    return "'while' loop";
+  case Stmt::DoStmtClass:
+    return "'do' loop";
+  case Stmt::CXXForRangeStmtClass:
+    return "range-based 'for' loop";
+  case Stmt::SwitchStmtClass:
+    return "'switch' statement";
+  case Stmt::BreakStmtClass:
+    return "'break'";
+  case Stmt::ContinueStmtClass:
+    return "'continue'";
+  case Stmt::LambdaExprClass:
+    return "lambda expression";
+  case Stmt::CXXNewExprClass:
+    return "'new' expression";
+  case Stmt::CXXDeleteExprClass:
+    return "'delete' expression";
+  case Stmt::MemberExprClass:
+    if (const auto *CE = dyn_cast<CallExpr>(
+            cast<MemberExpr>(S)->getBase()->IgnoreParenImpCasts()))
+      if (const FunctionDecl *FD = CE->getDirectCallee();
+          FD && returnsWritableReference(FD))
+        return "use of the reference returned by '" + FD->getNameAsString() +
+               "' (write the call as a statement of its own)";
+    return "member access";
+  case Stmt::ArraySubscriptExprClass:
+    return "array subscript";
+  case Stmt::CXXMemberCallExprClass:
+    return "member function call";
+  case Stmt::CXXOperatorCallExprClass:
+    if (const char *Op = getOperatorSpelling(
+            cast<CXXOperatorCallExpr>(S)->getOperator()))
+      return std::string("call of 'operator") + Op + "'";
+    return "operator call";
+  case Stmt::CoreturnStmtClass:
+  case Stmt::CoawaitExprClass:
+  case Stmt::CoyieldExprClass:
+  case Stmt::CoroutineBodyStmtClass:
+    return "coroutine";
+  case Stmt::VAArgExprClass:
+    return "'va_arg'";
+  case Stmt::StmtExprClass:
+    return "statement expression";
+  case Stmt::CXXThisExprClass:
+    return "'this'";
+  case Stmt::UnaryOperatorClass:
+    switch (cast<UnaryOperator>(S)->getOpcode()) {
+    case UO_Deref:
+      if (const auto *CE = dyn_cast<CallExpr>(
+              cast<UnaryOperator>(S)->getSubExpr()->IgnoreParenImpCasts()))
+        if (const FunctionDecl *FD = CE->getDirectCallee())
+          return "dereference of the pointer '" + FD->getNameAsString() +
+                 "' returns, whose target the plugin cannot track (it must "
+                 "point into one pointer or container argument)";
+      return "pointer dereference";
+    case UO_AddrOf:
+      return "address-of";
+    default:
+      return "'" +
+             std::string(UnaryOperator::getOpcodeStr(
+                 cast<UnaryOperator>(S)->getOpcode())) +
+             "' operator";
+    }
+  default:
+    break;
+  }
+  // Named by what the user wrote, never by the AST class.
+  auto TypeName = [](const Expr *E) {
+    LangOptions LO;
+    LO.CPlusPlus = LO.Bool = true;
+    PrintingPolicy Policy(LO);
+    Policy.SuppressTagKeyword = true;
+    return "'" + E->getType().getAsString(Policy) + "'";
+  };
+  if (const auto *CE = dyn_cast<CallExpr>(S)) {
+    if (const auto *FD =
+            dyn_cast_or_null<FunctionDecl>(CE->getCalleeDecl()))
+      return "call to '" + FD->getNameAsString() + "'";
+    // `f(a + i, p)` with `double (*f)(double, double)`: name the pointer.
+    const Expr *Callee = CE->getCallee()->IgnoreParenImpCasts();
+    if (const auto *U = dyn_cast<UnaryOperator>(Callee);
+        U && U->getOpcode() == UO_Deref)
+      Callee = U->getSubExpr()->IgnoreParenImpCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Callee))
+      return "call through the function pointer '" +
+             DRE->getDecl()->getNameAsString() + "'";
+    if (const auto *ME = dyn_cast<MemberExpr>(Callee))
+      return "call through the function pointer '" +
+             ME->getMemberDecl()->getNameAsString() + "'";
+    return "call through a function pointer";
+  }
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(S))
+    return (CE->isListInitialization() ? "brace initialisation of "
+                                       : "construction of ") +
+           TypeName(CE);
+  if (const auto *IL = dyn_cast<InitListExpr>(S))
+    return "brace initialisation of " + TypeName(IL);
+  if (isa<PredefinedExpr>(S))
+    return "'__func__'";
+  if (isa<StringLiteral>(S))
+    return "string literal";
+  if (const auto *NC = dyn_cast<CXXNamedCastExpr>(S))
+    return "'" + std::string(NC->getCastName()) + "'";
+  if (const auto *EC = dyn_cast<ExplicitCastExpr>(S))
+    return "cast to " + TypeName(EC);
+  if (isa<AbstractConditionalOperator>(S))
+    return "'?:' expression";
+  if (const auto *BO = dyn_cast<BinaryOperator>(S))
+    return "'" + BO->getOpcodeStr().str() + "' operator";
+  if (isa<CXXDefaultArgExpr>(S))
+    return "default argument";
+  if (isa<CXXStdInitializerListExpr>(S))
+    return "'std::initializer_list'";
+  if (isa<UnaryExprOrTypeTraitExpr>(S))
+    return "'sizeof'";
+  if (isa<CXXTypeidExpr>(S))
+    return "'typeid'";
+  if (isa<CXXNoexceptExpr>(S))
+    return "'noexcept' operator";
+  if (isa<AtomicExpr>(S))
+    return "atomic builtin";
+  if (isa<ConstantExpr>(S) || isa<MaterializeTemporaryExpr>(S) ||
+      isa<CXXBindTemporaryExpr>(S) || isa<ExprWithCleanups>(S) ||
+      isa<ImplicitCastExpr>(S))
+    return constructName(*S->child_begin());
+  if (const char *Name = nodeName(S->getStmtClass()); Name && *Name)
+    return Name;
+  if (const auto *E = dyn_cast<Expr>(S))
+    return "expression of type " + TypeName(E);
+  if (isa<DeclStmt>(S))
+    return "declaration";
+  if (isa<CXXCatchStmt>(S))
+    return "'catch' handler";
+  if (isa<SEHTryStmt>(S))
+    return "'__try' block";
+  return "statement";
+}
+
+/// For a write through what a member function of an object returns
+/// (`M(0, 0) = x` with `double &operator()(int, int)`): when the object's
+/// class keeps its numbers behind a pointer member (`double *d`), a hint
+/// that a std::vector member is supported.
+std::string pointerMemberHint(const Expr *LHS) {
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(LHS);
+  const auto *OC = dyn_cast<CXXOperatorCallExpr>(LHS);
+  const CXXRecordDecl *RD = nullptr;
+  if (MC)
+    RD = MC->getRecordDecl();
+  else if (OC && OC->getNumArgs() > 0)
+    RD = OC->getArg(0)->getType().getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition())
+    return "";
+  for (const FieldDecl *F : RD->fields()) {
+    QualType T = F->getType();
+    if (T->isPointerType() && isFloating(T->getPointeeType()))
+      return " (its class '" + RD->getNameAsString() +
+             "' keeps its numbers behind the pointer member '" +
+             F->getNameAsString() +
+             "': a std::vector member is supported)";
+  }
+  return "";
+}
+
+} // namespace grad

@@ -1,0 +1,577 @@
+//===- Lift.cpp - Lambdas passed to map and broadcast -----------*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+
+#include "lift/Lift.h"
+#include "ast/Diagnostics.h"
+#include "ast/Abi.h"
+#include "ast/Rules.h"
+#include "ast/SemaBuilder.h"
+#include "analysis/Unread.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Sema/Sema.h"
+
+using namespace clang;
+
+namespace grad {
+
+const Expr *pointerOperation(const Stmt *St) {
+  if (!St || isa<LambdaExpr>(St))
+    return nullptr;
+  if (const auto *UO = dyn_cast<UnaryOperator>(St))
+    if (UO->getOpcode() == UO_Deref || UO->getOpcode() == UO_AddrOf)
+      return UO;
+  for (const Stmt *C : St->children())
+    if (const Expr *P = pointerOperation(C))
+      return P;
+  return nullptr;
+}
+
+namespace {
+/// Finds what makes a callable impure: writes to captured or global state,
+/// reads of mutable globals, calls to functions without rules.
+struct Purity : RecursiveASTVisitor<Purity> {
+  const FunctionDecl *Callee;
+  llvm::DenseSet<const VarDecl *> Captured;
+  std::string Writes, ReadsGlobal, Calls;
+  llvm::SmallVector<VarDecl *, 4> WrittenGlobals;
+  llvm::DenseSet<const VarDecl *> WrittenVars;
+
+  bool isLocal(const VarDecl *VD) const {
+    return !Captured.count(VD) && VD->isLocalVarDeclOrParm() &&
+           !VD->isStaticLocal();
+  }
+  bool WritesThis = false;
+  void write(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    // this->m, this->a[i], this->s.m: the captured object.
+    for (const Expr *P = E;;) {
+      P = P->IgnoreParenImpCasts();
+      if (const auto *ME = dyn_cast<MemberExpr>(P)) {
+        P = ME->getBase();
+        continue;
+      }
+      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(P)) {
+        P = AS->getBase();
+        continue;
+      }
+      if (isa<CXXThisExpr>(P)) {
+        WritesThis = true;
+        if (Writes.empty())
+          Writes = "writes members of 'this'";
+        return;
+      }
+      break;
+    }
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+      E = AS->getBase()->IgnoreParenImpCasts();
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E))
+      if (OC->getOperator() == OO_Subscript)
+        E = OC->getArg(0)->IgnoreParenImpCasts();
+    const auto *DRE = dyn_cast<DeclRefExpr>(E);
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!VD || isLocal(VD))
+      return;
+    WrittenVars.insert(VD);
+    if (!Captured.count(VD)) {
+      if (Writes.empty())
+        Writes = "writes global '" + VD->getNameAsString() + "'";
+      WrittenGlobals.push_back(const_cast<VarDecl *>(VD));
+    } else if (Writes.empty()) {
+      Writes = "writes '" + VD->getNameAsString() + "'";
+    }
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->isAssignmentOp())
+      write(BO->getLHS());
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    if (UO->isIncrementDecrementOp())
+      write(UO->getSubExpr());
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (VD && !isLocal(VD) && !Captured.count(VD) && ReadsGlobal.empty() &&
+        !VD->getType().isConstQualified() && !VD->isConstexpr())
+      ReadsGlobal = "reads global '" + VD->getNameAsString() + "'";
+    return true;
+  }
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MC) {
+    // A non-const member function called on the captured object.
+    const CXXMethodDecl *MD = MC->getMethodDecl();
+    if (MD && !MD->isConst() && !MD->isStatic() &&
+        isa<CXXThisExpr>(MC->getImplicitObjectArgument()->IgnoreParenImpCasts())) {
+      WritesThis = true;
+      if (Writes.empty())
+        Writes = "calls non-const member function '" + MD->getNameAsString() +
+                 "' of 'this'";
+    }
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *CE) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    if (!FD || findRule(FD) || !Calls.empty())
+      return true;
+    if (!isFloating(CE->getType()))
+      return true;
+    Calls = "calls '" + FD->getNameAsString() + "'";
+    return true;
+  }
+};
+} // namespace
+
+void classify(LambdaInfo &Info) {
+  Purity P;
+  P.Callee = Info.Callee;
+  if (Info.Lambda)
+    for (const LambdaCapture &C : Info.Lambda->captures()) {
+      if (C.capturesThis()) {
+        LiftedCapture T;
+        T.ByRef = true;
+        T.This = true;
+        Info.Caps.push_back(T);
+        continue;
+      }
+      if (!C.capturesVariable())
+        continue;
+      auto *VD = dyn_cast<VarDecl>(C.getCapturedVar());
+      if (!VD)
+        continue;
+      P.Captured.insert(VD);
+      Info.Caps.push_back({VD, C.getCaptureKind() == LCK_ByRef, false});
+    }
+  if (Info.Callee->getBody())
+    P.TraverseStmt(Info.Callee->getBody());
+  for (LiftedCapture &C : Info.Caps)
+    C.Written = C.This ? P.WritesThis : P.WrittenVars.count(C.Var) != 0;
+  // Written globals become by-reference captures of the element function.
+  for (VarDecl *G : P.WrittenGlobals) {
+    bool Seen = false;
+    for (const LiftedCapture &C : Info.Caps)
+      Seen |= C.Var == G;
+    if (!Seen)
+      Info.Caps.push_back({G, true, true});
+  }
+  if (!P.Writes.empty()) {
+    Info.Kind = Lowering::Stateful;
+    Info.Reason = P.Writes;
+  } else if (!Info.Caps.empty()) {
+    Info.Kind = Lowering::Reverse;
+    Info.Reason = "captures '" + Info.Caps.front().name() + "'";
+  } else if (!P.ReadsGlobal.empty()) {
+    Info.Kind = Lowering::Reverse;
+    Info.Reason = P.ReadsGlobal;
+  } else if (!P.Calls.empty()) {
+    Info.Kind = Lowering::Reverse;
+    Info.Reason = P.Calls;
+  } else {
+    Info.Kind = Lowering::Forward;
+    Info.Reason = "capture-free and pure";
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Cloning a callable's body into a new function
+//===----------------------------------------------------------------------===//
+
+namespace {
+class Cloner {
+public:
+  Cloner(Sema &S, FunctionDecl *Fn, QualType Dual)
+      : B(S, Fn->getLocation()), S(S), Ctx(S.Context), Fn(Fn), Dual(Dual) {}
+
+  SemaBuilder B;
+  llvm::DenseMap<const VarDecl *, VarDecl *> Map;
+  /// `const C &self`, the captured `this`.
+  VarDecl *Self = nullptr;
+  /// Rule calls whose value part is never read (see Unread.h).
+  llvm::DenseSet<const CallExpr *> Unread;
+  std::string Error;
+  SourceLocation ErrorLoc;
+
+  QualType type(QualType T) const {
+    if (!Dual.isNull() && isFloating(T.getNonReferenceType()))
+      return Dual;
+    return T;
+  }
+  bool isDual(const Expr *E) const {
+    return E && !Dual.isNull() &&
+           Ctx.hasSameUnqualifiedType(E->getType().getNonReferenceType(),
+                                      Dual);
+  }
+  Expr *toDual(Expr *E) {
+    if (!E || Dual.isNull() || isDual(E) || !E->getType()->isArithmeticType())
+      return E;
+    // D{static_cast<T>(e)}: a constant dual number.
+    QualType T = cast<ClassTemplateSpecializationDecl>(
+                     Dual->getAsCXXRecordDecl())
+                     ->getTemplateArgs()[0]
+                     .getAsType();
+    Expr *V = B.staticCast(T, E);
+    if (!V)
+      return nullptr;
+    ExprResult IL = S.ActOnInitList(B.Loc, MultiExprArg(&V, 1), B.Loc);
+    if (IL.isInvalid())
+      return nullptr;
+    Expr *ILE = IL.get();
+    ExprResult R = S.BuildCXXTypeConstructExpr(
+        Ctx.getTrivialTypeSourceInfo(Dual, B.Loc), B.Loc,
+        MultiExprArg(&ILE, 1), B.Loc, /*ListInitialization=*/true);
+    return R.isInvalid() ? nullptr : R.get();
+  }
+
+  Expr *fail(const Stmt *St, StringRef What) {
+    if (Error.empty()) {
+      Error = What.str();
+      ErrorLoc = St->getBeginLoc();
+    }
+    return nullptr;
+  }
+
+  Expr *expr(const Expr *E);
+  Stmt *stmt(const Stmt *St);
+
+private:
+  Sema &S;
+  ASTContext &Ctx;
+  FunctionDecl *Fn;
+  QualType Dual;
+};
+
+Expr *Cloner::expr(const Expr *E) {
+  if (!E)
+    return nullptr;
+  E = E->IgnoreImplicit()->IgnoreParens();
+  if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(E))
+    return expr(DA->getExpr());
+  if (const auto *NT = dyn_cast<SubstNonTypeTemplateParmExpr>(E))
+    return expr(NT->getReplacement());
+  B.Loc = E->getExprLoc();
+  if (const auto *FL = dyn_cast<FloatingLiteral>(E))
+    return FloatingLiteral::Create(Ctx, FL->getValue(), FL->isExact(),
+                                   FL->getType(), B.Loc);
+  if (const auto *IL = dyn_cast<IntegerLiteral>(E))
+    return IntegerLiteral::Create(Ctx, IL->getValue(), IL->getType(), B.Loc);
+  if (const auto *BL = dyn_cast<CXXBoolLiteralExpr>(E))
+    return B.boolLit(BL->getValue());
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
+      auto It = Map.find(VD);
+      if (It != Map.end())
+        return B.ref(It->second);
+      if (!VD->isLocalVarDeclOrParm() || VD->isStaticLocal())
+        return B.ref(const_cast<VarDecl *>(VD));
+      return fail(E, "reference to '" + VD->getNameAsString() + "'");
+    }
+    if (const auto *ECD = dyn_cast<EnumConstantDecl>(DRE->getDecl()))
+      return B.ref(const_cast<EnumConstantDecl *>(ECD));
+    return fail(E, "reference to '" + DRE->getDecl()->getNameAsString() + "'");
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    // (Lifted as written for a lambda called in the function, which is
+    // differentiated like a helper; map's tangent functions have no
+    // pointers to duals, and Map.cpp refuses pointers in map callables.)
+    if ((UO->getOpcode() == UO_Deref || UO->getOpcode() == UO_AddrOf) &&
+        !Dual.isNull())
+      return fail(E, "pointer operation '" + spelledExpr(Ctx, E) +
+                         "' in a lambda (read the value into a local before "
+                         "the lambda, or write the lambda's body in the "
+                         "function)");
+    return B.unop(UO->getOpcode(), expr(UO->getSubExpr()));
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    Expr *L = expr(BO->getLHS()), *R = expr(BO->getRHS());
+    if (BO->getOpcode() == BO_Assign && isDual(L))
+      R = toDual(R);
+    return B.binop(BO->getOpcode(), L, R);
+  }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+    Expr *T = expr(CO->getTrueExpr()), *F = expr(CO->getFalseExpr());
+    if (isDual(T) || isDual(F)) {
+      T = toDual(T);
+      F = toDual(F);
+    }
+    return B.cond(expr(CO->getCond()), T, F);
+  }
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+    return B.subscript(expr(AS->getBase()), expr(AS->getIdx()));
+  if (isa<CXXThisExpr>(E)) {
+    if (!Self)
+      return fail(E, "'this'");
+    return B.addrOf(B.ref(Self));
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    // p.b, q->w, this->w: a data member of a parameter or capture.
+    const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (!FD || !FD->getIdentifier())
+      return fail(E, "member access");
+    if (Self && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+      return B.member(B.ref(Self), FD->getName());
+    return B.member(expr(ME->getBase()), FD->getName(), ME->isArrow());
+  }
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
+    if (OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2)
+      return B.subscript(expr(OC->getArg(0)), expr(OC->getArg(1)));
+    if (OC->getOperator() == OO_Call && OC->getNumArgs() >= 1 &&
+        !isDual(expr(OC->getArg(0)))) {
+      SmallVector<Expr *, 4> Args;
+      for (unsigned I = 1; I < OC->getNumArgs(); ++I)
+        Args.push_back(expr(OC->getArg(I)));
+      return B.call(expr(OC->getArg(0)), Args); // obj(args...)
+    }
+    return fail(E, "overloaded operator call");
+  }
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+    const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
+    if (!ME || !MC->getMethodDecl() || !MC->getMethodDecl()->getIdentifier())
+      return fail(E, "member function call");
+    SmallVector<Expr *, 4> Args;
+    for (const Expr *A : MC->arguments())
+      if (!isa<CXXDefaultArgExpr>(A))
+        Args.push_back(expr(A));
+    if (Self && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+      return B.memberCall(B.ref(Self), MC->getMethodDecl()->getName(), Args);
+    return B.memberCall(expr(ME->getBase()), MC->getMethodDecl()->getName(),
+                        Args, ME->isArrow());
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    if (!FD)
+      return fail(E, constructName(E));
+    SmallVector<Expr *, 4> Args;
+    bool AnyDual = false;
+    for (const Expr *A : CE->arguments()) {
+      if (isa<CXXDefaultArgExpr>(A))
+        break;
+      Args.push_back(expr(A));
+      AnyDual |= isDual(Args.back());
+    }
+    if (AnyDual) {
+      // Dual arguments: the rule's dual overload from grad/dual.h.
+      const Rule *R = findRule(FD);
+      if (!R)
+        return fail(E, "call to '" + FD->getNameAsString() +
+                           "' in a dual-number lambda");
+      // dual.h takes any mix of one dual type and arithmetic scalars.
+      if (Unread.count(CE))
+        return B.callRuntime(std::string(R->Name) + "_der", {}, Args);
+      return B.callGrad(R->Name, Args);
+    }
+    return B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Args);
+  }
+  if (const auto *EC = dyn_cast<ExplicitCastExpr>(E)) {
+    QualType T = EC->getTypeAsWritten();
+    Expr *Sub = expr(EC->getSubExpr());
+    if (isDual(Sub) && isFloating(T))
+      return Sub;
+    if (!Dual.isNull() && isFloating(T))
+      return toDual(Sub);
+    return B.staticCast(T, Sub);
+  }
+  return fail(E, constructName(E));
+}
+
+Stmt *Cloner::stmt(const Stmt *St) {
+  if (!St)
+    return nullptr;
+  B.Loc = St->getBeginLoc();
+  if (const auto *CS = dyn_cast<CompoundStmt>(St)) {
+    SmallVector<Stmt *, 16> Body;
+    for (const Stmt *C : CS->body())
+      Body.push_back(stmt(C));
+    return B.block(Body);
+  }
+  if (const auto *DS = dyn_cast<DeclStmt>(St)) {
+    SmallVector<Decl *, 4> Decls;
+    for (const Decl *D : DS->decls()) {
+      const auto *VD = dyn_cast<VarDecl>(D);
+      if (!VD || VD->isStaticLocal()) {
+        fail(St, "local declaration");
+        return nullptr;
+      }
+      QualType T = type(VD->getType());
+      Expr *Init = VD->hasInit() ? expr(VD->getInit()) : nullptr;
+      if (T == Dual)
+        Init = toDual(Init);
+      VarDecl *NV = B.var(Fn, VD->getName(), T, Init);
+      Map[VD] = NV;
+      Decls.push_back(NV);
+    }
+    return new (Ctx) DeclStmt(
+        DeclGroupRef::Create(Ctx, Decls.data(), Decls.size()), B.Loc, B.Loc);
+  }
+  if (const auto *RS = dyn_cast<ReturnStmt>(St)) {
+    Expr *V = RS->getRetValue() ? expr(RS->getRetValue()) : nullptr;
+    if (RS->getRetValue() && !V)
+      return nullptr;
+    if (V && !Dual.isNull() && isFloating(Fn->getReturnType()) == false &&
+        Ctx.hasSameUnqualifiedType(Fn->getReturnType(), Dual))
+      V = toDual(V);
+    StmtResult R = S.BuildReturnStmt(B.Loc, V);
+    if (R.isInvalid()) {
+      fail(St, "return statement");
+      return nullptr;
+    }
+    return R.get();
+  }
+  if (const auto *IS = dyn_cast<IfStmt>(St)) {
+    if (IS->getInit() || IS->getConditionVariable()) {
+      fail(St, "'if' with an initializer");
+      return nullptr;
+    }
+    return B.ifStmt(expr(IS->getCond()), stmt(IS->getThen()),
+                    IS->getElse() ? stmt(IS->getElse()) : nullptr);
+  }
+  if (const auto *FS = dyn_cast<ForStmt>(St))
+    return B.forStmt(stmt(FS->getInit()), expr(FS->getCond()),
+                     expr(FS->getInc()), stmt(FS->getBody()));
+  if (const auto *WS = dyn_cast<WhileStmt>(St))
+    return B.whileStmt(expr(WS->getCond()), stmt(WS->getBody()));
+  if (const auto *DS = dyn_cast<DoStmt>(St))
+    return B.doStmt(stmt(DS->getBody()), expr(DS->getCond()));
+  if (isa<BreakStmt>(St))
+    return B.breakStmt();
+  if (isa<ContinueStmt>(St))
+    return B.continueStmt();
+  if (isa<NullStmt>(St))
+    return new (Ctx) NullStmt(B.Loc);
+  if (const auto *E = dyn_cast<Expr>(St))
+    return expr(E);
+  fail(St, constructName(St));
+  return nullptr;
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Lifting (the driver names and records the functions: driver/Lambdas.cpp)
+//===----------------------------------------------------------------------===//
+
+/// The class whose `this` a lambda captures: that of the member function
+/// it is written in (through enclosing lambdas).
+QualType capturedThisType(const LambdaInfo &Info) {
+  if (!Info.Lambda)
+    return QualType();
+  const DeclContext *DC = Info.Lambda->getLambdaClass()->getDeclContext();
+  for (; DC; DC = DC->getParent())
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(DC))
+      if (!MD->getParent()->isLambda())
+        return MD->getASTContext().getRecordType(MD->getParent());
+  return QualType();
+}
+
+bool cloneLifted(Sema &S, const LambdaInfo &Info, FunctionDecl *Fn,
+                 QualType Dual, const FunctionDecl *Primal) {
+  const FunctionDecl *F = Info.Callee;
+  SourceLocation Loc = Fn->getLocation();
+  ArrayRef<ParmVarDecl *> Params = Fn->parameters();
+  Sema::SynthesizedFunctionScope Scope(S, Fn);
+  Cloner C(S, Fn, Dual);
+  unsigned I = 0;
+  for (const ParmVarDecl *P : F->parameters())
+    C.Map[P] = Params[I++];
+  for (const LiftedCapture &Cap : Info.Caps) {
+    if (Cap.This)
+      C.Self = Params[I++];
+    else
+      C.Map[Cap.Var] = Params[I++];
+  }
+  // A tangent function serves tangent_pullback alone, which reads the
+  // derivative part of its result only.
+  if (!Dual.isNull())
+    C.Unread = unreadRuleCalls(F->getBody());
+  Stmt *Body = C.stmt(F->getBody());
+  if (!C.Error.empty() || !Body || C.B.Failed) {
+    report(S.Diags, Diag::UnsupportedConstruct,
+           C.ErrorLoc.isValid() ? C.ErrorLoc : Loc)
+        << (C.Error.empty() ? std::string("lambda body") : C.Error)
+        << Primal->getNameAsString();
+    return false;
+  }
+  Fn->setBody(Body);
+  return true;
+}
+
+SmallVector<std::pair<const VarDecl *, const Expr *>, 2>
+copiedCaptures(const LambdaExpr *L) {
+  SmallVector<std::pair<const VarDecl *, const Expr *>, 2> Out;
+  auto Init = L->capture_init_begin();
+  for (const LambdaCapture &LC : L->captures()) {
+    const Expr *I = *Init++;
+    if (!LC.capturesVariable() || LC.getCaptureKind() != LCK_ByCopy ||
+        L->isInitCapture(&LC) || !I)
+      continue;
+    const auto *V = dyn_cast<VarDecl>(LC.getCapturedVar());
+    if (!V)
+      continue;
+    QualType T = V->getType();
+    QualType NR = T.getNonReferenceType();
+    // (A closure captured by copy cannot change: no copy of it.)
+    const CXXRecordDecl *RD = NR->getAsCXXRecordDecl();
+    if ((!T->isReferenceType() && T.isConstQualified()) ||
+        !(NR->isArithmeticType() || NR->isRecordType()) ||
+        (RD && RD->isLambda()))
+      continue;
+    Out.push_back({V, I});
+  }
+  return Out;
+}
+
+VarDecl *captureCopy(ASTContext &Ctx, const VarDecl *V, const Expr *Init,
+                     const LambdaExpr *L, StringRef Name) {
+  QualType T = V->getType().getNonReferenceType().getUnqualifiedType();
+  SourceLocation Loc = L->getBeginLoc();
+  VarDecl *C = VarDecl::Create(
+      Ctx, const_cast<DeclContext *>(V->getDeclContext()), Loc, Loc,
+      &Ctx.Idents.get(Name), T, Ctx.getTrivialTypeSourceInfo(T, Loc),
+      SC_None);
+  C->setInit(const_cast<Expr *>(Init));
+  return C;
+}
+
+std::string copiedCaptureProblem(const LambdaExpr *L, const Expr *Callee,
+                                 ArrayRef<const VarDecl *> Copied,
+                                 const std::string &Lambda) {
+  bool Immediate = isa<LambdaExpr>(Callee->IgnoreImplicit()->IgnoreParens());
+  for (const LambdaCapture &LC : L->captures()) {
+    if (!LC.capturesVariable() || LC.getCaptureKind() != LCK_ByCopy ||
+        L->isInitCapture(&LC))
+      continue;
+    const auto *V = dyn_cast<VarDecl>(LC.getCapturedVar());
+    if (!V)
+      continue;
+    std::string N = V->getNameAsString();
+    if (V->getType().getNonReferenceType()->isArrayType())
+      return "call of " + Lambda + ", which captures the array '" + N +
+             "' by value (capture it by reference)";
+    if (!Immediate && !llvm::is_contained(Copied, V) &&
+        llvm::any_of(copiedCaptures(L),
+                     [&](auto &P) { return P.first == V; }))
+      return "call of " + Lambda + ", which captures '" + N +
+             "' by value where the derivative cannot copy it (make the "
+             "lambda the initializer of a local variable, or capture '" +
+             N + "' by reference)";
+  }
+  return "";
+}
+
+bool containsLambda(const Stmt *St) {
+  if (!St)
+    return false;
+  if (isa<LambdaExpr>(St))
+    return true;
+  for (const Stmt *C : St->children())
+    if (containsLambda(C))
+      return true;
+  return false;
+}
+
+} // namespace grad

@@ -1,0 +1,559 @@
+//===- Containers.cpp - Arrays and containers of floating data --*- C++ -*-===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Mutations of a local std::vector keep its shadow the same size at every
+/// point: the forward sweep mirrors them on the shadow (push_back(0),
+/// resize), the reverse sweep undoes them (the pushed value receives the
+/// last element's adjoint, pop_back), with the sizes recorded where the
+/// reverse needs them.
+///
+//===----------------------------------------------------------------------===//
+
+#include "analysis/Jumps.h"
+#include "reverse/PullbackBuilder.h"
+#include "ast/Records.h"
+#include "analysis/Selectors.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Sema/Sema.h"
+
+using namespace clang;
+
+namespace grad {
+
+static const Expr *strip(const Expr *E) { return stripExpr(E); }
+
+/// The std::vector members whose effect on the shadow is modelled.
+static bool isModelledMutation(StringRef Name) {
+  return Name == "push_back" || Name == "emplace_back" ||
+         Name == "pop_back" || Name == "resize" || Name == "assign" ||
+         Name == "clear" || Name == "reserve" || Name == "shrink_to_fit" ||
+         Name == "insert" || Name == "erase" || Name == "swap";
+}
+
+/// True if \p A and \p B are a pointer range `p, q` (`a, a + n`).
+static bool pointerRange(const Expr *A, const Expr *B) {
+  return A->getType()->isPointerType() && B->getType()->isPointerType();
+}
+
+bool PullbackBuilder::isContainerMutation(const CallExpr *CE) const {
+  // `v = w;`, `v = f(x);`, `v = {x, y};` on a std::vector of numbers or
+  // plain structs (a vector of vectors keeps its shadow's inner sizes).
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE))
+    return OC->getOperator() == OO_Equal && OC->getNumArgs() == 2 &&
+           isStdClass(OC->getArg(0)->getType(), "vector") &&
+           !shadowIsCopy(OC->getArg(0)->getType());
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
+  const auto *MD = MC ? MC->getMethodDecl() : nullptr;
+  if (!MD || !MD->getIdentifier() || !isModelledMutation(MD->getName()))
+    return false;
+  return isStdClass(MC->getImplicitObjectArgument()->getType(), "vector");
+}
+
+bool PullbackBuilder::shadowFromCaller(const VarDecl *VD) const {
+  const auto *P = dyn_cast<ParmVarDecl>(VD);
+  if (!P || P->getDeclContext() != Primal)
+    return false;
+  for (auto &[LP, A] : LocalParamShadows)
+    if (LP == P)
+      return false;
+  return P->getType()->isReferenceType() ||
+         !Act.isDataWritten(P); // (written by-value ones get their own)
+}
+
+void PullbackBuilder::resizeShadow(const Expr *Obj, Stmts &Out) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(strip(Obj));
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || !isStdClass(VD->getType().getNonReferenceType(), "vector") ||
+      !Act.isActive(VD) || shadowFromCaller(VD) || !loopLocalSized(VD, Obj))
+    return;
+  // Shadows are zero during the forward sweep: resizing at the end keeps
+  // every element where it belongs.
+  Expr *Sh = shadowLValue(*this, B, strip(Obj));
+  if (!Sh)
+    return;
+  Out.push_back(B.memberCall(
+      Sh, "resize", {B.memberCall(B.ref(mapVar(VD)), "size", {})}));
+}
+
+void PullbackBuilder::recordExitSizes(ArrayRef<const Stmt *> Body,
+                                      Stmts &Fwd) {
+  if (Loops.empty() || Frames.empty())
+    return;
+  QualType SizeT = Ctx.getSizeType();
+  bool JumpBefore = false; // a jump out of the block before the statement
+  for (const Stmt *C : Body) {
+    if (const auto *DS = dyn_cast<DeclStmt>(C))
+      for (const Decl *D : DS->decls()) {
+        const auto *VD = dyn_cast<VarDecl>(D);
+        if (!VD ||
+            !(isStdClass(VD->getType(), "vector") ||
+              shadowIsCopy(VD->getType())) ||
+            !Act.isActive(VD))
+          continue;
+        VarDecl *Z = hoist("_z", SizeT);
+        // Zero where a jump leaves the block before the declaration.
+        if (JumpBefore)
+          Fwd.push_back(B.assign(B.ref(Z), B.intLit(0, SizeT)));
+        Frames.back().Recorded.push_back(Z);
+        Frames.back().ExitSizes.push_back({Z, VD});
+      }
+    JumpBefore = JumpBefore || hasJumps(C);
+  }
+}
+
+void PullbackBuilder::restoreExitSizes(Stmts &Fwd, Stmts &Rev) {
+  if (Frames.empty())
+    return;
+  Stmts Resize;
+  for (auto [Z, VD] : Frames.back().ExitSizes) {
+    VarDecl *V = mapVar(VD);
+    if (!V)
+      continue;
+    Fwd.push_back(B.assign(B.ref(Z), exitMark(V, VD)));
+    // Nothing after the block reads the vector: its adjoint starts at zero
+    // (an element owner's shadow as the iteration left it: saved at the
+    // exit, after any saves of whole assignments in the block).
+    if (VarDecl *Slot = OwnerSlots.lookup(VD))
+      Fwd.push_back(B.memberCall(B.ref(Slot), "save", {}));
+    if (VarDecl *Slot = OwnerSlots.lookup(VD))
+      Resize.push_back(
+          B.ifStmt(B.binop(BO_NE, B.ref(Z), B.intLit(0, Ctx.getSizeType())),
+                   B.memberCall(B.ref(Slot), "restore", {}), nullptr));
+    else
+      Resize.push_back(zeroFill(B, B.ref(adjointOf(VD)), B.ref(Z),
+                                VD->getType().getCanonicalType()));
+  }
+  Rev.insert(Rev.begin(), Resize.begin(), Resize.end());
+}
+
+void PullbackBuilder::exitSizesAtJump(const Stmt *J, size_t F, Stmts &Fwd) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (auto [Z, VD] : Frames[F].ExitSizes)
+    if (VarDecl *V = mapVar(VD);
+        V && SM.isBeforeInTranslationUnit(VD->getLocation(), J->getBeginLoc())) {
+      Fwd.push_back(B.assign(B.ref(Z), exitMark(V, VD)));
+      if (VarDecl *Slot = OwnerSlots.lookup(VD))
+        Fwd.push_back(B.memberCall(B.ref(Slot), "save", {}));
+    }
+}
+
+Expr *PullbackBuilder::exitMark(VarDecl *V, const VarDecl *VD) {
+  if (shadowIsCopy(VD->getType()))
+    return B.intLit(1, Ctx.getSizeType());
+  return B.memberCall(B.ref(V), "size", {});
+}
+
+/// True if \p VD is declared in the body (or header) of a loop within \p S.
+static bool declaredInLoop(const Stmt *S, const VarDecl *VD, bool InLoop) {
+  if (!S)
+    return false;
+  if (const auto *DS = dyn_cast<DeclStmt>(S))
+    for (const Decl *D : DS->decls())
+      if (D == VD)
+        return InLoop;
+  bool Loop = isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) ||
+              isa<CXXForRangeStmt>(S);
+  // (The init statement of a for loop runs once per run of the loop.)
+  const auto *FS = dyn_cast<ForStmt>(S);
+  for (const Stmt *C : S->children())
+    if (declaredInLoop(C, VD, InLoop || (Loop && (!FS || C != FS->getInit()))))
+      return true;
+  return false;
+}
+
+bool PullbackBuilder::loopLocalSized(const VarDecl *VD, const Expr *At) {
+  // (Outside loops, no vector in scope is declared in one.)
+  if (Loops.empty() || !Act.isActive(VD))
+    return true;
+  for (const Frame &F : Frames)
+    for (auto [Z, V] : F.ExitSizes)
+      if (V == VD)
+        return true;
+  // A vector declared in the header of a loop inside a loop starts every
+  // outer iteration afresh: the reverse sweep of an earlier iteration
+  // would find its shadow at the size the later one left.
+  if (!declaredInLoop(Primal->getBody(), VD, false))
+    return true;
+  unsupported(At, "size change of '" + VD->getNameAsString() +
+                      "', a std::vector declared in the header of a loop "
+                      "inside a loop (declare it before the inner loop)");
+  return false;
+}
+
+Expr *PullbackBuilder::containerMutation(const CallExpr *CE) {
+  const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
+  const auto *MD = cast<CXXMethodDecl>(CE->getDirectCallee());
+  StringRef Name = OC ? "operator=" : MD->getName();
+  const Expr *Obj = strip(OC ? OC->getArg(0) : MC->getImplicitObjectArgument());
+  const auto *DRE = dyn_cast<DeclRefExpr>(Obj);
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || !mapVar(VD) || (Act.isAlias(VD) && !Act.isOwner(VD)))
+    return unsupported(CE, "call to '" + Name.str() + "' on " +
+                               spelled(Obj) +
+                               " (a std::vector that is not a variable)");
+  if (Name != "reserve" && Name != "shrink_to_fit" &&
+      !loopLocalSized(VD, CE))
+    return nullptr;
+  SmallVector<const Expr *, 2> Args;
+  if (OC)
+    Args.push_back(OC->getArg(1));
+  else
+    for (const Expr *A : MC->arguments())
+      if (!isa<CXXDefaultArgExpr>(A))
+        Args.push_back(A);
+  bool Assign = Name == "assign" || Name == "operator=";
+  QualType SizeT = Ctx.getSizeType();
+  Expr *V = B.ref(mapVar(VD));
+  // The size before the call, for the reverse sweep.
+  auto RecordSize = [&]() {
+    VarDecl *O = hoist("_o", SizeT);
+    Cur->push_back(B.assign(B.ref(O), B.memberCall(V, "size", {})));
+    if (!Loops.empty() && !Frames.empty())
+      Frames.back().Recorded.push_back(O);
+    return O;
+  };
+  // The forward call, with the element values as the forward sweep
+  // computes them (recorded for their own backprop).
+  auto Value = [&](const Expr *A) { return fwd(A, false); };
+  const Expr *Elem = nullptr; // the inserted value, if it has an adjoint
+  VarDecl *Old = nullptr, *Pos = nullptr, *Count = nullptr;
+  const Expr *From = nullptr;   // the first pointer of a source range
+  const Expr *Whole = nullptr;  // `v = w`: the vector whose value v takes
+  const VarDecl *Other = nullptr; // v.swap(w): w
+  // v.assign({x, y}), v.insert(pos, {x, y}): the braced elements.
+  const InitListExpr *List =
+      Args.size() == (Name == "insert" ? 2u : 1u) &&
+              (Name == "insert" || Assign) &&
+              isFloating(elementTypeOf(Ctx, Obj->getType().getNonReferenceType()))
+          ? bracedElements(Args.back())
+          : nullptr;
+  SmallVector<Expr *, 2> FArgs;
+  // insert(pos, ...): the position as an index (iterators do not survive
+  // the mutation), recorded for the reverse sweep with the count.
+  QualType DiffT = Ctx.getPointerDiffType();
+  auto InsertAt = [&](Expr *CountExpr) {
+    Pos = hoist("_k", DiffT);
+    Cur->push_back(B.assign(
+        B.ref(Pos),
+        B.binop(BO_Sub, plain(Args[0]), B.memberCall(V, "begin", {}))));
+    if (CountExpr) {
+      Count = hoist("_c", DiffT);
+      Cur->push_back(B.assign(B.ref(Count), CountExpr));
+    }
+    for (VarDecl *R : {Pos, Count})
+      if (R && !Loops.empty() && !Frames.empty())
+        Frames.back().Recorded.push_back(R);
+    FArgs.push_back(B.binop(BO_Add, B.memberCall(V, "begin", {}), B.ref(Pos)));
+  };
+  if (List) {
+    if (Assign)
+      Old = RecordSize();
+    else
+      InsertAt(nullptr);
+    SmallVector<Expr *, 4> Vals;
+    for (const Expr *E : List->inits())
+      Vals.push_back(Value(E));
+    if (llvm::is_contained(Vals, nullptr)) {
+      Failed = true;
+      return nullptr;
+    }
+    ExprResult IL = S.ActOnInitList(B.Loc, Vals, B.Loc);
+    if (IL.isInvalid())
+      return unsupported(Args.back(), "the braces " + spelled(Args.back()));
+    FArgs.push_back(IL.get());
+  } else if (OC) {
+    Old = RecordSize();
+    Whole = Args[0];
+    FArgs.push_back(fwd(Args[0], false));
+  } else if (Name == "push_back" || Name == "emplace_back") {
+    if (Args.size() > 1)
+      return unsupported(CE, "call to '" + Name.str() +
+                                 "' with more than one argument");
+    if (!Args.empty()) {
+      Elem = Args[0];
+      FArgs.push_back(Value(Args[0]));
+    }
+  } else if (Name == "assign" && Args.size() == 2 &&
+             pointerRange(Args[0], Args[1])) {
+    // v.assign(p, q): the elements come from memory; the reverse sweep
+    // reads its shadow where the forward sweep read the elements.
+    Old = RecordSize();
+    From = Args[0];
+    FArgs.push_back(memoryActive(From) ? rebuildBase(strip(From), true)
+                                       : plain(From));
+    FArgs.push_back(plain(Args[1]));
+  } else if (Name == "swap") {
+    const auto *W = dyn_cast<DeclRefExpr>(
+        Args.size() == 1 ? strip(Args[0]) : nullptr);
+    Other = W ? dyn_cast<VarDecl>(W->getDecl()) : nullptr;
+    // (A shadow from the caller holds the adjoints of the vector on exit,
+    // sized like it; the swap in the reverse sweep exchanges it with the
+    // other shadow like any.)
+    if (!Other || !mapVar(Other) || Act.isActive(Other) != Act.isActive(VD) ||
+        (Act.isAlias(Other) && !Act.isOwner(Other)))
+      return unsupported(CE, "call to 'swap' on " + spelled(Obj) +
+                                 " with " + (Args.empty() ? std::string("?")
+                                                          : spelled(Args[0])) +
+                                 " (swap two std::vector variables that both "
+                                 "carry derivatives, or neither)");
+    FArgs.push_back(B.ref(mapVar(Other)));
+  } else if (Name == "resize" || Name == "assign") {
+    if (Args.empty() || Args.size() > 2 ||
+        !Args[0]->getType()->isIntegralOrEnumerationType())
+      return unsupported(CE, "call to '" + Name.str() +
+                                 "' with these arguments (use a count and "
+                                 "a value, or two pointers)");
+    Old = RecordSize();
+    FArgs.push_back(plain(Args[0]));
+    if (Args.size() == 2) {
+      Elem = Args[1];
+      FArgs.push_back(Value(Args[1]));
+    }
+  } else if (Name == "clear") {
+    Old = RecordSize();
+  } else if (Name == "insert") {
+    bool One = Args.size() == 2 && isFloating(strip(Args[1])->getType());
+    bool Fill = Args.size() == 3 &&
+                Args[1]->getType()->isIntegralOrEnumerationType() &&
+                isFloating(strip(Args[2])->getType());
+    bool Range = Args.size() == 3 && pointerRange(Args[1], Args[2]);
+    if (!One && !Fill && !Range)
+      return unsupported(CE, "call to 'insert' with these arguments (insert "
+                             "one value, a count of one value, or a pointer "
+                             "range at a position)");
+    InsertAt(One ? nullptr
+                 : Fill ? B.staticCast(DiffT, plain(Args[1]))
+                        : B.binop(BO_Sub, plain(Args[2]), plain(Args[1])));
+    if (Range) {
+      From = Args[1];
+      FArgs.push_back(memoryActive(From) ? rebuildBase(strip(From), true)
+                                         : plain(From));
+      FArgs.push_back(plain(Args[2]));
+    } else {
+      Elem = Args.back();
+      if (Fill)
+        FArgs.push_back(B.ref(Count));
+      FArgs.push_back(Value(Args.back()));
+    }
+  } else if (Name == "erase") {
+    if (Args.empty() || Args.size() > 2)
+      return unsupported(CE, "call to 'erase' with these arguments");
+    // The position (and the count) as indices: iterators do not survive
+    // the mutation.
+    auto Index = [&](const Expr *It) {
+      return B.binop(BO_Sub, plain(It), B.memberCall(V, "begin", {}));
+    };
+    Pos = hoist("_k", DiffT);
+    Cur->push_back(B.assign(B.ref(Pos), Index(Args[0])));
+    if (Args.size() == 2) {
+      Count = hoist("_c", DiffT);
+      Cur->push_back(B.assign(
+          B.ref(Count), B.binop(BO_Sub, Index(Args[1]), B.ref(Pos))));
+    }
+    for (VarDecl *R : {Pos, Count})
+      if (R && !Loops.empty() && !Frames.empty())
+        Frames.back().Recorded.push_back(R);
+    FArgs.push_back(B.binop(BO_Add, B.memberCall(V, "begin", {}), B.ref(Pos)));
+    if (Count)
+      FArgs.push_back(B.binop(
+          BO_Add, B.memberCall(V, "begin", {}),
+          B.paren(B.binop(BO_Add, B.ref(Pos), B.ref(Count)))));
+  } else {
+    // pop_back, reserve, shrink_to_fit: no operands.
+    for (const Expr *A : Args)
+      FArgs.push_back(plain(A));
+  }
+  if (Failed)
+    return nullptr;
+  Expr *Call =
+      OC ? B.binop(BO_Assign, B.ref(mapVar(VD)), FArgs.empty() ? nullptr : FArgs[0])
+         : B.memberCall(B.ref(mapVar(VD)), MD->getDeclName(), FArgs);
+  Cur->push_back(Call);
+  if (Name != "reserve" && Name != "shrink_to_fit")
+    resizeShadow(Obj, *Cur);
+  if (Other)
+    resizeShadow(strip(Args[0]), *Cur);
+  SideEffectCalls.insert(strip(CE));
+  if (!Act.isActive(VD) || Name == "reserve" || Name == "shrink_to_fit")
+    return Call;
+
+  // The reverse sweep undoes the mutation on the shadow; the values that
+  // went in receive the adjoints of the elements they became.
+  Stmts R;
+  // The adjoints of the values that went in, read before the shadow is
+  // restored and passed on after it (a value may read the vector itself:
+  // `v.insert(v.begin(), v[0] * y)`).
+  SmallVector<std::pair<const Expr *, VarDecl *>, 4> Flows;
+  Expr *Sh = shadowLValue(*this, B, Obj);
+  if (!Sh)
+    return nullptr;
+  bool ElemActive = Elem && Act.isActive(strip(Elem));
+  QualType ET = Elem ? strip(Elem)->getType().getNonReferenceType()
+                           .getUnqualifiedType()
+                     : Ctx.DoubleTy;
+  // `shadow(p)[k] += shadow(v)[At + k]` for k < N: the adjoints of
+  // elements copied from memory go back to it.
+  auto BackToRange = [&](Expr *At, Expr *N) {
+    if (!memoryActive(From))
+      return;
+    VarDecl *K = B.var(PB, fresh("_i"), Ctx.getPointerDiffType(),
+                       B.intLit(0, Ctx.getPointerDiffType()));
+    Expr *Src = B.subscript(shadowPointer(*this, B, strip(From)), B.ref(K));
+    Expr *Dst = B.subscript(shadowLValue(*this, B, Obj),
+                            At ? B.binop(BO_Add, At, B.ref(K)) : B.ref(K));
+    R.push_back(B.forStmt(B.declStmt(K), B.binop(BO_LT, B.ref(K), N),
+                          B.unop(UO_PreInc, B.ref(K)),
+                          B.addAssign(Src, Dst)));
+  };
+  if (List) {
+    // Each element's adjoint back to its value; the shadow loses them
+    // again (insert) or gets its old size back (assign).
+    QualType ElT = elementTypeOf(Ctx, Obj->getType().getNonReferenceType());
+    for (unsigned I = 0; I < List->getNumInits(); ++I) {
+      const Expr *E = List->getInit(I);
+      if (!Act.isActive(strip(E)))
+        continue;
+      Expr *K = B.intLit(I, DiffT);
+      if (Pos)
+        K = I ? B.binop(BO_Add, B.ref(Pos), K) : B.ref(Pos);
+      VarDecl *A = bind(B.subscript(shadowLValue(*this, B, Obj), K), ElT, R);
+      Flows.push_back({E, A});
+    }
+    Expr *N = B.intLit(List->getNumInits(), DiffT);
+    if (Pos)
+      R.push_back(B.memberCall(
+          shadowLValue(*this, B, Obj), "erase",
+          {B.binop(BO_Add,
+                   B.memberCall(shadowLValue(*this, B, Obj), "begin", {}),
+                   B.ref(Pos)),
+           B.binop(BO_Add,
+                   B.memberCall(shadowLValue(*this, B, Obj), "begin", {}),
+                   B.paren(B.binop(BO_Add, B.ref(Pos), N)))}));
+    else
+      R.push_back(B.memberCall(shadowLValue(*this, B, Obj), "assign",
+                               {B.ref(Old), B.zero(ElT)}));
+  } else if (Whole) {
+    // The new value's adjoint goes to what it was copied (or computed)
+    // from; the shadow gets the old size back, zero.
+    QualType VT = Obj->getType().getNonReferenceType().getCanonicalType()
+                      .getUnqualifiedType();
+    VarDecl *A = B.var(PB, fresh("_r"), VT, shadowLValue(*this, B, Obj));
+    R.push_back(B.declStmt(A));
+    R.push_back(zeroFill(B, shadowLValue(*this, B, Obj), B.ref(Old), VT));
+    if (Act.isActive(strip(Whole)))
+      Flows.push_back({Whole, A});
+  } else if (Name == "swap") {
+    R.push_back(B.memberCall(Sh, "swap",
+                             {shadowLValue(*this, B, strip(Args[0]))}));
+  } else if (From && Name == "assign") {
+    BackToRange(nullptr,
+                B.staticCast(Ctx.getPointerDiffType(),
+                             B.memberCall(shadowLValue(*this, B, Obj), "size",
+                                          {})));
+    R.push_back(B.memberCall(
+        shadowLValue(*this, B, Obj), "assign",
+        {B.ref(Old),
+         B.zero(elementTypeOf(Ctx, Obj->getType().getNonReferenceType()))}));
+  } else if (Name == "insert" && Count) {
+    // The inserted elements' adjoints: back to the range they came from,
+    // or summed into the value they copy.
+    if (From) {
+      BackToRange(B.ref(Pos), B.ref(Count));
+    } else if (ElemActive) {
+      VarDecl *Sum = B.var(PB, fresh("_s"), ET, B.zero(ET));
+      R.push_back(B.declStmt(Sum));
+      VarDecl *K = B.var(PB, fresh("_i"), Ctx.getPointerDiffType(),
+                         B.intLit(0, Ctx.getPointerDiffType()));
+      R.push_back(B.forStmt(
+          B.declStmt(K), B.binop(BO_LT, B.ref(K), B.ref(Count)),
+          B.unop(UO_PreInc, B.ref(K)),
+          B.addAssign(B.ref(Sum),
+                      B.subscript(shadowLValue(*this, B, Obj),
+                                  B.binop(BO_Add, B.ref(Pos), B.ref(K))))));
+      Flows.push_back({Elem, Sum});
+    }
+    Expr *First = B.binop(BO_Add,
+                          B.memberCall(shadowLValue(*this, B, Obj), "begin", {}),
+                          B.ref(Pos));
+    Expr *Last = B.binop(
+        BO_Add, B.memberCall(shadowLValue(*this, B, Obj), "begin", {}),
+        B.paren(B.binop(BO_Add, B.ref(Pos), B.ref(Count))));
+    R.push_back(B.memberCall(shadowLValue(*this, B, Obj), "erase",
+                             {First, Last}));
+  } else if (Name == "push_back" || Name == "emplace_back") {
+    if (ElemActive) {
+      VarDecl *A = bind(B.memberCall(Sh, "back", {}), ET, R);
+      R.push_back(B.memberCall(shadowLValue(*this, B, Obj), "pop_back", {}));
+      Flows.push_back({Elem, A});
+    } else {
+      R.push_back(B.memberCall(Sh, "pop_back", {}));
+    }
+  } else if (Name == "pop_back") {
+    R.push_back(B.memberCall(Sh, "emplace_back", {}));
+  } else if (Name == "erase") {
+    // Nothing after the call reads the erased elements: their adjoints are
+    // zero where they come back.
+    Expr *At = B.binop(BO_Add, B.memberCall(Sh, "begin", {}), B.ref(Pos));
+    QualType ElT = elementTypeOf(Ctx, Obj->getType().getNonReferenceType());
+    Expr *Zero = ElT->isRecordType() ? recordZero(B, ElT) : B.zero(ElT);
+    SmallVector<Expr *, 3> IArgs{At};
+    if (Count)
+      IArgs.push_back(B.staticCast(SizeT, B.ref(Count)));
+    IArgs.push_back(Zero);
+    R.push_back(B.memberCall(shadowLValue(*this, B, Obj), "insert", IArgs));
+  } else if (Name == "insert") {
+    Expr *At = B.subscript(Sh, B.ref(Pos));
+    if (ElemActive) {
+      VarDecl *A = bind(At, ET, R);
+      Flows.push_back({Elem, A});
+    }
+    Expr *S2 = shadowLValue(*this, B, Obj);
+    R.push_back(B.memberCall(
+        S2, "erase",
+        {B.binop(BO_Add, B.memberCall(shadowLValue(*this, B, Obj), "begin",
+                                      {}),
+                 B.ref(Pos))}));
+  } else {
+    // resize, assign, clear: the new elements' adjoints flow into the
+    // value they were made from; the shadow gets its old size back.
+    if (ElemActive) {
+      VarDecl *Sum = B.var(PB, fresh("_s"), ET, B.zero(ET));
+      R.push_back(B.declStmt(Sum));
+      VarDecl *K = B.var(PB, fresh("_i"), SizeT,
+                         Name == "resize" ? B.ref(Old)
+                                          : B.intLit(0, SizeT));
+      R.push_back(B.forStmt(
+          B.declStmt(K),
+          B.binop(BO_LT, B.ref(K),
+                  B.memberCall(shadowLValue(*this, B, Obj), "size", {})),
+          B.unop(UO_PreInc, B.ref(K)),
+          B.addAssign(B.ref(Sum),
+                      B.subscript(shadowLValue(*this, B, Obj), B.ref(K)))));
+      Flows.push_back({Elem, Sum});
+    }
+    if (Name == "resize")
+      R.push_back(B.memberCall(shadowLValue(*this, B, Obj), "resize",
+                               {B.ref(Old)}));
+    else
+      R.push_back(B.memberCall(shadowLValue(*this, B, Obj), "assign",
+                               {B.ref(Old), B.zero(ET)}));
+  }
+  // Last element first: the forward sweep evaluated them in order, and
+  // split callees among them pop their frames in the opposite order.
+  for (auto It = Flows.rbegin(); It != Flows.rend(); ++It)
+    backprop(It->first, B.ref(It->second), R);
+  if (!Frames.empty())
+    Frames.back().SideRev.push_back(std::move(R));
+  return Call;
+}
+
+} // namespace grad
