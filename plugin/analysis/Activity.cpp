@@ -6,7 +6,7 @@
 
 #include "analysis/Activity.h"
 #include "ast/NodePolicy.h"
-#include "lift/Lift.h"
+#include "analysis/Callables.h"
 #include "analysis/Paths.h"
 #include "ast/Records.h"
 #include "analysis/Selectors.h"

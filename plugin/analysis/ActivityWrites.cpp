@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/Activity.h"
-#include "lift/Lift.h"
+#include "analysis/Callables.h"
 #include "analysis/Paths.h"
 #include "ast/Records.h"
 #include "analysis/Selectors.h"

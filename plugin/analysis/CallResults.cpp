@@ -13,7 +13,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/Paths.h"
-#include "reverse/PullbackBuilder.h"
 #include "ast/Records.h"
 #include "analysis/Facts.h"
 #include "analysis/Selectors.h"
@@ -518,21 +517,6 @@ bool returnsIntoObject(const CXXMethodDecl *MD) {
   const FunctionDecl *Def = nullptr;
   return MD->hasBody(Def) && Def && Def->getBody() &&
          (objectAccess(Def) & 1);
-}
-
-Expr *elementsOf(SemaBuilder &B, const Expr *A, Expr *Base, QualType Elem,
-                 bool Const) {
-  if (!Base || A->getType()->isPointerType())
-    return Base;
-  // A scalar (`twice(x)` returns a reference to x): its address.
-  if (isFloating(A->getType()))
-    return B.addrOf(Base);
-  if (!intoObject(A))
-    return B.memberCall(Base, "data", {}); // a std::vector or std::array
-  QualType T = Elem.getUnqualifiedType();
-  if (Const)
-    T.addConst();
-  return B.reinterpretCast(B.Ctx.getPointerType(T), B.addrOf(Base));
 }
 
 const Expr *refResultArg(const Expr *E) {

@@ -6,7 +6,6 @@
 
 #include "analysis/Paths.h"
 #include "ast/Diagnostics.h"
-#include "reverse/PullbackBuilder.h"
 #include "ast/Records.h"
 #include "analysis/Facts.h"
 #include "analysis/Selectors.h"
@@ -710,6 +709,65 @@ const Expr *stripExpr(const Expr *E) {
     E = Next;
   }
   return E;
+}
+
+const Expr *firstShapeWrite(const Stmt *Body) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const Expr *Found = nullptr;
+    void check(const Expr *L) {
+      const auto *ME = dyn_cast<MemberExpr>(L->IgnoreParenImpCasts());
+      if (Found || !ME || hasFloatingData(ME->getType()))
+        return;
+      QualType BT = ME->getBase()->getType();
+      if (ME->isArrow())
+        BT = BT->getPointeeType();
+      if (isElementOwner(BT))
+        Found = L;
+    }
+    bool VisitBinaryOperator(BinaryOperator *BO) {
+      if (BO->isAssignmentOp())
+        check(BO->getLHS());
+      return true;
+    }
+    bool VisitUnaryOperator(UnaryOperator *UO) {
+      if (UO->isIncrementDecrementOp())
+        check(UO->getSubExpr());
+      return true;
+    }
+    /// A std::vector in a local whose shadow is a copy (`m` or `m[i]` of a
+    /// vector of vectors, a vector member of an element owner).
+    static bool copiedVector(const Expr *E) {
+      const auto *RD =
+          E->getType().getNonReferenceType()->getAsCXXRecordDecl();
+      if (!RD || !RD->isInStdNamespace() || !RD->getIdentifier() ||
+          RD->getName() != "vector")
+        return false;
+      bool IsThis = false;
+      const VarDecl *R = pathRoot(E, IsThis);
+      return R && R->isLocalVarDecl() && shadowIsCopy(R->getType());
+    }
+    bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MC) {
+      const CXXMethodDecl *MD = MC->getMethodDecl();
+      if (Found || !MD || MD->isConst() || !MD->getIdentifier() ||
+          llvm::is_contained({"at", "front", "back", "data", "begin", "end"},
+                             MD->getName()))
+        return true;
+      if (copiedVector(MC->getImplicitObjectArgument()))
+        Found = MC;
+      return true;
+    }
+    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+      // (`a = b;` of the whole variable makes a new shadow.)
+      if (!Found && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2 &&
+          !isa<DeclRefExpr>(OC->getArg(0)->IgnoreParenImpCasts()) &&
+          copiedVector(OC->getArg(0)))
+        Found = OC;
+      return true;
+    }
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  } F;
+  F.TraverseStmt(const_cast<Stmt *>(Body));
+  return F.Found;
 }
 
 } // namespace grad

@@ -108,6 +108,10 @@ const clang::Expr *accessorArg(const clang::Expr *E);
 /// `std::copy`'s result): the argument for that parameter, or null.
 /// Accessors are not included (accessorArg).
 const clang::Expr *pointedArg(const clang::Expr *E);
+/// Strips the nodes Sema re-creates when an expression is rebuilt
+/// (implicit casts, parentheses, default arguments, substituted template
+/// arguments): the key of recorded values.
+const clang::Expr *stripExpr(const clang::Expr *E);
 /// The form stripExpr gives the expression \p E in place of itself
 /// (`*std::max_element(v.begin(), v.end())` -> the same call over
 /// pointers, dereferenced), or null.
@@ -149,12 +153,6 @@ bool intoObject(const clang::Expr *A);
 /// True if every return of the member function \p MD (with a body) is a
 /// reference or pointer into its own object.
 bool returnsIntoObject(const clang::CXXMethodDecl *MD);
-/// The elements a call's result points into, given \p Base, argument \p A
-/// rebuilt (a value or a shadow): a pointer as it is, a container's
-/// `.data()`, an object's `reinterpret_cast<Elem *>(&Base)` (const Elem if
-/// \p Const).
-clang::Expr *elementsOf(SemaBuilder &B, const clang::Expr *A,
-                        clang::Expr *Base, clang::QualType Elem, bool Const);
 
 /// True if a call of \p FD writes nothing through its pointer or reference
 /// parameters (nor its object): its whole body is `return e;` with `e` free
@@ -269,6 +267,13 @@ bool isStdAccessor(const clang::CXXMethodDecl *MD);
 /// `free` / `std::free`: releasing memory writes nothing the reverse sweep
 /// reads (values are recorded when they are read).
 bool isDeallocation(const clang::FunctionDecl *FD);
+
+/// The first statement of \p Body that changes the sizes of a local whose
+/// shadow is a copy (shadowIsCopy): a write to a member without floating
+/// data (`m.cols = 4`), a size-changing call on a copied vector
+/// (`a.push_back(row)`), or `a[i] = row`. The shadow, copied at the
+/// declaration, would index with the old sizes. Null if there is none.
+const clang::Expr *firstShapeWrite(const clang::Stmt *Body);
 
 } // namespace grad
 

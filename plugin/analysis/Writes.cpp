@@ -20,6 +20,7 @@
 
 #include "analysis/Paths.h"
 #include "analysis/Facts.h"
+#include "ast/Records.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -206,7 +207,14 @@ bool writesNothing(const FunctionDecl *FD) {
   return bodyWritesNothing(FD, 0);
 }
 
+// (ast/Records.cpp asks through the hook: ast is below analysis.)
+static const bool DestroysNothingInstalled = [] {
+  DestroysNothingHook = &destroysNothing;
+  return true;
+}();
+
 bool destroysNothing(const CXXRecordDecl *RD) {
+  (void)DestroysNothingInstalled;
   if (!RD || !RD->hasDefinition())
     return false;
   if (RD->hasTrivialDestructor())

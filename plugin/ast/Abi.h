@@ -91,6 +91,11 @@ bool returnsWritableReference(const clang::FunctionDecl *FD);
 bool hasThisAdjoint(const clang::FunctionDecl *Primal);
 
 
+/// "f_pullback" for f, "call_pullback" for operator(), "operator_plus_pullback"
+/// for operator+ ("operator_plus_equal_pullback" for operator+=, and so on:
+/// clang's operator names in snake case).
+std::string pullbackName(const clang::FunctionDecl *Primal);
+
 /// What `[[grad]]` said about a function.
 struct GradRequest {
   WrtMask Wrt;
@@ -251,6 +256,8 @@ public:
   bool isNodiff(const clang::Decl *D) const;
   /// `[[grad]]` requests, keyed by the declaration that carried them.
   llvm::DenseMap<const clang::FunctionDecl *, GradRequest> Requests;
+  /// `[[grad::forward]]` requests.
+  llvm::DenseMap<const clang::FunctionDecl *, GradRequest> ForwardRequests;
   /// The request of \p FD or of any of its redeclarations.
   const GradRequest *requestFor(const clang::FunctionDecl *FD) const;
 };

@@ -27,6 +27,11 @@
 
 namespace grad {
 
+/// Whether destroying an object of \p RD writes nothing the derivative
+/// would see (isPlainRecord asks): analysis/Writes.cpp installs its
+/// destroysNothing when the plugin loads; unset, trivial destructors only.
+extern bool (*DestroysNothingHook)(const clang::CXXRecordDecl *RD);
+
 /// `std::complex<T>` with a floating T: a value whose shadow is a complex
 /// adjoint (d/dre + i d/dim), accumulated with `+=`.
 bool isComplex(clang::QualType T);
@@ -66,12 +71,6 @@ bool isNestedContainer(clang::QualType T);
 /// it made where it is declared, whose sizes must not change after that.
 bool shadowIsCopy(clang::QualType T);
 
-/// The first statement of \p Body that changes the sizes of a local whose
-/// shadow is a copy (shadowIsCopy): a write to a member without floating
-/// data (`m.cols = 4`), a size-changing call on a copied vector
-/// (`a.push_back(row)`), or `a[i] = row`. The shadow, copied at the
-/// declaration, would index with the old sizes. Null if there is none.
-const clang::Expr *firstShapeWrite(const clang::Stmt *Body);
 
 /// `zero(Obj.m)` for every member of element owner \p T with floating
 /// data (nested owners member by member): the sizes stay.

@@ -668,4 +668,23 @@ void GradConsumer::HandleTranslationUnit(ASTContext &) {
   InHandler = false;
 }
 
+PullbackEntry *Differentiator::stableVariant(PullbackEntry &Base,
+                                             const WrtMask &Stable) {
+  return State::get(S.getASTContext()).addStableVariant(Base, Stable);
+}
+
+const std::vector<std::unique_ptr<PullbackEntry>> &Differentiator::entries() {
+  return State::get(S.getASTContext()).Entries;
+}
+
+bool Differentiator::isGenerated(const FunctionDecl *FD) {
+  return State::get(S.getASTContext()).Generated.count(FD) != 0;
+}
+
+FunctionDecl *Differentiator::userDerivative(const FunctionDecl *Primal,
+                                             const PullbackSignature &Sig) {
+  FunctionDecl *Mismatch = nullptr;
+  return findUserPullback(S, Primal, Sig, Mismatch);
+}
+
 } // namespace grad

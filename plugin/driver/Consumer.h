@@ -15,9 +15,10 @@
 #ifndef CLANG_GRAD_CONSUMER_H
 #define CLANG_GRAD_CONSUMER_H
 
+#include "driver/Registry.h"
 #include "lift/Lift.h"
 #include "lift/Options.h"
-#include "driver/Registry.h"
+#include "lift/Requests.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/DeclGroup.h"
@@ -32,14 +33,14 @@ class CompilerInstance;
 
 namespace grad {
 
-class Differentiator {
+class Differentiator : public DerivativeRequests {
 public:
   using Emitter = std::function<void(clang::FunctionDecl *)>;
   Differentiator(clang::Sema &S, const Options &Opts, Emitter Emit)
       : S(S), Opts(Opts), Emit(std::move(Emit)) {}
 
-  clang::Sema &sema() { return S; }
-  const Options &options() const { return Opts; }
+  clang::Sema &sema() override { return S; }
+  const Options &options() const override { return Opts; }
 
   /// Defines the pullbacks that \p D (a definition just completed) allows.
   void handleDecl(clang::Decl *D);
@@ -50,7 +51,7 @@ public:
                                 clang::SourceLocation Loc,
                                 const PullbackEntry &Caller,
                                 bool Queue = true,
-                                const WrtMask *Only = nullptr);
+                                const WrtMask *Only = nullptr) override;
   /// The pushforward to call for \p Callee at \p Loc while building
   /// \p Caller's (declared and queued here), with \p Lanes directions
   /// (the caller's); \p Linear for a vector pullback's callees
@@ -62,56 +63,50 @@ public:
                                       const WrtMask *Drop = nullptr,
                                       const WrtMask *Only = nullptr,
                                       unsigned Lanes = 0,
-                                      bool Linear = false);
+                                      bool Linear = false) override;
   /// Declares the forward and reverse halves of \p E (for calls that
   /// need them whatever useSplit decided) and queues their definition.
   /// Declares and queues \p E's halves (\p OtherUnits: only for callers
   /// in other translation units).
-  void ensureHalves(PullbackEntry &E, bool OtherUnits = false);
+  void ensureHalves(PullbackEntry &E, bool OtherUnits = false) override;
   /// A caller in this translation unit uses \p E's halves: no longer only
   /// for other ones (halves that failed quietly are built again).
   void mineNow(PullbackEntry &E);
   /// Marks \p E's pullback as needed and queues its definition.
-  void queue(PullbackEntry *E);
+  void queue(PullbackEntry *E) override;
   /// True if calls of \p E's function use its split derivative (declared
   /// and queued here); Split.cpp.
-  bool useSplit(PullbackEntry &E, clang::SourceLocation Loc);
+  bool useSplit(PullbackEntry &E, clang::SourceLocation Loc) override;
   /// End of the translation unit: reports callees that never got a body.
   void finish();
   /// The "requested here" note for a failing pullback.
-  void noteRequest(const PullbackEntry &E);
+  void noteRequest(const PullbackEntry &E) override;
   /// True the first time an error of \p Primal's derivative is reported at
   /// \p Loc (its variants and halves are built separately).
-  bool firstErrorAt(clang::SourceLocation Loc, const clang::FunctionDecl *Primal) {
+  bool firstErrorAt(clang::SourceLocation Loc,
+                    const clang::FunctionDecl *Primal) override {
     return ErrorsAt.insert({Loc.getRawEncoding(), Primal}).second;
   }
   /// Reports that the runtime is missing (once per translation unit).
-  void needRuntime(clang::SourceLocation Loc, const PullbackEntry &E);
+  void needRuntime(clang::SourceLocation Loc, const PullbackEntry &E) override;
 
-  /// The classified callable passed to map/broadcast; null after an error.
-  /// \p Op: the call operator a call of a lambda runs (of a generic
-  /// lambda, the specialization for the call's argument types); null for
-  /// the lambda's own.
-  LambdaInfo *lambdaInfo(const clang::Expr *Callable,
-                         const PullbackEntry &Caller,
-                         const clang::FunctionDecl *Op = nullptr) {
-    return lambdaInfo(Callable, Caller.Primal, &Caller, Op);
-  }
-  /// The same for a derivative of \p Primal that is no pullback (a
-  /// pushforward: \p Caller null, no request note).
+  // Lambdas.cpp.
+  using DerivativeRequests::lambdaInfo;
+  using DerivativeRequests::liftFunction;
   LambdaInfo *lambdaInfo(const clang::Expr *Callable,
                          const clang::FunctionDecl *Primal,
                          const PullbackEntry *Caller,
-                         const clang::FunctionDecl *Op = nullptr);
-  /// The element function of \p Info (Slots == 0) or its tangent with
-  /// Slots dual directions.
-  clang::FunctionDecl *liftFunction(LambdaInfo &Info, unsigned Slots,
-                                    const PullbackEntry &Caller) {
-    return liftFunction(Info, Slots, Caller.Primal, &Caller);
-  }
+                         const clang::FunctionDecl *Op = nullptr) override;
   clang::FunctionDecl *liftFunction(LambdaInfo &Info, unsigned Slots,
                                     const clang::FunctionDecl *Primal,
-                                    const PullbackEntry *Caller);
+                                    const PullbackEntry *Caller) override;
+
+  PullbackEntry *stableVariant(PullbackEntry &Base,
+                               const WrtMask &Stable) override;
+  const std::vector<std::unique_ptr<PullbackEntry>> &entries() override;
+  bool isGenerated(const clang::FunctionDecl *FD) override;
+  clang::FunctionDecl *userDerivative(const clang::FunctionDecl *Primal,
+                                      const PullbackSignature &Sig) override;
 
   /// Every pullback defined so far, in definition order.
   const std::vector<clang::FunctionDecl *> &defined() const { return Done; }

@@ -25,11 +25,6 @@ class Scope;
 
 namespace grad {
 
-/// "f_pullback" for f, "call_pullback" for operator(), "operator_plus_pullback"
-/// for operator+ ("operator_plus_equal_pullback" for operator+=, and so on:
-/// clang's operator names in snake case).
-std::string pullbackName(const clang::FunctionDecl *Primal);
-
 /// The driver's per-translation-unit state (the same object as
 /// AstFacts::get and Facts::get of its ASTContext).
 class State : public Facts {
@@ -37,8 +32,7 @@ public:
   static State &get(clang::ASTContext &Ctx);
   static void release(clang::ASTContext &Ctx);
 
-  /// `[[grad::forward]]` requests and the pushforwards by canonical primal.
-  llvm::DenseMap<const clang::FunctionDecl *, GradRequest> ForwardRequests;
+  /// The pushforwards by canonical primal.
   llvm::DenseMap<const clang::FunctionDecl *,
                  std::vector<PushforwardEntry *>>
       Pushforwards;

@@ -18,7 +18,7 @@
 /// a tangent reads more than once are bound to temporaries where they are
 /// evaluated (never in a loop condition or increment, where the rebuilt
 /// expression must stay one expression). An HVP is the same sweep over the
-/// generated pullback (Pushforward.h).
+/// generated pullback (Forward.h).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -26,10 +26,12 @@
 #define CLANG_GRAD_TANGENTBUILDER_H
 
 #include "analysis/Activity.h"
-#include "driver/Consumer.h"
+#include "forward/Forward.h"
+#include "lift/ForwardAbi.h"
+#include "lift/Lift.h"
+#include "lift/Requests.h"
 #include "ast/Diagnostics.h"
 #include "analysis/Paths.h"
-#include "driver/Pushforward.h"
 #include "ast/Rules.h"
 #include "ast/SemaBuilder.h"
 
@@ -61,18 +63,18 @@ struct VT {
 class TangentBuilder {
 public:
   /// The pushforward of \p PE from \p Def.
-  TangentBuilder(Differentiator &D, PushforwardEntry &PE,
+  TangentBuilder(DerivativeRequests &D, PushforwardEntry &PE,
                  const FunctionDecl *Def)
       : D(D), S(D.sema()), Ctx(S.Context), PE(&PE), Primal(PE.Primal),
         RequestLoc(PE.RequestLoc), Def(Def), Fn(PE.Pushforward),
         B(S, Def->getLocation()), Lanes(PE.Lanes), Linear(PE.Linear) {}
   /// The Hessian-vector product \p H from the pullback \p Pullback.
-  TangentBuilder(Differentiator &D, HvpEntry &H, const FunctionDecl *Pullback)
+  TangentBuilder(DerivativeRequests &D, HvpEntry &H, const FunctionDecl *Pullback)
       : D(D), S(D.sema()), Ctx(S.Context), H(&H), Primal(H.Primal),
         RequestLoc(H.AttrLoc), Def(Pullback), Fn(H.Hvp),
         B(S, H.Primal->getLocation()) {}
   /// The vector pullback \p V from the scalar pullback \p Pullback.
-  TangentBuilder(Differentiator &D, VectorPullbackEntry &V,
+  TangentBuilder(DerivativeRequests &D, VectorPullbackEntry &V,
                  const FunctionDecl *Pullback)
       : D(D), S(D.sema()), Ctx(S.Context), VP(&V), Primal(V.Primal),
         RequestLoc(V.AttrLoc), Def(Pullback), Fn(V.Fn),
@@ -81,7 +83,7 @@ public:
   bool build();
 
 private:
-  Differentiator &D;
+  DerivativeRequests &D;
   Sema &S;
   ASTContext &Ctx;
   PushforwardEntry *PE = nullptr;

@@ -129,7 +129,7 @@ VT TangentBuilder::pushforwardCall(const CallExpr *CE, const FunctionDecl *FD) {
   if (PtrResult) {
     // (The forward half of a split pullback returns what its primal does.)
     const FunctionDecl *Src = FD;
-    for (const auto &E : State::get(Ctx).Entries)
+    for (const auto &E : D.entries())
       if (E->Fwd == FD)
         Src = E->Primal;
     int I = pointedParam(Src);
@@ -277,8 +277,8 @@ VT TangentBuilder::pushforwardCall(const CallExpr *CE, const FunctionDecl *FD) {
   // (Not a generated function: its reverse half reads the tangents it
   // saves.)
   if (!Lanes && !PtrResult && !llvm::is_contained(Drop, true) &&
-      !State::get(Ctx).Generated.count(FD->getCanonicalDecl()) &&
-      !State::get(Ctx).Generated.count(FD) &&
+      !D.isGenerated(FD->getCanonicalDecl()) &&
+      !D.isGenerated(FD) &&
       llvm::none_of(Args, [](const VT &A) { return A.T != nullptr; })) {
     SmallVector<Expr *, 8> Vs;
     for (VT &A : Args)
@@ -316,10 +316,9 @@ VT TangentBuilder::pushforwardCall(const CallExpr *CE, const FunctionDecl *FD) {
   if (Lanes && !Narrow && !llvm::is_contained(Drop, true)) {
     PullbackSignature Scalar;
     std::string W;
-    FunctionDecl *Mismatch = nullptr;
     if (computePushforwardSignature(S, const_cast<FunctionDecl *>(FD), Only,
                                     Scalar, W, 0))
-      if (FunctionDecl *User = findUserPullback(S, FD, Scalar, Mismatch))
+      if (FunctionDecl *User = D.userDerivative(FD, Scalar))
         return perLaneCall(CE, FD, User, Scalar, Args);
   }
   PushforwardEntry *Callee = D.calleePushforward(
@@ -637,8 +636,8 @@ VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
   // (A helper that only reads through its pointers is pushed forward all
   // the same: its pointer result's tangent comes from its pushforward.)
   bool Writes = writesThroughParams(FD, /*Deep=*/false) ||
-                State::get(Ctx).Generated.count(FD->getCanonicalDecl()) ||
-                State::get(Ctx).Generated.count(FD);
+                D.isGenerated(FD->getCanonicalDecl()) ||
+                D.isGenerated(FD);
   bool FloatResult = floatingOrPointer(FD->getReturnType());
   if (!pushforwardUnsupported(FD) && !FD->isVariadic() &&
       (Writes || (NeedT && FloatResult)) &&

@@ -521,12 +521,12 @@ bool TangentBuilder::build() {
 
 } // namespace tangent
 
-bool buildPushforward(Differentiator &D, PushforwardEntry &E,
+bool buildPushforward(DerivativeRequests &D, PushforwardEntry &E,
                       const clang::FunctionDecl *Def) {
   return tangent::TangentBuilder(D, E, Def).build();
 }
 
-bool buildHvp(Differentiator &D, HvpEntry &H,
+bool buildHvp(DerivativeRequests &D, HvpEntry &H,
               const clang::FunctionDecl *Pullback) {
   return tangent::TangentBuilder(D, H, Pullback).build();
 }

@@ -158,7 +158,7 @@ std::string TangentBuilder::linearPrimalName() const {
   if (VP)
     return Primal->getNameAsString();
   // A callee's reverse half or pullback: the callee.
-  for (const auto &E : State::get(Ctx).Entries)
+  for (const auto &E : D.entries())
     if (E->Rev == Def || E->Pullback == Def || E->Fwd == Def)
       return E->Primal->getNameAsString();
   return Def->getNameAsString();
@@ -189,7 +189,7 @@ VT TangentBuilder::linearShadowAlloc(const Expr *X) {
 
 } // namespace tangent
 
-bool buildVectorPullback(Differentiator &D, VectorPullbackEntry &V,
+bool buildVectorPullback(DerivativeRequests &D, VectorPullbackEntry &V,
                          const clang::FunctionDecl *Pullback) {
   return tangent::TangentBuilder(D, V, Pullback).build();
 }

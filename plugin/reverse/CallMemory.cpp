@@ -14,7 +14,6 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "driver/Consumer.h"
 #include "ast/Diagnostics.h"
 #include "reverse/PullbackBuilder.h"
 #include "ast/Records.h"
@@ -166,7 +165,7 @@ PullbackEntry *PullbackBuilder::stableHalves(const CallExpr *CE,
     return &PE;
   PullbackEntry *V = PE.StableVariant
                          ? PE.StableVariant
-                         : State::get(Ctx).addStableVariant(PE, Stable);
+                         : D.stableVariant(PE, Stable);
   // (One variant per function: calls that keep less memory unchanged than
   // it re-reads use the recording halves.)
   for (unsigned I = 0; I < V->Stable.size(); ++I)

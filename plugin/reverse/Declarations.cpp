@@ -13,7 +13,6 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "driver/Consumer.h"
 #include "ast/Diagnostics.h"
 #include "lift/Lift.h"
 #include "reverse/PullbackBuilder.h"

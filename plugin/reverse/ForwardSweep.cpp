@@ -12,7 +12,6 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "driver/Consumer.h"
 #include "ast/Diagnostics.h"
 #include "reverse/PullbackBuilder.h"
 #include "ast/Records.h"

@@ -13,7 +13,6 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "driver/Consumer.h"
 #include "ast/Diagnostics.h"
 #include "reverse/PullbackBuilder.h"
 #include "lift/Lift.h"

@@ -17,7 +17,6 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "driver/Consumer.h"
 #include "ast/Diagnostics.h"
 #include "analysis/Jumps.h"
 #include "reverse/PullbackBuilder.h"

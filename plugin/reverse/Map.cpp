@@ -15,7 +15,6 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "driver/Consumer.h"
 #include "ast/Diagnostics.h"
 #include "lift/Lift.h"
 #include "reverse/PullbackBuilder.h"
@@ -35,55 +34,6 @@ StringRef PullbackBuilder::runtimeName(const CallExpr *CE) const {
   return runtimePrimitive(CE);
 }
 
-StringRef runtimePrimitive(const CallExpr *CE) {
-  const FunctionDecl *FD = CE->getDirectCallee();
-  if (!FD || !FD->getIdentifier())
-    return {};
-  const auto *NS =
-      dyn_cast<NamespaceDecl>(FD->getDeclContext()->getRedeclContext());
-  if (!NS || !NS->getIdentifier() || NS->getName() != "grad" ||
-      !NS->getParent()->getRedeclContext()->isTranslationUnit())
-    return {};
-  StringRef N = FD->getName();
-  if (N == "map" || N == "broadcast" || N == "sum" || N == "dot" ||
-      N == "matmul")
-    return N;
-  return {};
-}
-
-static const CallExpr *
-mapCallIn(const Stmt *St, llvm::SmallPtrSetImpl<const FunctionDecl *> &Seen,
-          unsigned Depth) {
-  if (!St)
-    return nullptr;
-  if (const auto *LE = dyn_cast<LambdaExpr>(St))
-    if (const CallExpr *M = mapCallIn(LE->getBody(), Seen, Depth))
-      return M;
-  if (const auto *CE = dyn_cast<CallExpr>(St)) {
-    StringRef P = runtimePrimitive(CE);
-    if (P == "map" || P == "broadcast")
-      return CE;
-    const FunctionDecl *Def = nullptr;
-    const FunctionDecl *FD = CE->getDirectCallee();
-    if (P.empty() && FD && Depth < 8 && !FD->isInStdNamespace() &&
-        FD->hasBody(Def) && Seen.insert(Def).second)
-      if (const CallExpr *M = mapCallIn(Def->getBody(), Seen, Depth + 1))
-        return M;
-  }
-  for (const Stmt *C : St->children())
-    if (const CallExpr *M = mapCallIn(C, Seen, Depth))
-      return M;
-  return nullptr;
-}
-
-const CallExpr *mapCallReached(const FunctionDecl *FD) {
-  llvm::SmallPtrSet<const FunctionDecl *, 16> Seen;
-  const FunctionDecl *Def = nullptr;
-  if (!FD || !FD->hasBody(Def))
-    return nullptr;
-  Seen.insert(Def);
-  return mapCallIn(Def->getBody(), Seen, 0);
-}
 
 Expr *PullbackBuilder::rebuildRuntime(const CallExpr *CE, StringRef Name,
                                       bool Need, bool Plain) {

@@ -21,6 +21,7 @@
 #include "analysis/Activity.h"
 #include "analysis/Complex.h"
 #include "lift/Lift.h"
+#include "lift/Requests.h"
 #include "ast/Abi.h"
 #include "analysis/Facts.h"
 #include "ast/Rules.h"
@@ -42,7 +43,7 @@ class CXXMethodDecl;
 
 namespace grad {
 
-class Differentiator;
+class DerivativeRequests;
 using Stmts = std::vector<clang::Stmt *>;
 
 /// Which function a PullbackBuilder builds: the pullback, or one half of a
@@ -56,7 +57,7 @@ void collectTailReturns(const clang::Stmt *St, clang::ASTContext &Ctx,
 
 class PullbackBuilder : private ShadowRoots {
 public:
-  PullbackBuilder(Differentiator &D, PullbackEntry &Entry,
+  PullbackBuilder(DerivativeRequests &D, PullbackEntry &Entry,
                   const clang::FunctionDecl *Def,
                   SplitHalf Half = SplitHalf::None);
   /// Builds and attaches the body; false after reporting an error.
@@ -692,7 +693,7 @@ private:
   std::nullptr_t unsupportedAt(clang::SourceLocation Loc,
                                llvm::StringRef What);
 
-  Differentiator &D;
+  DerivativeRequests &D;
   PullbackEntry &Entry;
   clang::Sema &S;
   clang::ASTContext &Ctx;
@@ -822,11 +823,6 @@ private:
 /// floating data (`int *idx = new int[n]`, `const char *msg`, `int &k`):
 /// declared as written, without a shadow.
 bool plainPointer(const clang::VarDecl *VD);
-
-/// Strips the nodes Sema re-creates when an expression is rebuilt
-/// (implicit casts, parentheses, default arguments, substituted template
-/// arguments): the key of recorded values.
-const clang::Expr *stripExpr(const clang::Expr *E);
 
 } // namespace grad
 

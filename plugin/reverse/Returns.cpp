@@ -12,7 +12,6 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "driver/Consumer.h"
 #include "ast/Diagnostics.h"
 #include "analysis/Jumps.h"
 #include "analysis/Paths.h"

@@ -6,6 +6,8 @@
 
 #include "reverse/Shadow.h"
 #include "analysis/Paths.h"
+#include "ast/SemaBuilder.h"
+#include "ast/Abi.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/Sema/Sema.h"
@@ -148,6 +150,21 @@ Expr *shadowPointer(ShadowRoots &R, SemaBuilder &B, const Expr *P) {
     return S;
   }
   return R.noShadow(K, "pointer");
+}
+
+Expr *elementsOf(SemaBuilder &B, const Expr *A, Expr *Base, QualType Elem,
+                 bool Const) {
+  if (!Base || A->getType()->isPointerType())
+    return Base;
+  // A scalar (`twice(x)` returns a reference to x): its address.
+  if (isFloating(A->getType()))
+    return B.addrOf(Base);
+  if (!intoObject(A))
+    return B.memberCall(Base, "data", {}); // a std::vector or std::array
+  QualType T = Elem.getUnqualifiedType();
+  if (Const)
+    T.addConst();
+  return B.reinterpretCast(B.Ctx.getPointerType(T), B.addrOf(Base));
 }
 
 } // namespace grad

@@ -64,6 +64,13 @@ clang::Expr *shadowLValue(ShadowRoots &R, SemaBuilder &B,
 clang::Expr *shadowPointer(ShadowRoots &R, SemaBuilder &B,
                            const clang::Expr *P);
 
+/// The elements a call's result points into, given \p Base, argument \p A
+/// rebuilt (a value or a shadow): a pointer as it is, a container's
+/// `.data()`, an object's `reinterpret_cast<Elem *>(&Base)` (const Elem if
+/// \p Const).
+clang::Expr *elementsOf(SemaBuilder &B, const clang::Expr *A,
+                        clang::Expr *Base, clang::QualType Elem, bool Const);
+
 } // namespace grad
 
 #endif

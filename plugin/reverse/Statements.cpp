@@ -12,7 +12,6 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "driver/Consumer.h"
 #include "ast/Diagnostics.h"
 #include "reverse/PullbackBuilder.h"
 #include "ast/Records.h"
@@ -32,7 +31,7 @@ namespace grad {
 
 static const Expr *strip(const Expr *E) { return stripExpr(E); }
 
-PullbackBuilder::PullbackBuilder(Differentiator &D, PullbackEntry &Entry,
+PullbackBuilder::PullbackBuilder(DerivativeRequests &D, PullbackEntry &Entry,
                                  const FunctionDecl *Def, SplitHalf Half)
     : D(D), Entry(Entry), S(D.sema()), Ctx(S.Context), Primal(Def),
       PB(Half == SplitHalf::Forward   ? Entry.Fwd

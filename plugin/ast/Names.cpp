@@ -12,7 +12,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "driver/Registry.h"
+#include "ast/Abi.h"
 
 #include "clang/AST/DeclCXX.h"
 #include <cctype>
