@@ -8,6 +8,12 @@ include the headers that build code (ast/SemaBuilder.h, ast/Replay.h).
 
   scripts/check-layers.py            check; print each violation as file:line
   scripts/check-layers.py --graph    print the include edges between folders
+  scripts/check-layers.py --objects BUILD
+                                     also check the built objects: a
+                                     function declared in a lower layer
+                                     must not be defined in a higher one
+                                     (a use resolved up the layers is an
+                                     upward edge the includes do not show)
 
 KNOWN lists the upward edges that the restructuring has not removed yet. A
 violation not in KNOWN fails, and so does an entry of KNOWN that no longer
@@ -26,9 +32,6 @@ CODE_BUILDING = {"ast/SemaBuilder.h", "ast/Replay.h"}
 
 # (including file, included header): edges to remove (docs/plan-layers.md).
 KNOWN = {
-    # The forms of std::min/max/clamp and of calls over iterators are built
-    # here (docs/plan-layers.md sec. 5a: to move to lift/).
-    ("analysis/Selectors.cpp", "ast/SemaBuilder.h"),
 }
 
 
@@ -63,6 +66,45 @@ def violations():
     return found
 
 
+def object_violations(build):
+    """Uses of a symbol by an object of one layer that only an object of a
+    higher (or sibling) layer defines."""
+    import shutil
+    import subprocess
+    nm = shutil.which("llvm-nm") or shutil.which("nm")
+    with open(os.path.join(PLUGIN, "CMakeLists.txt"), encoding="utf-8") as f:
+        sources = re.findall(r"^\s+((?:%s)/\w+\.cpp)\s*$" % "|".join(RANK),
+                             f.read(), re.M)
+    objdir = os.path.join(build, "plugin", "CMakeFiles", "GradCore.dir")
+    defined, used = {}, {}
+    for src in sources:
+        obj = os.path.join(objdir, src + ".o")
+        if not os.path.exists(obj):
+            print("check-layers: %s not built" % obj)
+            return None
+        out = subprocess.run([nm, "-C", obj], capture_output=True,
+                             text=True, check=True).stdout
+        for line in out.splitlines():
+            m = re.match(r"^(?:[0-9a-f]+)?\s+([A-Za-z])\s+(.*)$", line)
+            if not m:
+                continue
+            kind, name = m.groups()
+            if kind in "TDBR":
+                defined.setdefault(name, set()).add(src)
+            elif kind == "U":
+                used.setdefault(src, set()).add(name)
+    found = {}
+    for src, names in used.items():
+        layer = src.split("/")[0]
+        for name in names:
+            for definer in defined.get(name, ()):
+                to = definer.split("/")[0]
+                if RANK[to] > RANK[layer] or (layer, to) in SIBLINGS:
+                    found.setdefault((src, definer), set()).add(
+                        name.split("(")[0])
+    return found
+
+
 def main():
     for folder in os.listdir(PLUGIN):
         full = os.path.join(PLUGIN, folder)
@@ -91,6 +133,16 @@ def main():
             status = 1
     print("check-layers: %d upward edges left to remove, %d new" %
           (len(KNOWN), sum(1 for k in found if k not in KNOWN)))
+    if "--objects" in sys.argv:
+        objs = object_violations(sys.argv[sys.argv.index("--objects") + 1])
+        if objs is None:
+            return 1
+        for (src, definer), names in sorted(objs.items()):
+            print("plugin/%s: error: uses %s, defined up the layers in plugin/%s"
+                  % (src, ", ".join(sorted(names)), definer))
+            status = 1
+        print("check-layers: %d uses of functions defined up the layers" %
+              len(objs))
     return status
 
 

@@ -47,6 +47,7 @@ config.substitutions.append(
     ("%grad-dump", os.path.join(config.grad_obj_root, "bin", "grad-dump")))
 config.substitutions.append(("%python", config.grad_python))
 config.substitutions.append(("%srcroot", config.grad_src_root))
+config.substitutions.append(("%objroot", config.grad_obj_root))
 config.substitutions.append(("%blas", config.grad_blas_libs.replace(";", " ")))
 # FileCheck that fails on any stray diagnostic.
 config.substitutions.append(

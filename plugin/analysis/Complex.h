@@ -52,6 +52,10 @@ struct ComplexCall {
   llvm::SmallVector<const clang::Expr *, 2> Args;
 };
 
+/// True if \p FD belongs to <complex>: a function or operator of namespace
+/// std with a std::complex parameter or result, or a member of std::complex.
+bool isComplexFunction(const clang::FunctionDecl *FD);
+
 /// True if \p CE calls a function or operator of <complex> that takes or
 /// returns std::complex values (not its assignments and setters, which
 /// write their object); \p CC says how it is differentiated.

@@ -9,6 +9,7 @@
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Stmt.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace grad {
 
@@ -28,6 +29,11 @@ bool hasJumps(const clang::Stmt *Body);
 /// --i ...)` whose body and condition do not write `i`: returns `i` and
 /// sets \p Step to +1 or -1 (null otherwise).
 const clang::VarDecl *canonicalIndex(const clang::ForStmt *FS, int &Step);
+
+/// The returns of \p St that end the function on their path (the last
+/// statement, or last in both branches of a final `if`).
+void collectTailReturns(const clang::Stmt *St, clang::ASTContext &Ctx,
+                        llvm::SmallPtrSetImpl<const clang::Stmt *> &Out);
 
 } // namespace grad
 

@@ -16,18 +16,43 @@
 #ifndef CLANG_GRAD_SELECTORS_H
 #define CLANG_GRAD_SELECTORS_H
 
-#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
 
 namespace grad {
 
-class SemaBuilder;
 class Facts;
 
-/// The pointer for the iterator \p E of a std::vector or std::array of
-/// floating elements (`v.begin()` -> `v.data()`, `v.end()` -> `v.data() +
-/// v.size()`, `v.begin() + k`), built over \p E's operands; null if \p E
-/// is no such iterator.
-clang::Expr *iteratorPointer(SemaBuilder &B, const clang::Expr *E);
+/// Which selector a call is (std::min, std::max, std::clamp of floating
+/// scalars), and whether with a comparator (\p Comp).
+enum class Selector { None, Min, Max, Clamp };
+Selector selectorKind(const clang::CallExpr *CE, bool &Comp);
+/// The comparator argument \p A as the object to call: a lambda or
+/// function object, without the copy that passing it by value makes.
+clang::Expr *comparatorObject(const clang::Expr *A);
+/// A std::vector or std::array of floating elements.
+bool contiguousFloating(clang::QualType T);
+/// A std::vector of floating elements.
+bool floatingVector(clang::QualType T);
+
+/// Builds the forms the lookups below memoise, on their first use. The
+/// analysis asks and lift builds: lift/StdForms.cpp installs them when the
+/// plugin loads (unset, no call has a form).
+struct FormBuilders {
+  const clang::ConditionalOperator *(*Selector)(const Facts &,
+                                                const clang::CallExpr *) =
+      nullptr;
+  const clang::IfStmt *(*ConditionalAssign)(const Facts &,
+                                            const clang::BinaryOperator *) =
+      nullptr;
+  const clang::CallExpr *(*Pointer)(const Facts &,
+                                    const clang::CallExpr *) = nullptr;
+  const clang::Expr *(*Deref)(const Facts &,
+                              const clang::CXXOperatorCallExpr *) = nullptr;
+  const clang::Expr *(*Functional)(const Facts &,
+                                   const clang::CXXOperatorCallExpr *) =
+      nullptr;
+};
+extern FormBuilders StdFormBuilders;
 
 /// The conditional form of \p E if it is a call of std::min, std::max
 /// (two operands) or std::clamp on floating scalars, with or without a

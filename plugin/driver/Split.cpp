@@ -31,6 +31,7 @@
 #include "driver/Consumer.h"
 #include "ast/Diagnostics.h"
 #include "reverse/PullbackBuilder.h"
+#include "analysis/Jumps.h"
 #include "ast/Tidy.h"
 #include "ast/Rules.h"
 
@@ -46,29 +47,6 @@
 using namespace clang;
 
 namespace grad {
-
-void collectTailReturns(const Stmt *St, ASTContext &Ctx,
-                        llvm::SmallPtrSetImpl<const Stmt *> &Out) {
-  if (!St)
-    return;
-  if (const auto *RS = dyn_cast<ReturnStmt>(St)) {
-    Out.insert(RS);
-  } else if (const auto *CS = dyn_cast<CompoundStmt>(St)) {
-    if (!CS->body_empty())
-      collectTailReturns(CS->body_back(), Ctx, Out);
-  } else if (const auto *IS = dyn_cast<IfStmt>(St)) {
-    // Both branches end the function: each return is last on its path
-    // and the reverse of the `if` replays the branch taken.
-    if (IS->isConstexpr()) {
-      if (std::optional<const Stmt *> Case = IS->getNondiscardedCase(Ctx))
-        collectTailReturns(*Case, Ctx, Out);
-    } else if (IS->getElse() && !IS->getInit() &&
-               !IS->getConditionVariable() && !IS->isConsteval()) {
-      collectTailReturns(IS->getThen(), Ctx, Out);
-      collectTailReturns(IS->getElse(), Ctx, Out);
-    }
-  }
-}
 
 namespace {
 

@@ -1,4 +1,4 @@
-//===- Forward.cpp - The forward sweep of a pullback ------------*- C++ -*-===//
+//===- ForwardSweep.cpp - The forward sweep of a pullback -------*- C++ -*-===//
 //
 // Part of clang-grad.
 //

@@ -50,11 +50,6 @@ using Stmts = std::vector<clang::Stmt *>;
 /// split derivative (Split.cpp).
 enum class SplitHalf { None, Forward, Reverse };
 
-/// The returns of \p St that end the function on their path (the last
-/// statement, or last in both branches of a final `if`).
-void collectTailReturns(const clang::Stmt *St, clang::ASTContext &Ctx,
-                        llvm::SmallPtrSetImpl<const clang::Stmt *> &Out);
-
 class PullbackBuilder : private ShadowRoots {
 public:
   PullbackBuilder(DerivativeRequests &D, PullbackEntry &Entry,

@@ -1,4 +1,4 @@
-//===- Reverse.cpp - Statements and the reverse sweep -----------*- C++ -*-===//
+//===- Statements.cpp - Statements and the reverse sweep --------*- C++ -*-===//
 //
 // Part of clang-grad.
 //
@@ -14,6 +14,7 @@
 
 #include "ast/Diagnostics.h"
 #include "reverse/PullbackBuilder.h"
+#include "analysis/Jumps.h"
 #include "ast/Records.h"
 #include "analysis/Selectors.h"
 

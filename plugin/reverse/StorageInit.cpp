@@ -19,6 +19,7 @@
 #include "reverse/PullbackBuilder.h"
 #include "ast/Records.h"
 #include "analysis/Selectors.h"
+#include "lift/StdForms.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclTemplate.h"
