@@ -12,6 +12,7 @@
 
 #include "ast/Records.h"
 #include "analysis/Selectors.h"
+#include "lift/StdForms.h"
 #include "forward/TangentBuilder.h"
 
 namespace grad {

@@ -21,8 +21,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "Consumer.h"
-#include "Printer.h"
+#include "driver/Consumer.h"
+#include "ast/Printer.h"
 
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Frontend/CompilerInstance.h"

@@ -13,12 +13,12 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "Consumer.h"
+#include "driver/Consumer.h"
 #include "IdeHeader.h"
-#include "Printer.h"
-#include "PullbackNotes.h"
-#include "Registry.h"
-#include "Runtime.h"
+#include "ast/Printer.h"
+#include "driver/PullbackNotes.h"
+#include "driver/Registry.h"
+#include "driver/Runtime.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"

@@ -6,8 +6,8 @@
 
 #include "IdeHeader.h"
 
-#include "Registry.h"
-#include "Runtime.h"
+#include "driver/Registry.h"
+#include "driver/Runtime.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"

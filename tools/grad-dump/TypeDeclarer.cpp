@@ -6,7 +6,7 @@
 
 #include "TypeDeclarer.h"
 
-#include "Runtime.h"
+#include "driver/Runtime.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
