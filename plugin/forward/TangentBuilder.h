@@ -370,6 +370,7 @@ private:
                 const Expr *R);
   VT conditional(const ConditionalOperator *CO, bool NeedT);
   VT call(const CallExpr *CE, bool NeedT);
+  VT operatorCall(const clang::CXXOperatorCallExpr *OC, bool NeedT);
   /// A call of a local lambda: the call of the lambda lifted into a
   /// function of its parameters and captures (pushed forward like any
   /// helper); null after an error.
@@ -448,6 +449,12 @@ private:
   Expr *headerExpr(const Expr *X);
 
   void stmt(const Stmt *St);
+  void returnStmt(const ReturnStmt *RS);
+  void ifStmt(const IfStmt *IS);
+  void forStmt(const ForStmt *FS);
+  void whileStmt(const WhileStmt *WS);
+  void doStmt(const DoStmt *DoS);
+  void exprStmt(const Expr *X);
   void switchStmt(const SwitchStmt *SS);
   void switchScopeStmt(const Stmt *St);
   void labelOnly(const Stmt *St);

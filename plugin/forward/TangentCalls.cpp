@@ -400,6 +400,94 @@ VT TangentBuilder::pushforwardCall(const CallExpr *CE, const FunctionDecl *FD) {
   return {B.member(B.ref(Res), "val"), Der};
 }
 
+/// A call of an overloaded operator: a lifted lambda's call, a subscript,
+/// an assignment, a stateless predicate, iterator arithmetic, or anything
+/// else run as written when no object with floating data takes part.
+VT TangentBuilder::operatorCall(const CXXOperatorCallExpr *OC, bool NeedT) {
+  const CallExpr *CE = OC;
+  OverloadedOperatorKind OK = OC->getOperator();
+  if (OK == OO_Call && OC->getNumArgs() >= 1 && findLambda(OC->getArg(0))) {
+    const CallExpr *Lifted = liftedCall(OC);
+    return Lifted ? call(Lifted, NeedT) : VT{};
+  }
+  if (OK == OO_Subscript && OC->getNumArgs() == 2) {
+    VT Base = expr(OC->getArg(0), true);
+    VT Idx = expr(OC->getArg(1), false);
+    Expr *I2 = Base.T ? dup(Idx, OC->getArg(1)) : nullptr;
+    return {B.subscript(Base.V, Idx.V),
+            Base.T ? B.subscript(Base.T, I2) : nullptr};
+  }
+  if (OK == OO_Equal && OC->getNumArgs() == 2)
+    return assignment(CE, BO_Assign, OC->getArg(0), OC->getArg(1));
+  // A stateless predicate (a comparator such as std::greater<double>())
+  // called on values: run as written; nothing it returns has a tangent.
+  const CXXRecordDecl *FO =
+      OC->getArg(0)->getType().getNonReferenceType()->getAsCXXRecordDecl();
+  if (OK == OO_Call && !floatingOrPointer(CE->getType()) && FO &&
+      FO->hasDefinition() && FO->isEmpty() &&
+      (writesNothing(OC->getDirectCallee()) ||
+       llvm::all_of(OC->getDirectCallee()
+                       ? OC->getDirectCallee()->parameters()
+                       : ArrayRef<ParmVarDecl *>(),
+                   [](const ParmVarDecl *P) {
+                     QualType T = P->getType();
+                     return !T->isPointerType() &&
+                            (!T->isReferenceType() ||
+                             T.getNonReferenceType().isConstQualified());
+                   }))) {
+    VT Obj = expr(OC->getArg(0), false);
+    SmallVector<Expr *, 2> Vals;
+    for (unsigned I = 1; I < OC->getNumArgs() && Obj.V; ++I) {
+      Vals.push_back(expr(OC->getArg(I), false).V);
+      if (!Vals.back())
+        return {};
+    }
+    return {Obj.V ? B.call(Obj.V, Vals) : nullptr, nullptr};
+  }
+  // `it + k`, `it - k`, `it1 - it2` on iterators: positions, as written.
+  if ((OK == OO_Plus || OK == OO_Minus) && OC->getNumArgs() == 2 &&
+      holdsWritablePointer(
+          OC->getArg(0)->getType().getNonReferenceType()) &&
+      !isFloating(CE->getType()) && !CE->getType()->isPointerType()) {
+    VT L = expr(OC->getArg(0), false);
+    VT R = L.V ? expr(OC->getArg(1), false) : VT{};
+    if (!R.V)
+      return {};
+    return {B.binop(OK == OO_Plus ? BO_Add : BO_Sub, L.V, R.V), nullptr};
+  }
+  // Anything else (stream output, comparisons of library types): run as
+  // written when no object with floating data takes part (a `v += w` on
+  // a struct would change values without their tangents).
+  for (const Expr *A : OC->arguments())
+    if (hasFloatingData(A->getType().getNonReferenceType()))
+      return {fail(CE, std::string("operator '") +
+                           getOperatorSpelling(OK) + "' on '" +
+                           A->getType()
+                               .getNonReferenceType()
+                               .getUnqualifiedType()
+                               .getAsString(Ctx.getPrintingPolicy()) +
+                           "'"),
+              nullptr};
+  SmallVector<VT, 2> Args;
+  for (const Expr *A : OC->arguments()) {
+    Args.push_back(expr(A, false));
+    if (!Args.back().V)
+      return {};
+  }
+  if (floatingOrPointer(CE->getType()) && NeedT &&
+      (isFloating(CE->getType()) || hasFloatingData(CE->getType())))
+    return {fail(CE, constructName(CE)), nullptr};
+  if (OC->getNumArgs() == 2) {
+    BinaryOperatorKind BK = BinaryOperator::getOverloadedOpcode(OK);
+    return {B.binop(BK, Args[0].V, Args[1].V), nullptr};
+  }
+  if (OC->getNumArgs() == 1) {
+    UnaryOperatorKind UK = UnaryOperator::getOverloadedOpcode(OK, false);
+    return {B.unop(UK, Args[0].V), nullptr};
+  }
+  return {fail(CE, constructName(CE)), nullptr};
+}
+
 VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
   // grad::map / grad::broadcast: lowered in reverse mode only.
   StringRef Prim = runtimePrimitive(CE);
@@ -440,89 +528,8 @@ VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
     }
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
     return memberCall(MC, NeedT);
-  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE)) {
-    OverloadedOperatorKind OK = OC->getOperator();
-    if (OK == OO_Call && OC->getNumArgs() >= 1 && findLambda(OC->getArg(0))) {
-      const CallExpr *Lifted = liftedCall(OC);
-      return Lifted ? call(Lifted, NeedT) : VT{};
-    }
-    if (OK == OO_Subscript && OC->getNumArgs() == 2) {
-      VT Base = expr(OC->getArg(0), true);
-      VT Idx = expr(OC->getArg(1), false);
-      Expr *I2 = Base.T ? dup(Idx, OC->getArg(1)) : nullptr;
-      return {B.subscript(Base.V, Idx.V),
-              Base.T ? B.subscript(Base.T, I2) : nullptr};
-    }
-    if (OK == OO_Equal && OC->getNumArgs() == 2)
-      return assignment(CE, BO_Assign, OC->getArg(0), OC->getArg(1));
-    // A stateless predicate (a comparator such as std::greater<double>())
-    // called on values: run as written; nothing it returns has a tangent.
-    const CXXRecordDecl *FO =
-        OC->getArg(0)->getType().getNonReferenceType()->getAsCXXRecordDecl();
-    if (OK == OO_Call && !floatingOrPointer(CE->getType()) && FO &&
-        FO->hasDefinition() && FO->isEmpty() &&
-        (writesNothing(OC->getDirectCallee()) ||
-         llvm::all_of(OC->getDirectCallee()
-                         ? OC->getDirectCallee()->parameters()
-                         : ArrayRef<ParmVarDecl *>(),
-                     [](const ParmVarDecl *P) {
-                       QualType T = P->getType();
-                       return !T->isPointerType() &&
-                              (!T->isReferenceType() ||
-                               T.getNonReferenceType().isConstQualified());
-                     }))) {
-      VT Obj = expr(OC->getArg(0), false);
-      SmallVector<Expr *, 2> Vals;
-      for (unsigned I = 1; I < OC->getNumArgs() && Obj.V; ++I) {
-        Vals.push_back(expr(OC->getArg(I), false).V);
-        if (!Vals.back())
-          return {};
-      }
-      return {Obj.V ? B.call(Obj.V, Vals) : nullptr, nullptr};
-    }
-    // `it + k`, `it - k`, `it1 - it2` on iterators: positions, as written.
-    if ((OK == OO_Plus || OK == OO_Minus) && OC->getNumArgs() == 2 &&
-        holdsWritablePointer(
-            OC->getArg(0)->getType().getNonReferenceType()) &&
-        !isFloating(CE->getType()) && !CE->getType()->isPointerType()) {
-      VT L = expr(OC->getArg(0), false);
-      VT R = L.V ? expr(OC->getArg(1), false) : VT{};
-      if (!R.V)
-        return {};
-      return {B.binop(OK == OO_Plus ? BO_Add : BO_Sub, L.V, R.V), nullptr};
-    }
-    // Anything else (stream output, comparisons of library types): run as
-    // written when no object with floating data takes part (a `v += w` on
-    // a struct would change values without their tangents).
-    for (const Expr *A : OC->arguments())
-      if (hasFloatingData(A->getType().getNonReferenceType()))
-        return {fail(CE, std::string("operator '") +
-                             getOperatorSpelling(OK) + "' on '" +
-                             A->getType()
-                                 .getNonReferenceType()
-                                 .getUnqualifiedType()
-                                 .getAsString(Ctx.getPrintingPolicy()) +
-                             "'"),
-                nullptr};
-    SmallVector<VT, 2> Args;
-    for (const Expr *A : OC->arguments()) {
-      Args.push_back(expr(A, false));
-      if (!Args.back().V)
-        return {};
-    }
-    if (floatingOrPointer(CE->getType()) && NeedT &&
-        (isFloating(CE->getType()) || hasFloatingData(CE->getType())))
-      return {fail(CE, constructName(CE)), nullptr};
-    if (OC->getNumArgs() == 2) {
-      BinaryOperatorKind BK = BinaryOperator::getOverloadedOpcode(OK);
-      return {B.binop(BK, Args[0].V, Args[1].V), nullptr};
-    }
-    if (OC->getNumArgs() == 1) {
-      UnaryOperatorKind UK = UnaryOperator::getOverloadedOpcode(OK, false);
-      return {B.unop(UK, Args[0].V), nullptr};
-    }
-    return {fail(CE, constructName(CE)), nullptr};
-  }
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE))
+    return operatorCall(OC, NeedT);
   const FunctionDecl *FD = CE->getDirectCallee();
   if (!FD)
     return {fail(CE, constructName(CE)), nullptr};

@@ -35,6 +35,162 @@ void TangentBuilder::block(const Stmt *St, SmallVectorImpl<Stmt *> &Out) {
   Cur = Saved;
 }
 
+/// The tangent of the returned value returned with it (a dual number,
+/// lanes, or the pointer or reference itself).
+void TangentBuilder::returnStmt(const ReturnStmt *RS) {
+  const Expr *RV = RS->getRetValue();
+  if (RetT.isNull() || !RV) {
+    if (RV) {
+      const Expr *SavedDiscard = Discard;
+      Discard = RV->IgnoreParenImpCasts();
+      VT X = expr(RV, false);
+      Discard = SavedDiscard;
+      if (X.V)
+        emit(X.V);
+    }
+    StmtResult Ret = S.BuildReturnStmt(B.Loc, nullptr);
+    emit(Ret.isInvalid() ? nullptr : Ret.get());
+    return;
+  }
+  if (RetT->isPointerType() || RetT->isReferenceType()) {
+    // A pointer or reference into an argument: returned as it is
+    // (callers find its tangent from its offset).
+    VT X = expr(RV, false);
+    if (X.V)
+      emit(B.returnStmt(X.V));
+    return;
+  }
+  VT X = expr(RV, true);
+  if (!X.V)
+    return;
+  QualType VTy = Def->getReturnType().getUnqualifiedType();
+  Expr *Tan = orZero(X.T, VTy);
+  if (Lanes) {
+    // return ::grad::detail::make_dual<R>(value, lanes);
+    emit(B.returnStmt(B.callRuntime("make_dual", {B.typeArg(VTy)},
+                                    {X.V, Tan})));
+    return;
+  }
+  auto As = [&](Expr *X) {
+    return X && Ctx.hasSameUnqualifiedType(X->getType(), VTy)
+               ? X
+               : B.staticCast(VTy, X);
+  };
+  Expr *TC = As(Tan);
+  ExprResult Inner = S.ActOnInitList(B.Loc, MultiExprArg(&TC, 1), B.Loc);
+  if (Inner.isInvalid()) {
+    Errors = true;
+    return;
+  }
+  Expr *Ret = B.construct(RetT, {As(X.V), Inner.get()},
+                          /*List=*/true);
+  emit(B.returnStmt(Ret));
+  return;
+}
+
+/// `if` (with an init statement, constexpr), on the values' condition.
+void TangentBuilder::ifStmt(const IfStmt *IS) {
+  if (IS->isConsteval())
+    return (void)fail(IS, "'if consteval'");
+  if (IS->getConditionVariable())
+    return (void)fail(IS, "'if' with a condition variable");
+  SmallVector<Stmt *, 4> Scope;
+  auto *Saved = Cur;
+  bool Scoped = IS->getInit() != nullptr;
+  if (Scoped) {
+    Cur = &Scope;
+    stmt(IS->getInit());
+    StmtFailed = false;
+  }
+  if (IS->isConstexpr()) {
+    // The branch clang chose.
+    std::optional<const Stmt *> Taken = IS->getNondiscardedCase(Ctx);
+    if (Taken && *Taken)
+      stmt(*Taken);
+  } else {
+    VT C = expr(IS->getCond(), false);
+    Stmt *Then = blockOf(IS->getThen());
+    Stmt *Else = IS->getElse() ? blockOf(IS->getElse()) : nullptr;
+    if (C.V)
+      emit(B.ifStmt(B.condition(C.V), Then, Else));
+  }
+  if (Scoped) {
+    Cur = Saved;
+    emit(B.block(Scope));
+  }
+  return;
+}
+
+/// `for`: the header's values and tangents, the body as a block.
+void TangentBuilder::forStmt(const ForStmt *FS) {
+  if (FS->getConditionVariable())
+    return (void)fail(FS, "'for' with a condition variable");
+  SmallVector<Stmt *, 4> Scope;
+  auto *Saved = Cur;
+  Cur = &Scope;
+  stmt(FS->getInit());
+  StmtFailed = false;
+  Expr *Cond = FS->getCond() ? condition(FS->getCond()) : nullptr;
+  StmtFailed = false;
+  Expr *Inc = headerExpr(FS->getInc());
+  Stmt *Body = blockOf(FS->getBody());
+  Cur = Saved;
+  if ((FS->getCond() && !Cond) || (FS->getInc() && !Inc)) {
+    Errors = true;
+    return;
+  }
+  Stmt *Init = nullptr;
+  if (Scope.size() == 1) {
+    Init = Scope[0];
+    Scope.clear();
+  }
+  Scope.push_back(B.forStmt(Init, Cond, Inc, Body));
+  if (Scope.size() == 1)
+    emit(Scope[0]);
+  else
+    emit(B.block(Scope));
+  return;
+}
+
+/// `while` on the values' condition.
+void TangentBuilder::whileStmt(const WhileStmt *WS) {
+  if (WS->getConditionVariable())
+    return (void)fail(WS, "'while' with a condition variable");
+  Expr *Cond = condition(WS->getCond());
+  Stmt *Body = blockOf(WS->getBody());
+  if (Cond)
+    emit(B.whileStmt(Cond, Body));
+  else
+    Errors = true;
+  return;
+}
+
+/// `do ... while` on the values' condition.
+void TangentBuilder::doStmt(const DoStmt *DoS) {
+  Stmt *Body = blockOf(DoS->getBody());
+  Expr *Cond = condition(DoS->getCond());
+  if (Cond)
+    emit(B.doStmt(Body, Cond));
+  else
+    Errors = true;
+  return;
+}
+
+/// An expression statement: its value discarded, its tangent written
+/// where it writes one.
+void TangentBuilder::exprStmt(const Expr *X) {
+  // (c ? a : b) op= e: if (c) a op= e; else b op= e;
+  if (const IfStmt *IS = conditionalAssignment(Facts::get(Ctx), X))
+    return stmt(IS);
+  const Expr *SavedDiscard = Discard;
+  Discard = X->IgnoreParenImpCasts();
+  VT R = expr(X, false);
+  Discard = SavedDiscard;
+  if (R.V)
+    emit(R.V);
+  return;
+}
+
 void TangentBuilder::stmt(const Stmt *St) {
   if (!St)
     return;
@@ -48,136 +204,16 @@ void TangentBuilder::stmt(const Stmt *St) {
     declStmt(DS);
     return;
   }
-  if (const auto *RS = dyn_cast<ReturnStmt>(St)) {
-    const Expr *RV = RS->getRetValue();
-    if (RetT.isNull() || !RV) {
-      if (RV) {
-        const Expr *SavedDiscard = Discard;
-        Discard = RV->IgnoreParenImpCasts();
-        VT X = expr(RV, false);
-        Discard = SavedDiscard;
-        if (X.V)
-          emit(X.V);
-      }
-      StmtResult Ret = S.BuildReturnStmt(B.Loc, nullptr);
-      emit(Ret.isInvalid() ? nullptr : Ret.get());
-      return;
-    }
-    if (RetT->isPointerType() || RetT->isReferenceType()) {
-      // A pointer or reference into an argument: returned as it is
-      // (callers find its tangent from its offset).
-      VT X = expr(RV, false);
-      if (X.V)
-        emit(B.returnStmt(X.V));
-      return;
-    }
-    VT X = expr(RV, true);
-    if (!X.V)
-      return;
-    QualType VTy = Def->getReturnType().getUnqualifiedType();
-    Expr *Tan = orZero(X.T, VTy);
-    if (Lanes) {
-      // return ::grad::detail::make_dual<R>(value, lanes);
-      emit(B.returnStmt(B.callRuntime("make_dual", {B.typeArg(VTy)},
-                                      {X.V, Tan})));
-      return;
-    }
-    auto As = [&](Expr *X) {
-      return X && Ctx.hasSameUnqualifiedType(X->getType(), VTy)
-                 ? X
-                 : B.staticCast(VTy, X);
-    };
-    Expr *TC = As(Tan);
-    ExprResult Inner = S.ActOnInitList(B.Loc, MultiExprArg(&TC, 1), B.Loc);
-    if (Inner.isInvalid()) {
-      Errors = true;
-      return;
-    }
-    Expr *Ret = B.construct(RetT, {As(X.V), Inner.get()},
-                            /*List=*/true);
-    emit(B.returnStmt(Ret));
-    return;
-  }
-  if (const auto *IS = dyn_cast<IfStmt>(St)) {
-    if (IS->isConsteval())
-      return (void)fail(IS, "'if consteval'");
-    if (IS->getConditionVariable())
-      return (void)fail(IS, "'if' with a condition variable");
-    SmallVector<Stmt *, 4> Scope;
-    auto *Saved = Cur;
-    bool Scoped = IS->getInit() != nullptr;
-    if (Scoped) {
-      Cur = &Scope;
-      stmt(IS->getInit());
-      StmtFailed = false;
-    }
-    if (IS->isConstexpr()) {
-      // The branch clang chose.
-      std::optional<const Stmt *> Taken = IS->getNondiscardedCase(Ctx);
-      if (Taken && *Taken)
-        stmt(*Taken);
-    } else {
-      VT C = expr(IS->getCond(), false);
-      Stmt *Then = blockOf(IS->getThen());
-      Stmt *Else = IS->getElse() ? blockOf(IS->getElse()) : nullptr;
-      if (C.V)
-        emit(B.ifStmt(B.condition(C.V), Then, Else));
-    }
-    if (Scoped) {
-      Cur = Saved;
-      emit(B.block(Scope));
-    }
-    return;
-  }
-  if (const auto *FS = dyn_cast<ForStmt>(St)) {
-    if (FS->getConditionVariable())
-      return (void)fail(FS, "'for' with a condition variable");
-    SmallVector<Stmt *, 4> Scope;
-    auto *Saved = Cur;
-    Cur = &Scope;
-    stmt(FS->getInit());
-    StmtFailed = false;
-    Expr *Cond = FS->getCond() ? condition(FS->getCond()) : nullptr;
-    StmtFailed = false;
-    Expr *Inc = headerExpr(FS->getInc());
-    Stmt *Body = blockOf(FS->getBody());
-    Cur = Saved;
-    if ((FS->getCond() && !Cond) || (FS->getInc() && !Inc)) {
-      Errors = true;
-      return;
-    }
-    Stmt *Init = nullptr;
-    if (Scope.size() == 1) {
-      Init = Scope[0];
-      Scope.clear();
-    }
-    Scope.push_back(B.forStmt(Init, Cond, Inc, Body));
-    if (Scope.size() == 1)
-      emit(Scope[0]);
-    else
-      emit(B.block(Scope));
-    return;
-  }
-  if (const auto *WS = dyn_cast<WhileStmt>(St)) {
-    if (WS->getConditionVariable())
-      return (void)fail(WS, "'while' with a condition variable");
-    Expr *Cond = condition(WS->getCond());
-    Stmt *Body = blockOf(WS->getBody());
-    if (Cond)
-      emit(B.whileStmt(Cond, Body));
-    else
-      Errors = true;
-    return;
-  }
-  if (const auto *DoS = dyn_cast<DoStmt>(St)) {
-    Stmt *Body = blockOf(DoS->getBody());
-    Expr *Cond = condition(DoS->getCond());
-    if (Cond)
-      emit(B.doStmt(Body, Cond));
-    else
-      Errors = true;
-    return;
-  }
+  if (const auto *RS = dyn_cast<ReturnStmt>(St))
+    return returnStmt(RS);
+  if (const auto *IS = dyn_cast<IfStmt>(St))
+    return ifStmt(IS);
+  if (const auto *FS = dyn_cast<ForStmt>(St))
+    return forStmt(FS);
+  if (const auto *WS = dyn_cast<WhileStmt>(St))
+    return whileStmt(WS);
+  if (const auto *DoS = dyn_cast<DoStmt>(St))
+    return doStmt(DoS);
   if (isa<BreakStmt>(St)) {
     emit(B.breakStmt());
     return;
@@ -188,18 +224,8 @@ void TangentBuilder::stmt(const Stmt *St) {
   }
   if (isa<NullStmt>(St))
     return;
-  if (const auto *X = dyn_cast<Expr>(St)) {
-    // (c ? a : b) op= e: if (c) a op= e; else b op= e;
-    if (const IfStmt *IS = conditionalAssignment(Facts::get(Ctx), X))
-      return stmt(IS);
-    const Expr *SavedDiscard = Discard;
-    Discard = X->IgnoreParenImpCasts();
-    VT R = expr(X, false);
-    Discard = SavedDiscard;
-    if (R.V)
-      emit(R.V);
-    return;
-  }
+  if (const auto *X = dyn_cast<Expr>(St))
+    return exprStmt(X);
   // `[[clang::noinline]] call;` (a pullback's calls of split halves): the
   // statement itself.
   if (const auto *AS = dyn_cast<AttributedStmt>(St)) {
