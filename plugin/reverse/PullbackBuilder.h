@@ -773,6 +773,13 @@ private:
   bool failedBuilding(llvm::StringRef What);
   /// Assembles the body of a split half.
   bool finishSplit(Stmts &Fwd, Stmts &Rev, Stmts &Epilogue);
+  // The steps of build() (Statements.cpp).
+  void bindParams();
+  bool reportActivityProblems(const clang::CompoundStmt *Body);
+  void detectEarlyReturns(const clang::CompoundStmt *Body, Stmts &Fwd);
+  bool bindPrimalParams();
+  void storeAdjoints(Stmts &Epilogue);
+  bool assemble(const Stmts &Fwd, const Stmts &Rev, const Stmts &Epilogue);
   std::vector<Frame> Frames;
   std::vector<LoopInfo *> Loops;
   std::vector<std::unique_ptr<LoopInfo>> LoopStore;

@@ -53,11 +53,9 @@ struct NameCollector : RecursiveASTVisitor<NameCollector> {
 };
 } // namespace
 
-bool PullbackBuilder::build() {
-  std::string Why;
-  if (!computeSignature(Ctx, Primal, Entry.Wrt, PB->getName(), Sig, Why))
-    return false;
-  Facts::get(Ctx).noteStatementCalls(Primal->getBody());
+/// The pullback's parameters as the primal's statements see them (a
+/// half's placeholders for what it does not take), and the names in use.
+void PullbackBuilder::bindParams() {
   Params.assign(PB->param_begin(), PB->param_end());
   // (A half's stack, its last parameter, stands for no primal parameter.)
   if (ParmVarDecl *SP = stackParam()) {
@@ -101,21 +99,11 @@ bool PullbackBuilder::build() {
     Names.insert(P->getName());
   NameCollector NC(Names);
   NC.TraverseStmt(Primal->getBody());
+}
 
-  const auto *Body = dyn_cast_or_null<CompoundStmt>(Primal->getBody());
-  if (!Body) {
-    const Stmt *Raw = Primal->getBody();
-    report(S.Diags, Diag::UnsupportedConstruct,
-           Raw ? Raw->getBeginLoc() : Primal->getLocation())
-        << (!Raw                             ? "function without a body"
-            : isa<CoroutineBodyStmt>(Raw)    ? "coroutine"
-            : isa<CXXTryStmt>(Raw)           ? "function-try-block"
-                                             : constructName(Raw))
-        << Primal->getNameAsString();
-    D.noteRequest(Entry);
-    return false;
-  }
-  Act.run(Primal, Entry.Wrt);
+/// Reports what the activity analysis found the pullback cannot follow;
+/// false when building cannot go on.
+bool PullbackBuilder::reportActivityProblems(const CompoundStmt *Body) {
   for (auto &[VD, Site] : Act.Reseated)
     unsupported(Site, "pointer parameter '" + VD->getNameAsString() +
                           "' made to point into other memory (declare a "
@@ -153,10 +141,13 @@ bool PullbackBuilder::build() {
   if (D.options().PrintActivity)
     report(S.Diags, Diag::RemarkActivity, Primal->getLocation())
         << Primal->getNameAsString() << Act.print();
+  return true;
+}
 
-  Sema::SynthesizedFunctionScope Scope(S, PB);
-  Stmts Fwd, Rev;
-  Cur = &Fwd;
+/// Finds the returns that end the function (TailReturns); any other makes
+/// the forward sweep a block that returns jump out of (EarlyReturn).
+void PullbackBuilder::detectEarlyReturns(const CompoundStmt *Body,
+                                         Stmts &Fwd) {
   collectTailReturns(Body, Ctx, TailReturns);
   {
     // Any other return jumps to the end of the forward sweep.
@@ -178,9 +169,11 @@ bool PullbackBuilder::build() {
     Fwd.push_back(B.assign(B.ref(RetFlag), B.intLit(0, Ctx.getSizeType())));
     FwdEnd = B.label(PB, fresh("_forward_end"));
   }
+}
 
-  // Parameters: by-value ones are used directly; in/out references get a
-  // local copy so that the pullback never writes its inputs.
+/// Maps the primal's parameters to the pullback's (in/out references to a
+/// local copy); false after reporting a parameter it cannot take.
+bool PullbackBuilder::bindPrimalParams() {
   for (unsigned I = 0; I < Primal->getNumParams(); ++I) {
     const ParmVarDecl *P = Primal->getParamDecl(I);
     ParmVarDecl *NP = param(I);
@@ -220,6 +213,86 @@ bool PullbackBuilder::build() {
     }
     VarMap[P] = NP;
   }
+  return true;
+}
+
+/// Stores the accumulated adjoints of scalar parameters and of objects
+/// copied into locals, once, at the end.
+void PullbackBuilder::storeAdjoints(Stmts &Epilogue) {
+  for (unsigned I = 0; I < Primal->getNumParams(); ++I) {
+    int Idx = Sig.AdjointIndex[I];
+    if (Idx < 0)
+      continue;
+    auto It = Adjoints.find(Primal->getParamDecl(I));
+    if (It == Adjoints.end())
+      continue;
+    ParamKind PK = classifyParam(Ctx, Primal->getParamDecl(I)->getType()).Kind;
+    if (PK != ParamKind::Scalar && PK != ParamKind::ScalarRef)
+      continue;
+    Expr *Target = B.deref(B.ref(param(Idx)));
+    if (classifyParam(Ctx, Primal->getParamDecl(I)->getType()).Kind ==
+        ParamKind::ScalarRef)
+      Epilogue.push_back(B.assign(Target, B.ref(It->second)));
+    else
+      Epilogue.push_back(B.addAssign(Target, B.ref(It->second)));
+  }
+
+  for (auto &[P, A] : LocalParamShadows) {
+    int Idx = Sig.AdjointIndex[P->getFunctionScopeIndex()];
+    accumulateObject(B.deref(B.ref(param(Idx))), B.ref(A),
+                     A->getType().getNonReferenceType(), Epilogue);
+  }
+}
+
+/// The pullback's body: local types, entry checks, prologue, forward and
+/// reverse sweeps, the adjoints stored.
+bool PullbackBuilder::assemble(const Stmts &Fwd, const Stmts &Rev,
+                               const Stmts &Epilogue) {
+  Stmts All(LocalTypes.begin(), LocalTypes.end());
+  entryChecks(All);
+  All.insert(All.end(), Prologue.begin(), Prologue.end());
+  All.insert(All.end(), FwdStart.begin(), FwdStart.end());
+  All.insert(All.end(), Fwd.begin(), Fwd.end());
+  All.insert(All.end(), Rev.begin(), Rev.end());
+  All.insert(All.end(), Epilogue.begin(), Epilogue.end());
+  if (failedBuilding("the pullback"))
+    return false;
+  PB->setBody(B.block(All));
+  return true;
+}
+
+bool PullbackBuilder::build() {
+  std::string Why;
+  if (!computeSignature(Ctx, Primal, Entry.Wrt, PB->getName(), Sig, Why))
+    return false;
+  Facts::get(Ctx).noteStatementCalls(Primal->getBody());
+  bindParams();
+
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Primal->getBody());
+  if (!Body) {
+    const Stmt *Raw = Primal->getBody();
+    report(S.Diags, Diag::UnsupportedConstruct,
+           Raw ? Raw->getBeginLoc() : Primal->getLocation())
+        << (!Raw                             ? "function without a body"
+            : isa<CoroutineBodyStmt>(Raw)    ? "coroutine"
+            : isa<CXXTryStmt>(Raw)           ? "function-try-block"
+                                             : constructName(Raw))
+        << Primal->getNameAsString();
+    D.noteRequest(Entry);
+    return false;
+  }
+  Act.run(Primal, Entry.Wrt);
+  if (!reportActivityProblems(Body))
+    return false;
+
+  Sema::SynthesizedFunctionScope Scope(S, PB);
+  Stmts Fwd, Rev;
+  Cur = &Fwd;
+  detectEarlyReturns(Body, Fwd);
+  // Parameters: by-value ones are used directly; in/out references get a
+  // local copy so that the pullback never writes its inputs.
+  if (!bindPrimalParams())
+    return false;
   // Locals of the outermost block stay in scope for the reverse sweep
   // unless the forward sweep is a block that returns jump out of.
   // (Not in a split derivative: its reverse half has no forward sweep.)
@@ -244,44 +317,11 @@ bool PullbackBuilder::build() {
     Fwd.push_back(B.labelStmt(FwdEnd, nullptr));
   }
 
-  // Store the accumulated adjoints once.
   Stmts Epilogue;
-  for (unsigned I = 0; I < Primal->getNumParams(); ++I) {
-    int Idx = Sig.AdjointIndex[I];
-    if (Idx < 0)
-      continue;
-    auto It = Adjoints.find(Primal->getParamDecl(I));
-    if (It == Adjoints.end())
-      continue;
-    ParamKind PK = classifyParam(Ctx, Primal->getParamDecl(I)->getType()).Kind;
-    if (PK != ParamKind::Scalar && PK != ParamKind::ScalarRef)
-      continue;
-    Expr *Target = B.deref(B.ref(param(Idx)));
-    if (classifyParam(Ctx, Primal->getParamDecl(I)->getType()).Kind ==
-        ParamKind::ScalarRef)
-      Epilogue.push_back(B.assign(Target, B.ref(It->second)));
-    else
-      Epilogue.push_back(B.addAssign(Target, B.ref(It->second)));
-  }
-
-  for (auto &[P, A] : LocalParamShadows) {
-    int Idx = Sig.AdjointIndex[P->getFunctionScopeIndex()];
-    accumulateObject(B.deref(B.ref(param(Idx))), B.ref(A),
-                     A->getType().getNonReferenceType(), Epilogue);
-  }
+  storeAdjoints(Epilogue);
   if (Half != SplitHalf::None)
     return finishSplit(Fwd, Rev, Epilogue);
-  Stmts All(LocalTypes.begin(), LocalTypes.end());
-  entryChecks(All);
-  All.insert(All.end(), Prologue.begin(), Prologue.end());
-  All.insert(All.end(), FwdStart.begin(), FwdStart.end());
-  All.insert(All.end(), Fwd.begin(), Fwd.end());
-  All.insert(All.end(), Rev.begin(), Rev.end());
-  All.insert(All.end(), Epilogue.begin(), Epilogue.end());
-  if (failedBuilding("the pullback"))
-    return false;
-  PB->setBody(B.block(All));
-  return true;
+  return assemble(Fwd, Rev, Epilogue);
 }
 
 VarDecl *PullbackBuilder::bind(Expr *Adj, QualType T, Stmts &Out) {
