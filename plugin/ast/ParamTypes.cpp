@@ -6,7 +6,7 @@
 ///
 /// \file
 /// Floating types, types holding floating data, and how a parameter of a
-/// given type is passed to a pullback (Registry.h classifyParam).
+/// given type is passed to a pullback (Abi.h classifyParam).
 ///
 //===----------------------------------------------------------------------===//
 

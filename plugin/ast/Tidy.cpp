@@ -346,7 +346,7 @@ bool isSinCosPair(QualType T) {
 }
 
 /// A pullback's forward sweep computes an active sin(x) or cos(x) as
-/// `_tN = sin_cos(x)` (Forward.cpp); when nothing reads the call's own value
+/// `_tN = sin_cos(x)` (reverse/ForwardSweep.cpp); when nothing reads the call's own value
 /// (it only fed a discarded return value), only the partial's member is
 /// read: the call then computes that one value (`pair_cos(x)`), which costs
 /// one libm call where sincos costs about one and a half.

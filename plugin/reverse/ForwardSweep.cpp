@@ -566,6 +566,158 @@ Expr *PullbackBuilder::rebuildCall(const CallExpr *CE, bool Need, bool Plain) {
   return rebuildUserCall(CE, FD, Need);
 }
 
+/// A literal, at the current location.
+Expr *PullbackBuilder::rebuildLiteral(const Expr *K) {
+  if (const auto *FL = dyn_cast<FloatingLiteral>(K))
+    return FloatingLiteral::Create(Ctx, FL->getValue(), FL->isExact(),
+                                   FL->getType(), B.Loc);
+  if (const auto *IL = dyn_cast<IntegerLiteral>(K))
+    return IntegerLiteral::Create(Ctx, IL->getValue(), IL->getType(),
+                                  B.Loc);
+  if (const auto *BL = dyn_cast<CXXBoolLiteralExpr>(K))
+    return B.boolLit(BL->getValue());
+  if (const auto *SL = dyn_cast<StringLiteral>(K))
+    return StringLiteral::Create(Ctx, SL->getBytes(), SL->getKind(),
+                                 SL->isPascal(), SL->getType(), B.Loc);
+  if (isa<CXXNullPtrLiteralExpr>(K))
+    return new (Ctx) CXXNullPtrLiteralExpr(Ctx.NullPtrTy, B.Loc);
+  const auto *CL = cast<CharacterLiteral>(K);
+  return new (Ctx) CharacterLiteral(CL->getValue(), CL->getKind(),
+                                    CL->getType(), B.Loc);
+}
+
+/// A unary operator: increments hoisted when they carry a derivative.
+Expr *PullbackBuilder::rebuildUnary(const UnaryOperator *UO, bool Need,
+                                    bool Plain) {
+  if (UO->isIncrementDecrementOp()) {
+    // On memory or a value that carries no derivative (k++ in a[k++]):
+    // as written.
+    // A pointer moved (not the memory it points into), or a value
+    // without derivatives: as written.
+    if (!isFloating(UO->getSubExpr()->getType()) ||
+        !Act.isActive(strip(UO->getSubExpr()))) {
+      Expr *R = B.unop(UO->getOpcode(),
+                       rebuild(UO->getSubExpr(), false, true));
+      return Need ? record(UO, R) : R;
+    }
+    return hoistIncrement(UO, Need);
+  }
+  switch (UO->getOpcode()) {
+  case UO_Minus:
+  case UO_Plus:
+  case UO_LNot:
+  case UO_Not: {
+    Expr *Sub = rebuild(UO->getSubExpr(), false, Plain);
+    Expr *Out = B.unop(UO->getOpcode(), Sub);
+    return Need ? record(UO, Out) : Out;
+  }
+  default:
+    if (Plain)
+      return Need ? record(UO, replay(UO)) : replay(UO);
+    return unsupported(UO, constructName(UO));
+  }
+}
+
+/// A binary operator: assignments, commas, and arithmetic whose operands
+/// are recorded for the reverse sweep only where it reads them.
+Expr *PullbackBuilder::rebuildBinary(const BinaryOperator *BO, bool Need,
+                                     bool Plain) {
+  BinaryOperatorKind Op = BO->getOpcode();
+  if (BO->isAssignmentOp() || BO->isCompoundAssignmentOp()) {
+    // Plain assignments to variables that carry no derivative (loop
+    // increments such as `i += 2`) are replayed as they are.
+    const auto *LV = dyn_cast<DeclRefExpr>(strip(BO->getLHS()));
+    if (LV && isa<VarDecl>(LV->getDecl()) &&
+        (LV->getType()->isPointerType() ||
+         (!Act.isActive(cast<VarDecl>(LV->getDecl())) &&
+          !storageActive(LV) && !Act.isActive(strip(BO->getRHS()))))) {
+      Expr *R = B.binop(Op, rebuild(LV, false, true),
+                        rebuild(BO->getRHS(), false, true));
+      if (Op == BO_Assign && !Act.rootsOf(cast<VarDecl>(LV->getDecl())).empty()) {
+        if (NoHoist)
+          return unsupported(BO, std::string("assignment ") + NoHoistWhy);
+        Cur->push_back(R);
+        noteAliasDef(cast<VarDecl>(LV->getDecl()), BO->getRHS(), *Cur);
+        return rebuild(LV, Need, true);
+      }
+      return Need ? record(BO, R) : R;
+    }
+    return hoistAssignment(BO, Need);
+  }
+  if (Op == BO_Comma) {
+    if (NoHoist) {
+      // Where nothing can run ahead (a loop increment `++i, --j`, a
+      // branch of ?:), the comma stays; an effect with a derivative in
+      // its left operand is refused by the hoist it would need.
+      Expr *L = plain(BO->getLHS());
+      Expr *Out = B.binop(BO_Comma, L, rebuild(BO->getRHS(), false, Plain));
+      return Need ? record(BO, Out) : Out;
+    }
+    Cur->push_back(plain(BO->getLHS()));
+    return rebuild(BO->getRHS(), Need, Plain);
+  }
+  // The reverse sweep reads an operand of a product only for the other
+  // one's derivative, and a divisor for both (see backprop).
+  bool Arith = !Plain && (Op == BO_Mul || Op == BO_Div);
+  bool LA = Arith && Act.isActive(strip(BO->getLHS()));
+  bool RA = Arith && Act.isActive(strip(BO->getRHS()));
+  bool NeedL = RA, NeedR = LA || (Op == BO_Div && RA);
+  // `x[i] * x[i]`: the value is recorded once.
+  bool Square = Op == BO_Mul && NeedL && NeedR &&
+                sameValue(Ctx, BO->getLHS(), BO->getRHS());
+  bool Short = Op == BO_LAnd || Op == BO_LOr;
+  Expr *L = rebuild(BO->getLHS(), NeedL, Plain || Short);
+  if (Square)
+    if (const auto *DR = dyn_cast_or_null<DeclRefExpr>(L)) {
+      auto It = Values.find(strip(BO->getLHS()));
+      if (It != Values.end() && It->second == DR->getDecl()) {
+        // The right operand is rebuilt for what its adjoint needs (its
+        // indices), and its value is the left one's.
+        VarDecl *V = It->second;
+        Expr *Rr = rebuild(BO->getRHS(), false, Plain);
+        Values[strip(BO->getRHS())] = V;
+        Expr *Out = B.binop(Op, L, Rr);
+        return Need ? record(BO, Out) : Out;
+      }
+    }
+  // The right operand of && and || runs only sometimes: no side
+  // effect can be hoisted out of it.
+  NoHoistScope NH(*this, Short ? (Op == BO_LAnd ? "on the right of '&&'"
+                                                : "on the right of '||'")
+                               : nullptr);
+  Expr *Rr = rebuild(BO->getRHS(), NeedR, Plain || Short);
+  Expr *Out = B.binop(Op, L, Rr);
+  return Need ? record(BO, Out) : Out;
+}
+
+/// A call: as the expression the plugin differentiates it as (a
+/// selector's ?:, the call over pointers, the lifted lambda), or itself.
+Expr *PullbackBuilder::rebuildCallForm(const CallExpr *CE, bool Need,
+                                       bool Plain) {
+  const Expr *K = CE;
+  // A call the plugin differentiates as another expression: rebuilt as
+  // that one, whose recorded value is the call's too.
+  auto As = [&](const Expr *Sub) {
+    Expr *R = rebuild(Sub, Need, Plain);
+    auto It = Values.find(strip(Sub));
+    if (It != Values.end())
+      Values[K] = It->second;
+    return R;
+  };
+  // std::min(a, b, comp): the '?:' it evaluates.
+  if (hasComparator(Facts::get(Ctx), CE))
+    return As(selectorForm(Facts::get(Ctx), CE));
+  // std::accumulate(v.begin(), v.end(), 0.0): the call over pointers.
+  if (const CallExpr *PF = pointerForm(Facts::get(Ctx), CE))
+    return As(PF);
+  const CallExpr *LC = lambdaCall(CE);
+  if (!LC)
+    return nullptr;
+  if (LC != CE)
+    return As(LC); // the lifted lambda
+  return rebuildCall(CE, Need, Plain);
+}
+
 Expr *PullbackBuilder::rebuild(const Expr *E, bool Need, bool Plain) {
   if (!E || Failed)
     return nullptr;
@@ -579,24 +731,8 @@ Expr *PullbackBuilder::rebuild(const Expr *E, bool Need, bool Plain) {
     ~Restore() { L = V; }
   } R{B.Loc, Saved};
 
-  if (isLiteral(K)) {
-    if (const auto *FL = dyn_cast<FloatingLiteral>(K))
-      return FloatingLiteral::Create(Ctx, FL->getValue(), FL->isExact(),
-                                     FL->getType(), B.Loc);
-    if (const auto *IL = dyn_cast<IntegerLiteral>(K))
-      return IntegerLiteral::Create(Ctx, IL->getValue(), IL->getType(),
-                                    B.Loc);
-    if (const auto *BL = dyn_cast<CXXBoolLiteralExpr>(K))
-      return B.boolLit(BL->getValue());
-    if (const auto *SL = dyn_cast<StringLiteral>(K))
-      return StringLiteral::Create(Ctx, SL->getBytes(), SL->getKind(),
-                                   SL->isPascal(), SL->getType(), B.Loc);
-    if (isa<CXXNullPtrLiteralExpr>(K))
-      return new (Ctx) CXXNullPtrLiteralExpr(Ctx.NullPtrTy, B.Loc);
-    const auto *CL = cast<CharacterLiteral>(K);
-    return new (Ctx) CharacterLiteral(CL->getValue(), CL->getKind(),
-                                      CL->getType(), B.Loc);
-  }
+  if (isLiteral(K))
+    return rebuildLiteral(K);
   if (isElementAccess(K))
     return rebuildElement(K, Need, Plain);
   if (const Expr *Temp = temporaryRoot(Ctx, K)) {
@@ -610,103 +746,10 @@ Expr *PullbackBuilder::rebuild(const Expr *E, bool Need, bool Plain) {
     return S.BuildCXXThisExpr(B.Loc, TE->getType(), /*IsImplicit=*/false);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(K))
     return rebuildDeclRef(DRE, Need, Plain);
-  if (const auto *UO = dyn_cast<UnaryOperator>(K)) {
-    if (UO->isIncrementDecrementOp()) {
-      // On memory or a value that carries no derivative (k++ in a[k++]):
-      // as written.
-      // A pointer moved (not the memory it points into), or a value
-      // without derivatives: as written.
-      if (!isFloating(UO->getSubExpr()->getType()) ||
-          !Act.isActive(strip(UO->getSubExpr()))) {
-        Expr *R = B.unop(UO->getOpcode(),
-                         rebuild(UO->getSubExpr(), false, true));
-        return Need ? record(UO, R) : R;
-      }
-      return hoistIncrement(UO, Need);
-    }
-    switch (UO->getOpcode()) {
-    case UO_Minus:
-    case UO_Plus:
-    case UO_LNot:
-    case UO_Not: {
-      Expr *Sub = rebuild(UO->getSubExpr(), false, Plain);
-      Expr *Out = B.unop(UO->getOpcode(), Sub);
-      return Need ? record(UO, Out) : Out;
-    }
-    default:
-      if (Plain)
-        return Need ? record(UO, replay(UO)) : replay(UO);
-      return unsupported(UO, constructName(UO));
-    }
-  }
-  if (const auto *BO = dyn_cast<BinaryOperator>(K)) {
-    BinaryOperatorKind Op = BO->getOpcode();
-    if (BO->isAssignmentOp() || BO->isCompoundAssignmentOp()) {
-      // Plain assignments to variables that carry no derivative (loop
-      // increments such as `i += 2`) are replayed as they are.
-      const auto *LV = dyn_cast<DeclRefExpr>(strip(BO->getLHS()));
-      if (LV && isa<VarDecl>(LV->getDecl()) &&
-          (LV->getType()->isPointerType() ||
-           (!Act.isActive(cast<VarDecl>(LV->getDecl())) &&
-            !storageActive(LV) && !Act.isActive(strip(BO->getRHS()))))) {
-        Expr *R = B.binop(Op, rebuild(LV, false, true),
-                          rebuild(BO->getRHS(), false, true));
-        if (Op == BO_Assign && !Act.rootsOf(cast<VarDecl>(LV->getDecl())).empty()) {
-          if (NoHoist)
-            return unsupported(BO, std::string("assignment ") + NoHoistWhy);
-          Cur->push_back(R);
-          noteAliasDef(cast<VarDecl>(LV->getDecl()), BO->getRHS(), *Cur);
-          return rebuild(LV, Need, true);
-        }
-        return Need ? record(BO, R) : R;
-      }
-      return hoistAssignment(BO, Need);
-    }
-    if (Op == BO_Comma) {
-      if (NoHoist) {
-        // Where nothing can run ahead (a loop increment `++i, --j`, a
-        // branch of ?:), the comma stays; an effect with a derivative in
-        // its left operand is refused by the hoist it would need.
-        Expr *L = plain(BO->getLHS());
-        Expr *Out = B.binop(BO_Comma, L, rebuild(BO->getRHS(), false, Plain));
-        return Need ? record(BO, Out) : Out;
-      }
-      Cur->push_back(plain(BO->getLHS()));
-      return rebuild(BO->getRHS(), Need, Plain);
-    }
-    // The reverse sweep reads an operand of a product only for the other
-    // one's derivative, and a divisor for both (see backprop).
-    bool Arith = !Plain && (Op == BO_Mul || Op == BO_Div);
-    bool LA = Arith && Act.isActive(strip(BO->getLHS()));
-    bool RA = Arith && Act.isActive(strip(BO->getRHS()));
-    bool NeedL = RA, NeedR = LA || (Op == BO_Div && RA);
-    // `x[i] * x[i]`: the value is recorded once.
-    bool Square = Op == BO_Mul && NeedL && NeedR &&
-                  sameValue(Ctx, BO->getLHS(), BO->getRHS());
-    bool Short = Op == BO_LAnd || Op == BO_LOr;
-    Expr *L = rebuild(BO->getLHS(), NeedL, Plain || Short);
-    if (Square)
-      if (const auto *DR = dyn_cast_or_null<DeclRefExpr>(L)) {
-        auto It = Values.find(strip(BO->getLHS()));
-        if (It != Values.end() && It->second == DR->getDecl()) {
-          // The right operand is rebuilt for what its adjoint needs (its
-          // indices), and its value is the left one's.
-          VarDecl *V = It->second;
-          Expr *Rr = rebuild(BO->getRHS(), false, Plain);
-          Values[strip(BO->getRHS())] = V;
-          Expr *Out = B.binop(Op, L, Rr);
-          return Need ? record(BO, Out) : Out;
-        }
-      }
-    // The right operand of && and || runs only sometimes: no side
-    // effect can be hoisted out of it.
-    NoHoistScope NH(*this, Short ? (Op == BO_LAnd ? "on the right of '&&'"
-                                                  : "on the right of '||'")
-                                 : nullptr);
-    Expr *Rr = rebuild(BO->getRHS(), NeedR, Plain || Short);
-    Expr *Out = B.binop(Op, L, Rr);
-    return Need ? record(BO, Out) : Out;
-  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(K))
+    return rebuildUnary(UO, Need, Plain);
+  if (const auto *BO = dyn_cast<BinaryOperator>(K))
+    return rebuildBinary(BO, Need, Plain);
   if (const auto *CO = dyn_cast<ConditionalOperator>(K)) {
     if (!Plain)
       return rebuildConditional(CO, Need);
@@ -750,29 +793,8 @@ Expr *PullbackBuilder::rebuild(const Expr *E, bool Need, bool Plain) {
     return rebuildConstruction(CC, Plain);
   if (const CXXConstructExpr *UC = userConstruction(K))
     return rebuildUserConstruction(UC, Need, Plain);
-  if (const auto *CE = dyn_cast<CallExpr>(K)) {
-    // A call the plugin differentiates as another expression: rebuilt as
-    // that one, whose recorded value is the call's too.
-    auto As = [&](const Expr *Sub) {
-      Expr *R = rebuild(Sub, Need, Plain);
-      auto It = Values.find(strip(Sub));
-      if (It != Values.end())
-        Values[K] = It->second;
-      return R;
-    };
-    // std::min(a, b, comp): the '?:' it evaluates.
-    if (hasComparator(Facts::get(Ctx), CE))
-      return As(selectorForm(Facts::get(Ctx), CE));
-    // std::accumulate(v.begin(), v.end(), 0.0): the call over pointers.
-    if (const CallExpr *PF = pointerForm(Facts::get(Ctx), CE))
-      return As(PF);
-    const CallExpr *LC = lambdaCall(CE);
-    if (!LC)
-      return nullptr;
-    if (LC != CE)
-      return As(LC); // the lifted lambda
-    return rebuildCall(CE, Need, Plain);
-  }
+  if (const auto *CE = dyn_cast<CallExpr>(K))
+    return rebuildCallForm(CE, Need, Plain);
   if (const auto *EC = dyn_cast<ExplicitCastExpr>(K))
     return rebuildCast(EC, Need, Plain);
   if (const auto *IL = dyn_cast<InitListExpr>(K);

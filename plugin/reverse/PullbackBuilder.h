@@ -5,11 +5,11 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// Builds one pullback body. The forward sweep (Forward.cpp) replays the
+/// Builds one pullback body. The forward sweep (ForwardSweep.cpp) replays the
 /// primal in A-normal form: every value the reverse sweep reads is bound to
 /// a temporary declared at the top of the pullback, and nothing else is
 /// computed (no result that only feeds the discarded return value). The
-/// reverse sweep (Reverse.cpp) walks the statements backwards and
+/// reverse sweep (Statements.cpp) walks the statements backwards and
 /// accumulates adjoints into locals that are stored to the adjoint
 /// parameters once, at the end. Straight-line code uses no tape and no heap.
 ///
@@ -65,13 +65,21 @@ public:
   const clang::Expr *writtenStorage(const clang::CallExpr *CE);
 
 private:
-  // Forward.cpp
+  // ForwardSweep.cpp
   /// Rebuilds \p E for the forward sweep. With \p Need, the value is also
   /// recorded so that val(E) can read it in the reverse sweep.
   clang::Expr *fwd(const clang::Expr *E, bool Need);
   /// Rebuilds an expression that carries no derivative: no temporaries.
   clang::Expr *plain(const clang::Expr *E);
   clang::Expr *rebuild(const clang::Expr *E, bool Need, bool Plain);
+  // The cases of rebuild (ForwardSweep.cpp).
+  clang::Expr *rebuildLiteral(const clang::Expr *K);
+  clang::Expr *rebuildUnary(const clang::UnaryOperator *UO, bool Need,
+                            bool Plain);
+  clang::Expr *rebuildBinary(const clang::BinaryOperator *BO, bool Need,
+                             bool Plain);
+  clang::Expr *rebuildCallForm(const clang::CallExpr *CE, bool Need,
+                               bool Plain);
   clang::Expr *rebuildCall(const clang::CallExpr *CE, bool Need, bool Plain);
   /// A call of a local lambda (`sq(x)`, `[&](double a) {...}(x)`) as a call
   /// of the lambda's lifted function (its parameters, then its captures),
@@ -226,7 +234,7 @@ private:
   bool changesAfter(const clang::VarDecl *V, const clang::Expr *Read) const;
   clang::VarDecl *mapVar(const clang::VarDecl *VD) const;
 
-  // Reverse.cpp
+  // Statements.cpp
   void stmt(const clang::Stmt *S, Stmts &Fwd, Stmts &Rev);
   void stmtImpl(const clang::Stmt *S, Stmts &Fwd, Stmts &Rev);
   void compound(const clang::CompoundStmt *CS, Stmts &Fwd, Stmts &Rev);
