@@ -395,6 +395,13 @@ private:
                  FunctionDecl *User, const PullbackSignature &Sig,
                  SmallVectorImpl<VT> &Args);
   VT memberCall(const CXXMemberCallExpr *MC, bool NeedT);
+  // The cases of memberCall (TangentMembers.cpp).
+  VT tapeMember(const CXXMemberCallExpr *MC, const Expr *Obj, StringRef Name,
+                bool Arrow);
+  VT resizingMember(const CXXMemberCallExpr *MC, const Expr *Obj,
+                    StringRef Name, bool Arrow);
+  VT eraseMember(const CXXMemberCallExpr *MC, const Expr *Obj, StringRef Name,
+                 bool Arrow);
   /// v.assign(p, q), v.insert(pos, ...), v.swap(w) mirrored on the tangent
   /// containers (\p Range: the last two arguments are a pointer range).
   VT rangeMutation(const CXXMemberCallExpr *MC, bool Range);

@@ -25,6 +25,104 @@ static bool isResizing(StringRef N) {
          N == "assign" || N == "clear" || N == "pop_back" || N == "reserve";
 }
 
+/// A pullback's tape (grad::detail::stack): each floating value saved
+/// with its tangent after it, popped back in the opposite order.
+VT TangentBuilder::tapeMember(const CXXMemberCallExpr *MC, const Expr *Obj,
+                              StringRef Name, bool Arrow) {
+  bool Pop = Name.starts_with("pop");
+  VT O = expr(Obj, false);
+  SmallVector<Expr *, 8> Args;
+  for (const Expr *A : MC->arguments()) {
+    bool F = isFloating(A->getType()) || hasFloatingData(A->getType());
+    VT X = expr(A, F);
+    if (!X.V || !O.V)
+      return {};
+    Args.push_back(X.V);
+    if (Linear && X.T)
+      return {fail(A, "adjoint saved on the tape"), nullptr};
+    if (!F || Linear) // (linear mode: the tape holds values only)
+      continue;
+    if (Pop && !X.T)
+      return {fail(A, "value restored into memory without a tangent"),
+              nullptr};
+    Args.push_back(orZero(X.T, A->getType()));
+  }
+  return {B.memberCall(O.V, Pop ? "pop_all" : "push_all", Args, Arrow),
+          nullptr};
+}
+
+/// A member that resizes a std container (push_back, resize, ...): the same
+/// on the tangent container, with the arguments' tangents.
+VT TangentBuilder::resizingMember(const CXXMemberCallExpr *MC, const Expr *Obj,
+                                  StringRef Name, bool Arrow) {
+  VT O = expr(Obj, true);
+  SmallVector<Expr *, 2> Vs, Ts;
+  bool Active = false;
+  for (const Expr *A : MC->arguments()) {
+    if (isa<CXXDefaultArgExpr>(A))
+      break;
+    // (Pointers and iterators would give the tangent the values.)
+    if (A->getType()->isPointerType() || holdsWritablePointer(A->getType()))
+      return {fail(A, "call to '" + Name.str() + "' with the argument '" +
+                          spelled(A) + "'"),
+              nullptr};
+    bool F = isFloating(A->getType()) || hasFloatingData(A->getType());
+    VT X = expr(A, F);
+    if (!X.V)
+      return {};
+    Active |= F && X.T;
+    Ts.push_back(F ? orZero(X.T, A->getType()) : dup(X, A));
+    Vs.push_back(X.V);
+  }
+  if (O.T)
+    emit(B.memberCall(O.T, Name, Ts, Arrow));
+  if (O.T && Linear)
+    return {}; // (an adjoint container: its lanes only)
+  if (!O.T && Active)
+    // A container without a tangent (constant data) may take constants
+    // only.
+    return {fail(MC, "'" + Name.str() + "' of a differentiated value into '" +
+                         spelled(Obj) + "', which has no tangent"),
+            nullptr};
+  return {B.memberCall(O.V, Name, Vs, Arrow), nullptr};
+}
+
+/// v.erase(it), v.erase(first, last): the tangent container loses the
+/// elements at the same indices.
+VT TangentBuilder::eraseMember(const CXXMemberCallExpr *MC, const Expr *Obj,
+                               StringRef Name, bool Arrow) {
+  VT O = expr(Obj, true);
+  if (!O.V)
+    return {};
+  SmallVector<Expr *, 2> Vs, Ts;
+  for (const Expr *A : MC->arguments()) {
+    // (The iterator itself, not its conversion to a const_iterator.)
+    A = A->IgnoreImplicit();
+    if (const auto *CC = dyn_cast<CXXConstructExpr>(A);
+        CC && CC->getNumArgs() == 1)
+      A = CC->getArg(0)->IgnoreImplicit();
+    VT X = expr(A, false);
+    if (!X.V)
+      return {};
+    if (O.T) {
+      Expr *It = dup(X, A);
+      Expr *Obj2 = dup(O, Obj);
+      if (!It || !Obj2)
+        return {};
+      Ts.push_back(B.binop(
+          BO_Add, B.memberCall(O.T, "begin", {}, Arrow),
+          B.paren(B.binop(BO_Sub, It,
+                          B.memberCall(Obj2, "begin", {}, Arrow)))));
+    }
+    Vs.push_back(X.V);
+  }
+  if (O.T)
+    emit(B.memberCall(O.T, Name, Ts, Arrow));
+  if (O.T && Linear)
+    return {};
+  return {B.memberCall(O.V, Name, Vs, Arrow), nullptr};
+}
+
 VT TangentBuilder::memberCall(const CXXMemberCallExpr *MC, bool NeedT) {
   const CXXMethodDecl *MD = MC->getMethodDecl();
   const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
@@ -39,28 +137,8 @@ VT TangentBuilder::memberCall(const CXXMemberCallExpr *MC, bool NeedT) {
   // after it, and popped back in the opposite order.
   if (MD->getParent()->getQualifiedNameAsString() == "grad::detail::stack" &&
       (Name == "push" || Name == "pop" || Name == "push_all" ||
-       Name == "pop_all")) {
-    bool Pop = Name.starts_with("pop");
-    VT O = expr(Obj, false);
-    SmallVector<Expr *, 8> Args;
-    for (const Expr *A : MC->arguments()) {
-      bool F = isFloating(A->getType()) || hasFloatingData(A->getType());
-      VT X = expr(A, F);
-      if (!X.V || !O.V)
-        return {};
-      Args.push_back(X.V);
-      if (Linear && X.T)
-        return {fail(A, "adjoint saved on the tape"), nullptr};
-      if (!F || Linear) // (linear mode: the tape holds values only)
-        continue;
-      if (Pop && !X.T)
-        return {fail(A, "value restored into memory without a tangent"),
-                nullptr};
-      Args.push_back(orZero(X.T, A->getType()));
-    }
-    return {B.memberCall(O.V, Pop ? "pop_all" : "push_all", Args, Arrow),
-            nullptr};
-  }
+       Name == "pop_all"))
+    return tapeMember(MC, Obj, Name, Arrow);
   // Linear mode: an adjoint std::vector (lanes) takes the element access,
   // size and resizing members the pullback uses on adjoints; others
   // (iterators, insert, erase, swap) are not supported yet.
@@ -108,72 +186,12 @@ VT TangentBuilder::memberCall(const CXXMemberCallExpr *MC, bool NeedT) {
   if (Vector && ((Name == "assign" && (Range || Braces)) ||
                  Name == "insert" || Name == "swap"))
     return rangeMutation(MC, Range);
-  if (Std && isResizing(Name)) {
-    VT O = expr(Obj, true);
-    SmallVector<Expr *, 2> Vs, Ts;
-    bool Active = false;
-    for (const Expr *A : MC->arguments()) {
-      if (isa<CXXDefaultArgExpr>(A))
-        break;
-      // (Pointers and iterators would give the tangent the values.)
-      if (A->getType()->isPointerType() || holdsWritablePointer(A->getType()))
-        return {fail(A, "call to '" + Name.str() + "' with the argument '" +
-                            spelled(A) + "'"),
-                nullptr};
-      bool F = isFloating(A->getType()) || hasFloatingData(A->getType());
-      VT X = expr(A, F);
-      if (!X.V)
-        return {};
-      Active |= F && X.T;
-      Ts.push_back(F ? orZero(X.T, A->getType()) : dup(X, A));
-      Vs.push_back(X.V);
-    }
-    if (O.T)
-      emit(B.memberCall(O.T, Name, Ts, Arrow));
-    if (O.T && Linear)
-      return {}; // (an adjoint container: its lanes only)
-    if (!O.T && Active)
-      // A container without a tangent (constant data) may take constants
-      // only.
-      return {fail(MC, "'" + Name.str() + "' of a differentiated value into '" +
-                           spelled(Obj) + "', which has no tangent"),
-              nullptr};
-    return {B.memberCall(O.V, Name, Vs, Arrow), nullptr};
-  }
+  if (Std && isResizing(Name))
+    return resizingMember(MC, Obj, Name, Arrow);
   // v.erase(it), v.erase(first, last): the tangent container loses the
   // elements at the same indices (taken before either call).
-  if (Std && Name == "erase" && (MC->getNumArgs() == 1 || MC->getNumArgs() == 2)) {
-    VT O = expr(Obj, true);
-    if (!O.V)
-      return {};
-    SmallVector<Expr *, 2> Vs, Ts;
-    for (const Expr *A : MC->arguments()) {
-      // (The iterator itself, not its conversion to a const_iterator.)
-      A = A->IgnoreImplicit();
-      if (const auto *CC = dyn_cast<CXXConstructExpr>(A);
-          CC && CC->getNumArgs() == 1)
-        A = CC->getArg(0)->IgnoreImplicit();
-      VT X = expr(A, false);
-      if (!X.V)
-        return {};
-      if (O.T) {
-        Expr *It = dup(X, A);
-        Expr *Obj2 = dup(O, Obj);
-        if (!It || !Obj2)
-          return {};
-        Ts.push_back(B.binop(
-            BO_Add, B.memberCall(O.T, "begin", {}, Arrow),
-            B.paren(B.binop(BO_Sub, It,
-                            B.memberCall(Obj2, "begin", {}, Arrow)))));
-      }
-      Vs.push_back(X.V);
-    }
-    if (O.T)
-      emit(B.memberCall(O.T, Name, Ts, Arrow));
-    if (O.T && Linear)
-      return {};
-    return {B.memberCall(O.V, Name, Vs, Arrow), nullptr};
-  }
+  if (Std && Name == "erase" && (MC->getNumArgs() == 1 || MC->getNumArgs() == 2))
+    return eraseMember(MC, Obj, Name, Arrow);
   // Other member functions: only const ones whose result carries no
   // derivative (v.size(), s.empty()) run as written.
   // (v.begin(), v.end(): an iterator, computed as written.)
