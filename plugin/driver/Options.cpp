@@ -37,6 +37,8 @@ bool Options::parse(llvm::StringRef Arg) {
     LoopInvariants = false;
   else if (Arg == "no-inline-halves")
     InlineHalves = false;
+  else if (Arg == "test-replay-assignments")
+    TestReplayAssignments = true;
   else
     return false;
   return true;

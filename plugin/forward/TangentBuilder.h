@@ -189,6 +189,14 @@ private:
   /// The expression statement being built: its value is discarded.
   const Expr *Discard = nullptr;
   bool Errors = false, StmtFailed = false;
+  /// What the builder gave a tangent (`expr` with a tangent needed) or
+  /// modelled (assignments, declarations, returns): checkSites compares it
+  /// with the derivative sites of the primal (analysis/Sites.h).
+  llvm::DenseSet<const void *> Modelled;
+  void modelled(const void *P) { Modelled.insert(P); }
+  /// A pushforward of a user's function: every derivative site was
+  /// modelled; an internal error at each one that was not.
+  bool checkSites();
   /// An error of this function has been reported.
   bool Reported = false;
   unsigned Temps = 0;

@@ -73,6 +73,7 @@ bool TangentBuilder::heapTangent(const VarDecl *VD, Expr *&VInit,
     return false;
   }
   const auto *NE = dyn_cast<CXXNewExpr>(Init->IgnoreParenCasts());
+  modelled(NE);
   if (const Expr *IV =
           NE ? newObjectInit(NE) : nullptr) {
     // `new double(e)`, `new T{a, b}`: made from the value of the
@@ -120,6 +121,7 @@ Expr *TangentBuilder::freedTangent(const Expr *Arg) {
 void TangentBuilder::declStmt(const DeclStmt *DS) {
   for (const Decl *Dl : DS->decls()) {
     const auto *VD = dyn_cast<VarDecl>(Dl);
+    modelled(VD);
     if (!VD) {
       if (isa<TypedefNameDecl>(Dl) || isa<UsingDecl>(Dl) ||
           isa<StaticAssertDecl>(Dl))

@@ -14,6 +14,7 @@
 #include "analysis/Paths.h"
 #include "ast/Records.h"
 #include "analysis/Selectors.h"
+#include "analysis/Sites.h"
 #include "forward/TangentBuilder.h"
 #include "ast/Replay.h"
 
@@ -38,6 +39,7 @@ void TangentBuilder::block(const Stmt *St, SmallVectorImpl<Stmt *> &Out) {
 /// The tangent of the returned value returned with it (a dual number,
 /// lanes, or the pointer or reference itself).
 void TangentBuilder::returnStmt(const ReturnStmt *RS) {
+  modelled(RS);
   const Expr *RV = RS->getRetValue();
   if (RetT.isNull() || !RV) {
     if (RV) {
@@ -180,8 +182,15 @@ void TangentBuilder::doStmt(const DoStmt *DoS) {
 /// where it writes one.
 void TangentBuilder::exprStmt(const Expr *X) {
   // (c ? a : b) op= e: if (c) a op= e; else b op= e;
-  if (const IfStmt *IS = conditionalAssignment(Facts::get(Ctx), X))
+  if (const IfStmt *IS = conditionalAssignment(Facts::get(Ctx), X)) {
+    modelled(X->IgnoreParenImpCasts());
     return stmt(IS);
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(X->IgnoreParenImpCasts());
+      BO && BO->isAssignmentOp() && D.options().TestReplayAssignments) {
+    emit(replayed(BO)); // (tests of checkSites only)
+    return;
+  }
   const Expr *SavedDiscard = Discard;
   Discard = X->IgnoreParenImpCasts();
   VT R = expr(X, false);
@@ -512,6 +521,28 @@ bool TangentBuilder::bindHvp() {
   return true;
 }
 
+bool TangentBuilder::checkSites() {
+  // (Pushforwards of a user's function only: an HVP's and a vector
+  // pullback's body is a generated pullback, already checked.)
+  if (!PE || Linear || llvm::is_contained(PE->Drop, true))
+    return true;
+  Activity Act(Facts::get(Ctx));
+  Act.run(Def, PE->Wrt);
+  SmallVector<DerivativeSite, 16> Sites, Missed;
+  derivativeSites(Def->getBody(), Act, Sites);
+  unmodelledSites(Sites, [&](const void *P) { return Modelled.count(P) != 0; },
+                  Missed);
+  for (const DerivativeSite &Site : Missed)
+    report(S.Diags, Diag::UnsupportedForward, siteLoc(Site))
+        << siteName(Ctx, Site) + " (internal error: the forward builder did "
+                                 "not model its derivative; please report it)"
+        << Def->getNameAsString();
+  if (!Missed.empty() && RequestLoc.isValid())
+    report(S.Diags, Diag::GradSiteNote, RequestLoc)
+        << Primal->getNameAsString();
+  return Missed.empty();
+}
+
 bool TangentBuilder::build() {
   QualType R = Fn->getReturnType();
   if (!R->isVoidType())
@@ -535,7 +566,7 @@ bool TangentBuilder::build() {
     return false;
   }
   block(Def->getBody(), Body);
-  if (Errors || B.Failed)
+  if (Errors || B.Failed || !checkSites())
     return false;
   if (Linear)
     for (Stmt *St : Body)

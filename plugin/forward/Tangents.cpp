@@ -144,6 +144,7 @@ static bool pureAccess(const Expr *E, const ASTContext &Ctx) {
 
 VT TangentBuilder::assignment(const Expr *Whole, BinaryOperatorKind Op,
                               const Expr *L, const Expr *R) {
+  modelled(Whole);
   bool Discarded = Whole == Discard;
   if (const Expr *F = derefFormOf(L))
     L = F; // *std::max_element(v.begin(), v.end()) *= x
@@ -533,6 +534,10 @@ VT TangentBuilder::expr(const Expr *X, bool NeedT) {
     return {};
   const Expr *Orig = X;
   X = X->IgnoreImplicit()->IgnoreParens();
+  if (NeedT) {
+    modelled(Orig);
+    modelled(X);
+  }
   if (Orig->IgnoreParenImpCasts() == Discard)
     Discard = X;
   // Linear mode: what does not depend on the adjoints has no tangent

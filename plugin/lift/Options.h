@@ -41,6 +41,10 @@ struct Options {
   /// Do not include grad/core.h into the translation unit (the user
   /// includes the runtime).
   bool NoRuntimeInclude = false;
+  /// For the tests of the site check only (test-replay-assignments):
+  /// assignment statements are replayed as written, as a builder that
+  /// forgot them would, and the check must refuse each.
+  bool TestReplayAssignments = false;
 
   /// Applies one argument; false if it is unknown.
   bool parse(llvm::StringRef Arg);

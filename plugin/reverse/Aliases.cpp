@@ -541,6 +541,7 @@ void PullbackBuilder::ownerDecl(const VarDecl *VD, Stmts &Blocks) {
 }
 
 Expr *PullbackBuilder::rebuildNewObject(const CXXNewExpr *NE) {
+  modelled(NE);
   const Expr *I = newObjectInit(NE);
   if (!I)
     return nullptr;

@@ -119,6 +119,8 @@ void PullbackBuilder::backprop(const Expr *E, Expr *Adj, Stmts &Out) {
   if (Failed || !Adj)
     return;
   const Expr *K = strip(E);
+  modelled(E);
+  modelled(K);
   if (!Act.isActive(K))
     return;
   QualType T = K->getType().getNonReferenceType().getUnqualifiedType();

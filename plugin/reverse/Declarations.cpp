@@ -87,6 +87,7 @@ void PullbackBuilder::declStmt(const DeclStmt *DS, Stmts &Fwd, Stmts &Rev) {
       continue;
     }
     DeclDepth[VD] = Loops.size();
+    modelled(VD);
     QualType T = VD->getType();
     const auto *DD = dyn_cast<DecompositionDecl>(VD);
     if (DD && T->isArrayType() && !T->isReferenceType()) {

@@ -194,6 +194,7 @@ void PullbackBuilder::sequence(ArrayRef<const Stmt *> Body, Stmts &Fwd,
 
 void PullbackBuilder::jump(const Stmt *J, Stmts &Fwd, Stmts &Rev) {
   const auto *RS = dyn_cast<ReturnStmt>(J);
+  modelled(J);
   if (RS) {
     const Expr *RV = RS->getRetValue();
     bool Active = RV && Sig.SeedIndex >= 0 &&

@@ -30,6 +30,7 @@
 
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -65,6 +66,16 @@ public:
   const clang::Expr *writtenStorage(const clang::CallExpr *CE);
 
 private:
+  // SiteCheck.cpp
+  /// Notes that the builder modelled \p P: an expression it propagated an
+  /// adjoint through, an assignment, a local, a return, a heap object.
+  void modelled(const void *P) { Modelled.insert(P); }
+  /// After the body is built: every derivative site of the primal
+  /// (analysis/Sites.h) was modelled; an internal error at each one that
+  /// was not (default deny: nothing falls through to a constant).
+  bool checkSites();
+  llvm::DenseSet<const void *> Modelled;
+
   // ForwardSweep.cpp
   /// Rebuilds \p E for the forward sweep. With \p Need, the value is also
   /// recorded so that val(E) can read it in the reverse sweep.

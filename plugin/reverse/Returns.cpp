@@ -154,6 +154,7 @@ bool hasLabels(const Stmt *S) {
 
 void PullbackBuilder::returnStmt(const ReturnStmt *RS, Stmts &Fwd,
                                  Stmts &Rev) {
+  modelled(RS);
   if (!TailReturns.count(RS)) {
     unsupported(RS, "early 'return'");
     return;

@@ -309,7 +309,8 @@ bool PullbackBuilder::build() {
       return false;
   Top.append(Body->body_begin(), Body->body_end());
   sequence(Top, Fwd, Rev);
-  if (Failed)
+  if (Failed ||
+      (!B.Failed && Half != SplitHalf::Forward && !checkSites()))
     return false;
   if (EarlyReturn) {
     Stmt *FwdBlock = B.block(Fwd);
@@ -463,7 +464,12 @@ void PullbackBuilder::exprStmt(const Expr *E, Stmts &Fwd, Stmts &Rev) {
   if (const auto *BO = dyn_cast<BinaryOperator>(K)) {
     // (c ? a : b) op= e: if (c) a op= e; else b op= e;
     if (const IfStmt *IS = conditionalAssignment(Facts::get(Ctx), BO)) {
+      modelled(BO);
       ifStmt(IS, Fwd, Rev);
+      return;
+    }
+    if (BO->isAssignmentOp() && D.options().TestReplayAssignments) {
+      Fwd.push_back(replayStmt(BO));
       return;
     }
     if (BO->isAssignmentOp()) {
@@ -622,6 +628,7 @@ static bool readsMember(const Stmt *S, const VarDecl *V,
 
 void PullbackBuilder::assignment(const BinaryOperator *BO, Stmts &Fwd,
                                  Stmts &Rev) {
+  modelled(BO);
   const Expr *LHS = strip(BO->getLHS());
   // C++17 sequences the right operand before the left one: a right operand
   // that reads what an effect in the left operand changes
