@@ -25,6 +25,14 @@ enum class NodePolicy { Unregistered, Modeled, Operands, Inert, Refused, Foreign
 NodePolicy nodePolicy(clang::Stmt::StmtClass C);
 /// How the user wrote a construct of class \p C, for errors (may be empty).
 const char *nodeName(clang::Stmt::StmtClass C);
+/// The classes of call expressions analysis/CallShapes.cpp callShape tells
+/// apart; node_policy_test fails if the Clang it is built against has
+/// another one.
+inline constexpr clang::Stmt::StmtClass CallClasses[] = {
+    clang::Stmt::CallExprClass, clang::Stmt::CXXMemberCallExprClass,
+    clang::Stmt::CXXOperatorCallExprClass, clang::Stmt::CUDAKernelCallExprClass,
+    clang::Stmt::UserDefinedLiteralClass};
+
 /// Refused, Foreign or Unregistered: never differentiated.
 inline bool nodeRefused(clang::Stmt::StmtClass C) {
   NodePolicy P = nodePolicy(C);

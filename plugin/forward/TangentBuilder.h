@@ -197,6 +197,10 @@ private:
   /// A pushforward of a user's function: every derivative site was
   /// modelled; an internal error at each one that was not.
   bool checkSites();
+  /// What the call shape of \p CE (analysis/CallShapes.def) decides
+  /// alone: true, with \p Done, for a callback replayed as written or a
+  /// refused shape; false when `call` dispatches it.
+  bool byShape(const CallExpr *CE, VT &Done);
   /// An error of this function has been reported.
   bool Reported = false;
   unsigned Temps = 0;

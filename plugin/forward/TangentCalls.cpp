@@ -12,6 +12,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "analysis/CallShapes.h"
 #include "lift/Lift.h"
 #include "ast/Records.h"
 #include "analysis/Selectors.h"
@@ -488,6 +489,57 @@ VT TangentBuilder::operatorCall(const CXXOperatorCallExpr *OC, bool NeedT) {
   return {fail(CE, constructName(CE)), nullptr};
 }
 
+/// True if a tangent may flow through \p CE by the types of its value and
+/// of its arguments (floating data, or a pointer that may reach some).
+static bool typesMayCarryTangent(const CallExpr *CE) {
+  auto Carries = [](QualType T) {
+    T = T.getNonReferenceType();
+    if (T->isPointerType())
+      T = T->getPointeeType();
+    return isFloating(T) || hasFloatingData(T) || T->isPointerType() ||
+           T->isVoidType();
+  };
+  if (!CE->getType()->isVoidType() && Carries(CE->getType()))
+    return true;
+  return llvm::any_of(CE->arguments(), [&](const Expr *A) {
+    return Carries(A->getType());
+  });
+}
+
+bool TangentBuilder::byShape(const CallExpr *CE, VT &Done) {
+  switch (CallShape Shape = callShape(CE)) {
+  case CallShape::Function:
+  case CallShape::StaticMember:
+  case CallShape::Member:
+  case CallShape::Destructor:
+  case CallShape::FreeOperator:
+  case CallShape::MemberOperator:
+  case CallShape::Lambda:
+  case CallShape::Functor:
+  case CallShape::Builtin:
+  case CallShape::Literal:
+  case CallShape::PseudoDestructor:
+    return false; // dispatched by call
+  case CallShape::FunctionPointer:
+  case CallShape::MemberPointer:
+    // A callback given no floating data and returning none (`log(n)`):
+    // as written. Else refused by call.
+    if (typesMayCarryTangent(CE))
+      return false;
+    Done = {replayed(CE), nullptr};
+    return true;
+  case CallShape::Virtual:
+  case CallShape::Variadic:
+    return false; // refused by call where a tangent would flow through it
+  case CallShape::Kernel:
+  case CallShape::Unknown:
+    Done = {fail(CE, callShapeRefusal(Ctx, CE, Shape)), nullptr};
+    return true;
+  }
+  Done = {fail(CE, constructName(CE)), nullptr};
+  return true;
+}
+
 VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
   // grad::map / grad::broadcast: lowered in reverse mode only.
   StringRef Prim = runtimePrimitive(CE);
@@ -502,6 +554,8 @@ VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
   // std::fill(v.begin(), v.end(), x), a.fill(x): the call over pointers.
   if (const CallExpr *PF = pointerForm(Facts::get(Ctx), CE))
     return call(PF, NeedT);
+  if (VT Done; byShape(CE, Done))
+    return Done;
   // A virtual call whose override is not known, given or returning
   // differentiated data.
   if (const CXXMethodDecl *MD = virtualDispatch(CE)) {

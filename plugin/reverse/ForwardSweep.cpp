@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ast/Diagnostics.h"
+#include "analysis/CallShapes.h"
 #include "reverse/PullbackBuilder.h"
 #include "ast/Records.h"
 #include "analysis/Selectors.h"
@@ -424,10 +425,42 @@ Expr *PullbackBuilder::rebuildConditional(const ConditionalOperator *CO,
   return B.ref(Res);
 }
 
+bool PullbackBuilder::shapeAllowed(const CallExpr *CE, bool Plain) {
+  switch (CallShape Shape = callShape(CE)) {
+  case CallShape::Function:
+  case CallShape::StaticMember:
+  case CallShape::Member:
+  case CallShape::Destructor:
+  case CallShape::FreeOperator:
+  case CallShape::MemberOperator:
+  case CallShape::Lambda:
+  case CallShape::Functor:
+  case CallShape::Builtin:
+  case CallShape::Literal:
+  case CallShape::PseudoDestructor:
+    return true; // dispatched by rebuildCall
+  case CallShape::Virtual:
+  case CallShape::Variadic:
+  case CallShape::FunctionPointer:
+  case CallShape::MemberPointer:
+    // As written where no derivative flows through it (rebuildCall refuses
+    // some of these shapes even then).
+    if (!Plain && (Act.isActive(CE) || writtenStorage(CE)))
+      return unsupported(CE, callShapeRefusal(Ctx, CE, Shape)), false;
+    return true;
+  case CallShape::Kernel:
+  case CallShape::Unknown:
+    return unsupported(CE, callShapeRefusal(Ctx, CE, Shape)), false;
+  }
+  return unsupported(CE, constructName(CE)), false;
+}
+
 Expr *PullbackBuilder::rebuildCall(const CallExpr *CE, bool Need, bool Plain) {
   // std::fill(v.begin(), v.end(), x), a.fill(x): the call over pointers.
   if (const CallExpr *PF = pointerForm(Facts::get(Ctx), CE))
     return rebuildCall(PF, Need, Plain);
+  if (!shapeAllowed(CE, Plain))
+    return nullptr;
   const FunctionDecl *FD = CE->getDirectCallee();
   if (!FD)
     return unsupported(CE, constructName(CE));

@@ -92,6 +92,9 @@ private:
   clang::Expr *rebuildCallForm(const clang::CallExpr *CE, bool Need,
                                bool Plain);
   clang::Expr *rebuildCall(const clang::CallExpr *CE, bool Need, bool Plain);
+  /// The call shape of \p CE (analysis/CallShapes.def) allows rebuilding
+  /// it (\p Plain: no derivative); false after an error.
+  bool shapeAllowed(const clang::CallExpr *CE, bool Plain);
   /// A call of a local lambda (`sq(x)`, `[&](double a) {...}(x)`) as a call
   /// of the lambda's lifted function (its parameters, then its captures),
   /// which is differentiated like any callee; null (after an error) if the
