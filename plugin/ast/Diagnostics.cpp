@@ -12,6 +12,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -240,6 +241,19 @@ std::string pointerMemberHint(const Expr *LHS) {
              "': a std::vector member is supported)";
   }
   return "";
+}
+
+std::string runtimeCheckSite(const ASTContext &Ctx, SourceLocation Loc,
+                             const FunctionDecl *Fn, StringRef What) {
+  std::string Out;
+  const SourceManager &SM = Ctx.getSourceManager();
+  PresumedLoc PL = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
+  if (PL.isValid())
+    Out = (Twine(PL.getFilename()) + ":" + Twine(PL.getLine()) + ":" +
+           Twine(PL.getColumn()) + ": ")
+              .str();
+  Out += "in '" + Fn->getQualifiedNameAsString() + "': " + What.str();
+  return Out;
 }
 
 } // namespace grad

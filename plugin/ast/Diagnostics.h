@@ -21,6 +21,7 @@ namespace clang {
 class ASTContext;
 class Expr;
 class Stmt;
+class FunctionDecl;
 } // namespace clang
 
 namespace grad {
@@ -47,6 +48,12 @@ std::string constructName(const clang::Stmt *S);
 /// a hint that a std::vector member is supported; empty otherwise.
 std::string pointerMemberHint(const clang::Expr *LHS);
 std::string spelledExpr(const clang::ASTContext &Ctx, const clang::Expr *E);
+/// What a run-time check's message names: "f.cpp:3:20: in 'ns::f': " then
+/// \p What ("the adjoint of 'x'").
+std::string runtimeCheckSite(const clang::ASTContext &Ctx,
+                             clang::SourceLocation Loc,
+                             const clang::FunctionDecl *Fn,
+                             llvm::StringRef What);
 
 } // namespace grad
 

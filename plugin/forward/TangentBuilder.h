@@ -201,6 +201,10 @@ private:
   /// alone: true, with \p Done, for a callback replayed as written or a
   /// refused shape; false when `call` dispatches it.
   bool byShape(const CallExpr *CE, VT &Done);
+  /// Always on, in the pushforward of a user's function: the tangent \p TP
+  /// of the container parameter \p P has its shape (`check_shape`, as the
+  /// adjoints of a pullback).
+  void checkTangentShape(const ParmVarDecl *P, ParmVarDecl *TP);
   /// An error of this function has been reported.
   bool Reported = false;
   unsigned Temps = 0;

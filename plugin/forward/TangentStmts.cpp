@@ -472,6 +472,8 @@ void TangentBuilder::bindPushforward() {
       continue;
     }
     ParamKind K = classifyParam(Ctx, PT).Kind;
+    if (K == ParamKind::Class)
+      checkTangentShape(P, TP);
     if (K == ParamKind::ScalarRef ||
         (K == ParamKind::Class && TP->getType()->isPointerType())) {
       TanByPointer.insert(P);
@@ -486,6 +488,26 @@ void TangentBuilder::bindPushforward() {
       Tans[P] = TP;
     }
   }
+}
+
+void TangentBuilder::checkTangentShape(const ParmVarDecl *P,
+                                       ParmVarDecl *TP) {
+  // Only in the pushforwards users call (callers the plugin generates pass
+  // tangents made from the values), of containers the function cannot
+  // resize.
+  QualType VT = P->getType().getNonReferenceType();
+  if (PE->Requester || Lanes || Linear || !isStdClass(VT, "vector") ||
+      (P->getType()->isReferenceType() && !VT.isConstQualified()))
+    return;
+  Expr *Tan = TP->getType()->isPointerType() ? B.deref(B.ref(TP)) : B.ref(TP);
+  if (Expr *C = B.callRuntime(
+          "check_shape", {},
+          {Tan, B.ref(Vals[P]),
+           B.str(runtimeCheckSite(Ctx, P->getLocation(), Primal,
+                                  "the tangent of '" + P->getNameAsString() +
+                                      "'")),
+           B.boolLit(true)}))
+    emit(C);
 }
 
 bool TangentBuilder::bindHvp() {

@@ -37,15 +37,7 @@ namespace grad {
 
 std::string PullbackBuilder::checkSite(SourceLocation Loc,
                                        StringRef What) const {
-  std::string Out;
-  PresumedLoc PL = Ctx.getSourceManager().getPresumedLoc(
-      Ctx.getSourceManager().getExpansionLoc(Loc));
-  if (PL.isValid())
-    Out = (Twine(PL.getFilename()) + ":" + Twine(PL.getLine()) + ":" +
-           Twine(PL.getColumn()) + ": ")
-              .str();
-  Out += "in '" + Primal->getQualifiedNameAsString() + "': " + What.str();
-  return Out;
+  return runtimeCheckSite(Ctx, Loc, Primal, What);
 }
 
 bool PullbackBuilder::verifying() const {

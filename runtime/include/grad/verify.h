@@ -75,13 +75,19 @@ bool same_shape(const _Ap &__a, const _Bp &__b) {
 
 /// Always on: the adjoint \p __adj a caller passes for container \p __val
 /// has its shape. \p __what: "f.cpp:3:20: in 'f': the adjoint of 'x'".
+/// With \p __tangent, \p __adj is the tangent a pushforward's caller
+/// passes.
 template <class _Ap, class _Vp>
 inline void check_shape(const _Ap &__adj, const _Vp &__val,
-                        const char *__what) {
+                        const char *__what, bool __tangent = false) {
   if (!::grad::detail::same_shape(__adj, __val)) [[unlikely]]
     verify_fail(__what,
-                "has not the shape of the parameter (pass an adjoint of the "
-                "same sizes, e.g. a zeroed copy of the argument)",
+                __tangent ? "has not the shape of the parameter (pass a "
+                            "tangent of the same sizes: one direction "
+                            "entry per element)"
+                          : "has not the shape of the parameter (pass an "
+                            "adjoint of the same sizes, e.g. a zeroed copy "
+                            "of the argument)",
                 /*__verify=*/false);
 }
 
