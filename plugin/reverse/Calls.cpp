@@ -137,22 +137,24 @@ bool PullbackBuilder::discarded(const Expr *E) {
   return St.StatementCalls.count(E) != 0;
 }
 
-Expr *PullbackBuilder::rebuildUserCall(const CallExpr *CE,
-                                       const FunctionDecl *FD, bool Need) {
-  SourceLocation Loc = CE->getExprLoc();
-  if (FD->isVariadic())
-    return unsupported(CE, "call to variadic function '" +
-                               FD->getNameAsString() + "'");
+bool PullbackBuilder::userCallRefused(const CallExpr *CE,
+                                      const FunctionDecl *FD, bool IntoArg) {
+  if (FD->isVariadic()) {
+    unsupported(CE,
+                "call to variadic function '" + FD->getNameAsString() + "'");
+    return true;
+  }
   // `acc += v` with `V &operator+=(V &, const V &)`: the reference it
   // returns has no derivative of its own; only discarded uses are known.
   // A reference into an argument, computed by the callee, binds a local
   // reference that aliases that argument (pointedArg).
-  bool IntoArg = returnsWritableReference(FD) && pointedArg(CE);
-  if (returnsWritableReference(FD) && !IntoArg && !discarded(CE))
-    return unsupported(CE, "use of the reference returned by '" +
-                               FD->getNameAsString() +
-                               "' (write the call as a statement of its "
-                               "own)");
+  if (returnsWritableReference(FD) && !IntoArg && !discarded(CE)) {
+    unsupported(CE, "use of the reference returned by '" +
+                        FD->getNameAsString() +
+                        "' (write the call as a statement of its "
+                        "own)");
+    return true;
+  }
   // Iterators (and other objects holding a pointer) into differentiated
   // memory, passed by value: the callee's writes through them have no
   // shadow to go to.
@@ -162,39 +164,50 @@ Expr *PullbackBuilder::rebuildUserCall(const CallExpr *CE,
     bool Span = RD && RD->isInStdNamespace() && RD->getIdentifier() &&
                 RD->getName() == "span";
     if (PT->isRecordType() && !Span && holdsWritablePointer(PT) &&
-        memoryActive(CE->getArg(I)))
-      return unsupported(CE->getArg(I),
-                         "iterator '" + spelled(CE->getArg(I)) +
-                             "' passed to '" + FD->getNameAsString() +
-                             "' (write the loop, or pass a pointer such as "
-                             "v.data())");
+        memoryActive(CE->getArg(I))) {
+      unsupported(CE->getArg(I),
+                  "iterator '" + spelled(CE->getArg(I)) + "' passed to '" +
+                      FD->getNameAsString() +
+                      "' (write the loop, or pass a pointer such as "
+                      "v.data())");
+      return true;
+    }
   }
   // An object holding a pointer into differentiated memory (`View{a, n}`):
   // no adjoint goes through it.
   for (const Expr *A : CE->arguments())
-    if (holdsFloatingPointer(A->getType()) && Act.reachesActive(A))
-      return unsupported(A, "argument '" + spelled(A) + "' of type '" +
-                                A->getType().getNonReferenceType().getAsString(
-                                    Ctx.getPrintingPolicy()) +
-                                "' holding a pointer into differentiated "
-                                "memory (pass the pointer itself)");
+    if (holdsFloatingPointer(A->getType()) && Act.reachesActive(A)) {
+      unsupported(A, "argument '" + spelled(A) + "' of type '" +
+                         A->getType().getNonReferenceType().getAsString(
+                             Ctx.getPrintingPolicy()) +
+                         "' holding a pointer into differentiated "
+                         "memory (pass the pointer itself)");
+      return true;
+    }
   // A lambda handed to a function (`std::transform(a, a + n, b, [](double
   // v) { ... })`): refused here, before the callee is differentiated.
   for (const Expr *A : CE->arguments())
-    if (findLambda(A))
-      return unsupported(A, std::string(isa<LambdaExpr>(strip(A))
-                                            ? "lambda"
-                                            : "lambda '" + spelled(A) + "'") +
-                                " passed to '" + FD->getNameAsString() +
-                                "' (call it in this function instead)");
+    if (findLambda(A)) {
+      unsupported(A, std::string(isa<LambdaExpr>(strip(A))
+                                     ? "lambda"
+                                     : "lambda '" + spelled(A) + "'") +
+                         " passed to '" + FD->getNameAsString() +
+                         "' (call it in this function instead)");
+      return true;
+    }
+  return false;
+}
+
+bool PullbackBuilder::planUserCall(const CallExpr *CE, const FunctionDecl *FD,
+                                   bool IntoArg, CallPlan &P) {
+  SourceLocation Loc = CE->getExprLoc();
   WrtMask Mask = callMask(FD, {CE->getArgs(), CE->getNumArgs()});
   PullbackEntry *PE =
       D.calleePullback(FD, Loc, Entry, /*Queue=*/false, &Mask);
   if (!PE) {
     Failed = true;
-    return nullptr;
+    return false;
   }
-  CallPlan P;
   P.PE = PE;
   // (The forward half returns the reference as a pointer: held in a
   // temporary of its own.)
@@ -204,33 +217,45 @@ Expr *PullbackBuilder::rebuildUserCall(const CallExpr *CE,
   // Beside a call that writes memory, a split call is hoisted too: the
   // stack is popped in the reverse of the order it was pushed.
   if (P.Split && !P.Hoisted && !Frames.empty() && Frames.back().HoistSplits) {
-    if (NoHoist)
-      return unsupported(CE, "call to '" + FD->getNameAsString() +
-                                 "' next to a call that writes memory, " +
-                                 NoHoistWhy + " (write them as statements "
-                                 "of their own)");
+    if (NoHoist) {
+      unsupported(CE, "call to '" + FD->getNameAsString() +
+                          "' next to a call that writes memory, " + NoHoistWhy +
+                          " (write them as statements "
+                          "of their own)");
+      return false;
+    }
     P.Hoisted = true;
   }
-  if (P.Split && PE->UserProvided)
-    return unsupported(
-        CE, "call to '" + FD->getNameAsString() + "' through its user " +
-                "pullback, which would run after the memory it reads or " +
-                "writes has changed (give the function a body the plugin " +
-                "can see, or a user pullback without memory parameters)");
+  if (P.Split && PE->UserProvided) {
+    unsupported(CE, "call to '" + FD->getNameAsString() +
+                        "' through its user " +
+                        "pullback, which would run after the memory it reads " +
+                        "or writes has changed (give the function a body the " +
+                        "plugin can see, or a user pullback without memory " +
+                        "parameters)");
+    return false;
+  }
   if (P.Split) {
     PE = P.PE = stableHalves(CE, *PE);
     D.ensureHalves(*PE);
   } else {
     D.queue(PE);
   }
-  if (P.Hoisted && NoHoist)
-    return unsupported(CE, "call to '" + FD->getNameAsString() +
-                               "', which writes memory, " + NoHoistWhy);
+  if (P.Hoisted && NoHoist) {
+    unsupported(CE, "call to '" + FD->getNameAsString() +
+                        "', which writes memory, " + NoHoistWhy);
+    return false;
+  }
+  return true;
+}
 
+void PullbackBuilder::userCallArgs(const CallExpr *CE, const FunctionDecl *FD,
+                                   const CallPlan &P,
+                                   SmallVectorImpl<Expr *> &Args) {
   // The arguments: values the reverse sweep passes again are recorded;
   // memory arguments record what their shadows (and, for a recomputing
   // pullback, their re-reads) need.
-  SmallVector<Expr *, 6> Args;
+  const PullbackEntry *PE = P.PE;
   for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
     const Expr *A = CE->getArg(I);
     if (isa<CXXDefaultArgExpr>(A))
@@ -259,6 +284,16 @@ Expr *PullbackBuilder::rebuildUserCall(const CallExpr *CE,
     else
       Args.push_back(rebuildBase(K, NeedIdx));
   }
+}
+
+Expr *PullbackBuilder::rebuildUserCall(const CallExpr *CE,
+                                       const FunctionDecl *FD, bool Need) {
+  bool IntoArg = returnsWritableReference(FD) && pointedArg(CE);
+  CallPlan P;
+  if (userCallRefused(CE, FD, IntoArg) || !planUserCall(CE, FD, IntoArg, P))
+    return nullptr;
+  SmallVector<Expr *, 6> Args;
+  userCallArgs(CE, FD, P, Args);
   if (Failed)
     return nullptr;
   Plans[strip(CE)] = P;
@@ -270,14 +305,18 @@ Expr *PullbackBuilder::rebuildUserCall(const CallExpr *CE,
   if (!St)
     return nullptr;
   // The forward half pushes its frame on the caller's stack.
-  if (PE->HalvesTakeStack)
+  if (P.PE->HalvesTakeStack)
     Args.push_back(B.ref(St));
-  Expr *Call = B.call(B.funcRef(PE->Fwd), Args);
+  Expr *Call = B.call(B.funcRef(P.PE->Fwd), Args);
   if (!P.Hoisted)
     // Always recorded: the forward half must run even when the reverse
     // sweep does not read the value (unless a declaration keeps it).
     return CE == DeclaredCall && !Need ? Call : record(CE, Call);
+  return hoistUserCall(CE, FD, Call, IntoArg);
+}
 
+Expr *PullbackBuilder::hoistUserCall(const CallExpr *CE, const FunctionDecl *FD,
+                                     Expr *Call, bool IntoArg) {
   // A side effect of the statement: the forward half now, its reverse
   // after the statement's own reverse.
   QualType RT = FD->getReturnType();
@@ -374,6 +413,16 @@ Stmt *PullbackBuilder::resetSeed(VarDecl *Seed) {
   return B.callRuntime("zero", {}, {B.ref(Seed)});
 }
 
+/// What backpropUserCall passes for the parameters with adjoints, and what
+/// it does after the call.
+struct PullbackBuilder::CallAdjoints {
+  SmallVector<Expr *, 8> Args;
+  /// Locals receiving adjoints of values, sent on to their arguments.
+  SmallVector<std::pair<const Expr *, VarDecl *>, 4> Outs;
+  /// Statements after the call (adjoints given back to shared memory).
+  Stmts After;
+};
+
 void PullbackBuilder::backpropUserCall(const CallExpr *CE, Expr *Adj,
                                        Stmts &Out) {
   auto It = Plans.find(strip(CE));
@@ -388,15 +437,49 @@ void PullbackBuilder::backpropUserCall(const CallExpr *CE, Expr *Adj,
   PullbackSignature CS;
   std::string Why;
   computeSignature(Ctx, FD, PE->Wrt, Target->getName(), CS, Why);
-  SmallVector<Expr *, 8> Args;
+  CallAdjoints CA;
+  if (!userCallValues(CE, FD, P, CA.Args))
+    return;
+  if (CS.SeedIndex >= 0) {
+    if (!Adj) {
+      QualType ST = CS.ParamTypes[CS.SeedIndex].getNonReferenceType();
+      Adj = B.zero(ST.getUnqualifiedType());
+    }
+    CA.Args.push_back(Adj);
+  }
+  for (unsigned I = 0; I < FD->getNumParams(); ++I)
+    if (CS.AdjointIndex[I] >= 0 &&
+        !adjointArgument(CE, FD, I,
+                         CS.ParamTypes[CS.AdjointIndex[I]]->getPointeeType(),
+                         CA, Out))
+      return;
+  if (P.Split && PE->HalvesTakeStack) {
+    // The reverse half pops its frame from the caller's stack.
+    VarDecl *St = stackVar();
+    if (!St) {
+      Failed = true;
+      return;
+    }
+    CA.Args.push_back(B.ref(St));
+  }
+  Out.push_back(B.call(B.funcRef(Target), CA.Args));
+  Out.insert(Out.end(), CA.After.begin(), CA.After.end());
+  for (auto I = CA.Outs.rbegin(); I != CA.Outs.rend(); ++I)
+    backprop(I->first, B.ref(I->second), Out);
+}
+
+bool PullbackBuilder::userCallValues(const CallExpr *CE, const FunctionDecl *FD,
+                                     const CallPlan &P,
+                                     SmallVectorImpl<Expr *> &Args) {
+  // The values the call was made with, as recorded.
   for (unsigned I = 0; I < FD->getNumParams(); ++I) {
     const ParmVarDecl *Param = FD->getParamDecl(I);
-    if (P.Split && !PE->reverseHalfTakes(I))
+    if (P.Split && !P.PE->reverseHalfTakes(I))
       continue;
     const Expr *A = argFor(CE, I);
     if (!A) {
       unsupported(CE, "call with a missing argument (internal error)");
-      return;
+      return false;
     }
     QualType PT = Param->getType();
     bool Memory = PT->isPointerType() || PT->isReferenceType() ||
@@ -406,110 +489,100 @@ void PullbackBuilder::backpropUserCall(const CallExpr *CE, Expr *Adj,
     else
       Args.push_back(Memory ? valBase(copiedObject(A)) : val(A));
   }
-  if (CS.SeedIndex >= 0) {
-    if (!Adj) {
-      QualType ST = CS.ParamTypes[CS.SeedIndex].getNonReferenceType();
-      Adj = B.zero(ST.getUnqualifiedType());
-    }
-    Args.push_back(Adj);
+  return true;
+}
+
+bool PullbackBuilder::adjointArgument(const CallExpr *CE,
+                                      const FunctionDecl *FD, unsigned I,
+                                      QualType AT, CallAdjoints &CA,
+                                      Stmts &Out) {
+  const Expr *A = argFor(CE, I);
+  ParamKind K = classifyParam(Ctx, FD->getParamDecl(I)->getType()).Kind;
+  if (K == ParamKind::ScalarRef) {
+    bool Done = false;
+    if (!sharedRefAdjoint(CE, FD, I, AT, CA, Out, Done))
+      return false;
+    if (Done)
+      return true;
   }
-  SmallVector<std::pair<const Expr *, VarDecl *>, 4> Outs;
-  Stmts After;
-  for (unsigned I = 0; I < FD->getNumParams(); ++I) {
-    if (CS.AdjointIndex[I] < 0)
-      continue;
-    const Expr *A = argFor(CE, I);
-    ParamKind K = classifyParam(Ctx, FD->getParamDecl(I)->getType()).Kind;
-    QualType AT = CS.ParamTypes[CS.AdjointIndex[I]]->getPointeeType();
-    if (K == ParamKind::ScalarRef) {
-      // Passed by reference and also through another argument (`h(t, &t)`,
-      // a lambda capturing `t` and a pointer to it): the callee's pullback
-      // keeps the two adjoints apart (a local copy of this one, stored back
-      // at the end), so it gets its own, and the memory's adjoint is zeroed
-      // for what the other argument adds and gets this one's added after.
-      const ParmVarDecl *Other = nullptr;
-      bool Maybe = false;
-      if (!sharedRefArgument(CE, FD, I, Other, Maybe)) {
-        if (Other) {
-          bool Lambda = FD->getName().starts_with("_grad_lambda_");
-          // (A lifted call's capture arguments have no source of their own.)
-          const auto *DRE = dyn_cast<DeclRefExpr>(strip(A));
-          std::string Spelled = Lambda && DRE
-                                    ? DRE->getDecl()->getNameAsString()
-                                    : spelledExpr(Ctx, A);
-          unsupported(A, (Lambda ? std::string("call of a lambda capturing '")
-                                 : "call to '" + FD->getNameAsString() +
-                                       "' passing '") +
-                             Spelled +
-                             "' by reference and " +
-                             (Maybe ? "memory that may be the same"
-                                    : "the same memory") +
-                             " through " +
-                             (Lambda ? "'" : "its parameter '") +
-                             Other->getNameAsString() +
-                             "' (the derivative would take them for "
-                             "different memory: pass a copy)");
-          return;
-        }
-      } else {
-        Expr *Sh = shadowLValue(*this, B, copiedObject(A));
-        if (!Sh) {
-          Failed = true;
-          return;
-        }
-        VarDecl *G = B.var(PB, fresh("_g"), AT, Sh);
-        Out.push_back(B.declStmt(G));
-        Out.push_back(B.assign(shadowLValue(*this, B, copiedObject(A)),
-                               B.zero(AT)));
-        Args.push_back(B.addrOf(B.ref(G)));
-        After.push_back(B.addAssign(shadowLValue(*this, B, copiedObject(A)),
-                                    B.ref(G)));
-        continue;
-      }
-    }
-    if (K == ParamKind::Scalar) {
-      VarDecl *G = B.var(PB, fresh("_g"), AT, B.zero(AT));
-      Out.push_back(B.declStmt(G));
-      Args.push_back(B.addrOf(B.ref(G)));
-      Outs.push_back({A, G});
-      continue;
-    }
-    if (temporaryObject(FD->getParamDecl(I)->getType(), strip(A))) {
-      QualType OT = AT.getUnqualifiedType();
-      Expr *Zero = temporaryZero(OT, strip(A));
-      if (!Zero) {
-        Failed = true;
-        return;
-      }
-      VarDecl *G = B.var(PB, fresh("_g"), OT, Zero);
-      Out.push_back(B.declStmt(G));
-      Args.push_back(B.addrOf(B.ref(G)));
-      Outs.push_back({A, G});
-      continue;
-    }
-    // Memory: its shadow, in/out for what the callee writes.
-    Expr *Sh = K == ParamKind::Pointer
-                   ? shadowPointer(*this, B, strip(A))
-                   : addressOf(shadowLValue(*this, B, copiedObject(A)));
-    if (!Sh) {
+  if (K == ParamKind::Scalar ||
+      temporaryObject(FD->getParamDecl(I)->getType(), strip(A))) {
+    // A value: its adjoint comes back in a local, sent on to the argument
+    // after the call.
+    QualType OT = K == ParamKind::Scalar ? AT : AT.getUnqualifiedType();
+    Expr *Zero =
+        K == ParamKind::Scalar ? B.zero(AT) : temporaryZero(OT, strip(A));
+    if (!Zero) {
       Failed = true;
-      return;
+      return false;
     }
-    Args.push_back(Sh);
+    VarDecl *G = B.var(PB, fresh("_g"), OT, Zero);
+    Out.push_back(B.declStmt(G));
+    CA.Args.push_back(B.addrOf(B.ref(G)));
+    CA.Outs.push_back({A, G});
+    return true;
   }
-  if (P.Split && PE->HalvesTakeStack) {
-    // The reverse half pops its frame from the caller's stack.
-    VarDecl *St = stackVar();
-    if (!St) {
-      Failed = true;
-      return;
-    }
-    Args.push_back(B.ref(St));
+  // Memory: its shadow, in/out for what the callee writes.
+  Expr *Sh = K == ParamKind::Pointer
+                 ? shadowPointer(*this, B, strip(A))
+                 : addressOf(shadowLValue(*this, B, copiedObject(A)));
+  if (!Sh) {
+    Failed = true;
+    return false;
   }
-  Out.push_back(B.call(B.funcRef(Target), Args));
-  Out.insert(Out.end(), After.begin(), After.end());
-  for (auto I = Outs.rbegin(); I != Outs.rend(); ++I)
-    backprop(I->first, B.ref(I->second), Out);
+  CA.Args.push_back(Sh);
+  return true;
+}
+
+bool PullbackBuilder::sharedRefArgumentError(const CallExpr *CE,
+                                             const FunctionDecl *FD,
+                                             const Expr *A,
+                                             const ParmVarDecl *Other,
+                                             bool Maybe) {
+  bool Lambda = FD->getName().starts_with("_grad_lambda_");
+  // (A lifted call's capture arguments have no source of their own.)
+  const auto *DRE = dyn_cast<DeclRefExpr>(strip(A));
+  std::string Spelled =
+      Lambda && DRE ? DRE->getDecl()->getNameAsString() : spelledExpr(Ctx, A);
+  unsupported(A,
+              (Lambda ? std::string("call of a lambda capturing '")
+                      : "call to '" + FD->getNameAsString() + "' passing '") +
+                  Spelled + "' by reference and " +
+                  (Maybe ? "memory that may be the same" : "the same memory") +
+                  " through " + (Lambda ? "'" : "its parameter '") +
+                  Other->getNameAsString() +
+                  "' (the derivative would take them for "
+                  "different memory: pass a copy)");
+  return false;
+}
+
+bool PullbackBuilder::sharedRefAdjoint(const CallExpr *CE,
+                                       const FunctionDecl *FD, unsigned I,
+                                       QualType AT, CallAdjoints &CA,
+                                       Stmts &Out, bool &Done) {
+  // Passed by reference and also through another argument (`h(t, &t)`,
+  // a lambda capturing `t` and a pointer to it): the callee's pullback
+  // keeps the two adjoints apart (a local copy of this one, stored back
+  // at the end), so it gets its own, and the memory's adjoint is zeroed
+  // for what the other argument adds and gets this one's added after.
+  const Expr *A = argFor(CE, I);
+  const ParmVarDecl *Other = nullptr;
+  bool Maybe = false;
+  if (!sharedRefArgument(CE, FD, I, Other, Maybe))
+    return Other ? sharedRefArgumentError(CE, FD, A, Other, Maybe) : true;
+  Expr *Sh = shadowLValue(*this, B, copiedObject(A));
+  if (!Sh) {
+    Failed = true;
+    return false;
+  }
+  VarDecl *G = B.var(PB, fresh("_g"), AT, Sh);
+  Out.push_back(B.declStmt(G));
+  Out.push_back(B.assign(shadowLValue(*this, B, copiedObject(A)), B.zero(AT)));
+  CA.Args.push_back(B.addrOf(B.ref(G)));
+  CA.After.push_back(
+      B.addAssign(shadowLValue(*this, B, copiedObject(A)), B.ref(G)));
+  Done = true;
+  return true;
 }
 
 /// Two element or member accesses of one storage that cannot be the same

@@ -98,6 +98,158 @@ Expr *PullbackBuilder::rebuildComplexCall(const CallExpr *CE,
   return Need || (Active && (Uses & UsesResult)) ? record(CE, R) : R;
 }
 
+/// The reverse of one std::complex call: what each argument receives from
+/// the result's adjoint W.
+struct PullbackBuilder::ComplexPullback {
+  PullbackBuilder &P;
+  const CallExpr *CE;
+  const ComplexCall &CC;
+  /// The complex type, and its value type.
+  QualType CT, V;
+  VarDecl *W;
+  Stmts &Out;
+
+  Expr *adj() { return P.B.ref(W); }
+  Expr *conj(Expr *E) {
+    // (a real number is its own conjugate)
+    return E && !isComplex(E->getType()) ? E : P.B.callStd("conj", {E});
+  }
+  Expr *cx(Expr *Re, Expr *Im) {
+    return P.B.construct(CT, {Re, Im}, /*List=*/false);
+  }
+  Expr *arg(unsigned I) { return P.val(CC.Args[I]); }
+  /// Argument I receives \p G (a complex adjoint; its real part for a real
+  /// argument). Arguments go in reverse order, as the forward sweep
+  /// evaluated them.
+  void send(unsigned I, llvm::function_ref<Expr *()> G) {
+    const Expr *A = CC.Args[I];
+    if (!P.Act.isActive(strip(A)))
+      return;
+    Expr *E = G();
+    if (!isComplex(A->getType()) && E && isComplex(E->getType()))
+      E = P.B.callStd("real", {E});
+    P.backprop(A, E, Out);
+  }
+  void arithmetic();
+  void parts();
+  void polar();
+  void rule();
+};
+
+/// Unary + and -, proj, and the four binary operators.
+void PullbackBuilder::ComplexPullback::arithmetic() {
+  SemaBuilder &B = P.B;
+  auto Adj = [&] { return adj(); };
+  switch (CC.Op) {
+  case ComplexOp::Neg:
+    send(0, [&] { return B.unop(UO_Minus, adj()); });
+    return;
+  case ComplexOp::Add:
+    send(1, Adj);
+    send(0, Adj);
+    return;
+  case ComplexOp::Sub:
+    send(1, [&] { return B.unop(UO_Minus, adj()); });
+    send(0, Adj);
+    return;
+  case ComplexOp::Mul:
+    send(1, [&] { return B.binop(BO_Mul, adj(), conj(arg(0))); });
+    send(0, [&] { return B.binop(BO_Mul, adj(), conj(arg(1))); });
+    return;
+  case ComplexOp::Div:
+    // d(a/b)/db = -a / b^2.
+    send(1, [&] {
+      Expr *Q =
+          B.binop(BO_Div, arg(0), B.paren(B.binop(BO_Mul, arg(1), arg(1))));
+      return B.unop(UO_Minus, B.binop(BO_Mul, adj(), conj(Q)));
+    });
+    send(0, [&] { return B.binop(BO_Div, adj(), conj(arg(1))); });
+    return;
+  default: // Pos, Proj
+    send(0, Adj);
+    return;
+  }
+}
+
+/// real, imag, abs, norm, arg and conj.
+void PullbackBuilder::ComplexPullback::parts() {
+  SemaBuilder &B = P.B;
+  switch (CC.Op) {
+  case ComplexOp::Real:
+    // d/dre: the real adjoint itself (complex += real adds to re).
+    send(0, [&] { return adj(); });
+    return;
+  case ComplexOp::Imag:
+    send(0, [&] { return cx(B.zero(V), adj()); });
+    return;
+  case ComplexOp::Abs:
+    // |z| = sqrt(re^2 + im^2): d/dre + i d/dim = z / |z|, and 0 at z = 0
+    // (z / 1 there), like fabs and hypot: no 0 / 0 that a zero adjoint
+    // would turn into a NaN gradient.
+    send(0, [&] {
+      Expr *Abs = P.val(CE);
+      Expr *Den =
+          B.paren(B.cond(B.binop(BO_GT, Abs, B.floatLit(0.0, Abs->getType())),
+                         P.val(CE), B.floatLit(1.0, Abs->getType())));
+      return B.binop(BO_Mul, adj(), B.paren(B.binop(BO_Div, arg(0), Den)));
+    });
+    return;
+  case ComplexOp::Norm:
+    send(0, [&] {
+      return B.binop(BO_Mul, B.binop(BO_Mul, B.floatLit(2.0, V), adj()),
+                     arg(0));
+    });
+    return;
+  case ComplexOp::Arg:
+    // atan2(im, re): d/dre + i d/dim = i z / |z|^2.
+    send(0, [&] {
+      return B.binop(BO_Div, B.binop(BO_Mul, cx(B.zero(V), adj()), arg(0)),
+                     B.callStd("norm", {arg(0)}));
+    });
+    return;
+  default: // Conj
+    send(0, [&] { return conj(adj()); });
+    return;
+  }
+}
+
+void PullbackBuilder::ComplexPullback::polar() {
+  SemaBuilder &B = P.B;
+  // w = r e^(i theta): dw/dtheta = i w, dw/dr = e^(i theta).
+  if (CC.Args.size() == 2)
+    send(1, [&] {
+      return B.binop(
+          BO_Mul, adj(),
+          conj(B.binop(BO_Mul, cx(B.zero(V), B.floatLit(1.0, V)), P.val(CE))));
+    });
+  send(0, [&] {
+    if (CC.Args.size() == 1)
+      return adj();
+    return B.binop(BO_Mul, adj(),
+                   conj(B.callStd("polar", {B.floatLit(1.0, V), arg(1)})));
+  });
+}
+
+void PullbackBuilder::ComplexPullback::rule() {
+  // Holomorphic: d_w * conj(f'), evaluated in complex arithmetic.
+  unsigned N = CC.Ru->Arity;
+  for (unsigned I = N; I-- > 0;)
+    send(I, [&, I]() -> Expr * {
+      SmallVector<Expr *, 2> Vals;
+      for (unsigned J = 0; J < N; ++J) {
+        Expr *X = (CC.Ru->Uses[I] >> J) & 1 ? arg(J) : nullptr;
+        if (X && !isComplex(CC.Args[J]->getType()))
+          X = cx(X, P.B.zero(V));
+        Vals.push_back(X);
+      }
+      Expr *Y = (CC.Ru->Uses[I] & UsesResult) ? P.val(CE) : nullptr;
+      Expr *Pd = buildPartial(P.B, *CC.Ru, I, Vals, Y, V);
+      if (!Pd)
+        return nullptr;
+      return P.B.binop(BO_Mul, adj(), conj(Pd));
+    });
+}
+
 void PullbackBuilder::backpropComplexCall(const CallExpr *CE,
                                           const ComplexCall &CC, Expr *Adj,
                                           Stmts &Out) {
@@ -106,132 +258,37 @@ void PullbackBuilder::backpropComplexCall(const CallExpr *CE,
     unsupported(CE, "call (internal error: no complex type)");
     return;
   }
-  QualType V = complexValueType(CT);
   QualType T = CE->getType().getNonReferenceType().getUnqualifiedType();
   // A seed of another precision (`(double)std::real(z)` on a
   // complex<long double>): <complex>'s operators take one T.
   if (Adj && isFloating(T) && !Ctx.hasSameUnqualifiedType(Adj->getType(), T))
     Adj = B.staticCast(T, Adj);
   VarDecl *W = bind(Adj, T, Out);
-  auto Wb = [&] { return B.ref(W); };
-  auto Conj = [&](Expr *E) -> Expr * {
-    // (a real number is its own conjugate)
-    return E && !isComplex(E->getType()) ? E : B.callStd("conj", {E});
-  };
-  auto Cx = [&](Expr *Re, Expr *Im) {
-    return B.construct(CT, {Re, Im}, /*List=*/false);
-  };
-  // Argument I receives \p G (a complex adjoint; its real part for a real
-  // argument). Arguments go in reverse order, as the forward sweep
-  // evaluated them.
-  auto Send = [&](unsigned I, llvm::function_ref<Expr *()> G) {
-    const Expr *A = CC.Args[I];
-    if (!Act.isActive(strip(A)))
-      return;
-    Expr *E = G();
-    if (!isComplex(A->getType()) && E && isComplex(E->getType()))
-      E = B.callStd("real", {E});
-    backprop(A, E, Out);
-  };
-  auto Arg = [&](unsigned I) { return val(CC.Args[I]); };
+  ComplexPullback CP{*this, CE, CC, CT, complexValueType(CT), W, Out};
   switch (CC.Op) {
   case ComplexOp::Pos:
   case ComplexOp::Proj:
-    Send(0, Wb);
-    return;
   case ComplexOp::Neg:
-    Send(0, [&] { return B.unop(UO_Minus, Wb()); });
-    return;
   case ComplexOp::Add:
-    Send(1, Wb);
-    Send(0, Wb);
-    return;
   case ComplexOp::Sub:
-    Send(1, [&] { return B.unop(UO_Minus, Wb()); });
-    Send(0, Wb);
-    return;
   case ComplexOp::Mul:
-    Send(1, [&] { return B.binop(BO_Mul, Wb(), Conj(Arg(0))); });
-    Send(0, [&] { return B.binop(BO_Mul, Wb(), Conj(Arg(1))); });
-    return;
   case ComplexOp::Div:
-    // d(a/b)/db = -a / b^2.
-    Send(1, [&] {
-      Expr *Q = B.binop(BO_Div, Arg(0),
-                        B.paren(B.binop(BO_Mul, Arg(1), Arg(1))));
-      return B.unop(UO_Minus, B.binop(BO_Mul, Wb(), Conj(Q)));
-    });
-    Send(0, [&] { return B.binop(BO_Div, Wb(), Conj(Arg(1))); });
+    CP.arithmetic();
     return;
   case ComplexOp::Real:
-    // d/dre: the real adjoint itself (complex += real adds to re).
-    Send(0, Wb);
-    return;
   case ComplexOp::Imag:
-    Send(0, [&] { return Cx(B.zero(V), Wb()); });
-    return;
   case ComplexOp::Abs:
-    // |z| = sqrt(re^2 + im^2): d/dre + i d/dim = z / |z|, and 0 at z = 0
-    // (z / 1 there), like fabs and hypot: no 0 / 0 that a zero adjoint
-    // would turn into a NaN gradient.
-    Send(0, [&] {
-      Expr *Abs = val(CE);
-      Expr *Den = B.paren(B.cond(B.binop(BO_GT, Abs, B.floatLit(0.0, Abs->getType())),
-                                 val(CE), B.floatLit(1.0, Abs->getType())));
-      return B.binop(BO_Mul, Wb(), B.paren(B.binop(BO_Div, Arg(0), Den)));
-    });
-    return;
   case ComplexOp::Norm:
-    Send(0, [&] {
-      return B.binop(BO_Mul, B.binop(BO_Mul, B.floatLit(2.0, V), Wb()),
-                     Arg(0));
-    });
-    return;
   case ComplexOp::Arg:
-    // atan2(im, re): d/dre + i d/dim = i z / |z|^2.
-    Send(0, [&] {
-      return B.binop(BO_Div, B.binop(BO_Mul, Cx(B.zero(V), Wb()), Arg(0)),
-                     B.callStd("norm", {Arg(0)}));
-    });
-    return;
   case ComplexOp::Conj:
-    Send(0, [&] { return Conj(Wb()); });
+    CP.parts();
     return;
   case ComplexOp::Polar:
-    // w = r e^(i theta): dw/dtheta = i w, dw/dr = e^(i theta).
-    if (CC.Args.size() == 2)
-      Send(1, [&] {
-        return B.binop(BO_Mul, Wb(),
-                       Conj(B.binop(BO_Mul, Cx(B.zero(V), B.floatLit(1.0, V)),
-                                    val(CE))));
-      });
-    Send(0, [&] {
-      if (CC.Args.size() == 1)
-        return Wb();
-      return B.binop(BO_Mul, Wb(),
-                     Conj(B.callStd("polar", {B.floatLit(1.0, V), Arg(1)})));
-    });
+    CP.polar();
     return;
-  case ComplexOp::Rule: {
-    // Holomorphic: d_w * conj(f'), evaluated in complex arithmetic.
-    unsigned N = CC.Ru->Arity;
-    for (unsigned I = N; I-- > 0;)
-      Send(I, [&, I]() -> Expr * {
-        SmallVector<Expr *, 2> Vals;
-        for (unsigned J = 0; J < N; ++J) {
-          Expr *X = (CC.Ru->Uses[I] >> J) & 1 ? Arg(J) : nullptr;
-          if (X && !isComplex(CC.Args[J]->getType()))
-            X = Cx(X, B.zero(V));
-          Vals.push_back(X);
-        }
-        Expr *Y = (CC.Ru->Uses[I] & UsesResult) ? val(CE) : nullptr;
-        Expr *P = buildPartial(B, *CC.Ru, I, Vals, Y, V);
-        if (!P)
-          return nullptr;
-        return B.binop(BO_Mul, Wb(), Conj(P));
-      });
+  case ComplexOp::Rule:
+    CP.rule();
     return;
-  }
   case ComplexOp::Unknown:
     unsupported(CE, "call to '" + CC.Callee->getNameAsString() +
                         "' of std::complex (no derivative rule)");

@@ -69,171 +69,195 @@ void PullbackBuilder::declStmt(const DeclStmt *DS, Stmts &Fwd, Stmts &Rev) {
   Stmts Blocks;
   for (const Decl *Dc : DS->decls()) {
     const auto *VD = dyn_cast<VarDecl>(Dc);
-    if (!VD) {
-      if (isa<TypedefNameDecl>(Dc) || isa<StaticAssertDecl>(Dc) ||
-          isa<UsingDecl>(Dc) || isa<UsingDirectiveDecl>(Dc))
-        continue; // Compile-time only; visible to the pullback already?
-      // A local struct or enum: declared again, as written, at the top of
-      // the derivative (its shadows and temporaries are declared there).
-      std::string Why;
-      if (!replayableLocalType(Dc, Why)) {
-        unsupported(DS, Why);
-        return;
-      }
-      if (LocalTypeSet.insert(Dc).second)
-        LocalTypes.push_back(new (Ctx) DeclStmt(
-            DeclGroupRef(const_cast<Decl *>(Dc)), DS->getBeginLoc(),
-            DS->getEndLoc()));
-      continue;
-    }
-    DeclDepth[VD] = Loops.size();
-    modelled(VD);
-    QualType T = VD->getType();
-    const auto *DD = dyn_cast<DecompositionDecl>(VD);
-    if (DD && T->isArrayType() && !T->isReferenceType()) {
-      // (A copy of an array: its elements are copied one by one.)
-      unsupported(DS, "structured binding of a copy of an array (bind a "
-                      "reference, 'auto &[a, b] = arr;', or name the "
-                      "elements)");
+    if (!(VD ? localDecl(DS, VD, Fwd, Blocks) : localTypeDecl(DS, Dc)))
       return;
-    }
-    if (VD->isStaticLocal()) {
-      // A constant table: read as written; anything else is shared state.
-      if (T.isConstQualified() && !Act.isActive(VD)) {
-        VarMap[VD] = const_cast<VarDecl *>(VD);
-        continue;
-      }
-      unsupported(DS, "static local variable '" + VD->getNameAsString() + "'");
-      return;
-    }
-    if (T.isVolatileQualified()) {
-      unsupported(DS, "volatile variable '" + VD->getNameAsString() + "'");
-      return;
-    }
-    if (isFloatingIterator(T) &&
-        (Act.isActive(VD) ||
-         (VD->hasInit() && pointsIntoActive(VD->getInit())))) {
-      unsupported(VD, iteratorLocalWhy(VD));
-      return;
-    }
-    if (const LambdaExpr *L = initLambda(VD)) {
-      // A callable: lifted where it is called. Its copies of what the
-      // function assigns later are made here.
-      Stmts R;
-      declareCaptureCopies(VD, L, Fwd, R);
-      if (Failed)
-        return;
-      Blocks.insert(Blocks.begin(), R.begin(), R.end());
-      continue;
-    }
-    // Locals without derivatives are declared as written (strings, streams,
-    // integer tables, ...); pointers and references are tracked.
-    QualType NR = T.getNonReferenceType();
-    bool Alias = (T->isReferenceType() || NR->isPointerType()) &&
-                 !plainPointer(VD);
-    // (`int &r = i;`: a name for i, through which i changes, not a copy;
-    // `const int &r = i;` sees what later writes to i do.)
-    bool IntRef = T->isLValueReferenceType() &&
-                  NR->isIntegralOrEnumerationType();
-    if (!Act.isActive(VD) && !Alias &&
-        (!(NR->isArithmeticType() && VD->hasInit()) || IntRef) &&
-        !containsLambda(VD->getInit())) {
-      // `View v{a, n}` (a struct holding `const double *p`) pointing into
-      // differentiated memory: reads through it would carry derivatives
-      // nobody tracks.
-      // Likewise an array or container of pointers (`double *rows[2] =
-      // {r0, r1}`), however the pointer gets in.
-      if (const Expr *At = storesFloatingPointers(NR)
-                               ? activePointerStore(VD)
-                               : nullptr) {
-        std::string What = "local variable of type '" +
-                           NR.getAsString(Ctx.getPrintingPolicy()) + "'";
-        if (At == VD->getInit())
-          unsupported(VD, What + " holding a pointer into differentiated "
-                                 "memory (pass the pointer itself)");
-        else
-          unsupported(At, "pointer into differentiated memory stored in '" +
-                              VD->getNameAsString() + "', a " + What +
-                              " (pass the pointer itself)");
-        return;
-      }
-      VarDecl *NV = replayDecl(VD);
-      if (!NV)
-        return;
-      Fwd.push_back(B.declStmt(NV));
-      declareBindings(VD, Fwd);
-      continue;
-    }
-    if (T->isArrayType() || T->isRecordType()) {
-      storageDecl(VD, Fwd, Blocks);
-      if (Failed)
-        return;
-      continue;
-    }
-    if (Alias && Act.isAlias(VD)) {
-      // A local pointer or reference: declared as written; its shadow is
-      // the shadow of what it points into, at the same offset.
-      if (Act.isActive(VD) &&
-          !aliasIntoObjectBytes(VD, VD->hasInit() ? VD->getInit() : nullptr))
-        return;
-      // (`double *p = new double(x)`: the value it starts with is rebuilt
-      // for its derivative.)
-      const auto *NE =
-          VD->hasInit() && Act.isOwner(VD) && Act.isActive(VD)
-              ? dyn_cast<CXXNewExpr>(VD->getInit()->IgnoreParenCasts())
-              : nullptr;
-      Expr *Init = NE && newObjectInit(NE) ? rebuildNewObject(NE)
-                   : VD->hasInit()        ? plain(VD->getInit())
-                                          : nullptr;
-      if (Failed)
-        return;
-      VarDecl *NV = B.var(PB, localName(VD), T, Init);
-      VarMap[VD] = NV;
-      Fwd.push_back(B.declStmt(NV));
-      declareBindings(VD, Fwd);
-      if (Act.isActive(VD)) {
-        Stmts *SavedCur = Cur;
-        Cur = &Fwd;
-        if (Act.isOwner(VD))
-          ownerDecl(VD, Blocks);
-        else if (Act.isLoadedAlias(VD))
-          declareLoadedAlias(VD);
-        else if (!Act.rootsOf(VD).empty())
-          noteAliasDef(VD, VD->getInit(), Fwd);
-        else
-          declareAlias(VD);
-        Cur = SavedCur;
-      }
-      continue;
-    }
-    // A const reference that is a value (bound to a temporary, or to what
-    // std::max of constants returns): a copy of it.
-    if (T->isReferenceType() && NR->isArithmeticType())
-      T = NR;
-    if (!T->isArithmeticType() && !T->isEnumeralType()) {
-      const Expr *I = VD->hasInit() ? strip(VD->getInit()) : nullptr;
-      if (I && isa<CXXNewExpr>(I))
-        unsupported(I, constructName(I));
-      else
-        unsupported(DS, "local variable of type '" + T.getAsString() + "'");
-      return;
-    }
-    Expr *Init = VD->hasInit() ? fwd(VD->getInit(), false) : nullptr;
-    if (Failed)
-      return;
-    VarDecl *NV = B.var(PB, localName(VD), T, Init);
-    VarMap[VD] = NV;
-    Fwd.push_back(B.declStmt(NV));
-    if (!Act.isActive(VD))
-      continue;
-    VarDecl *A = adjointOf(VD);
-    Stmts R;
-    if (VD->hasInit() && Act.isActive(strip(VD->getInit())))
-      backprop(VD->getInit(), B.ref(A), R);
-    R.push_back(B.assign(B.ref(A), B.zero(A->getType())));
-    Blocks.insert(Blocks.begin(), R.begin(), R.end());
   }
   Rev.insert(Rev.end(), Blocks.begin(), Blocks.end());
+}
+
+bool PullbackBuilder::localTypeDecl(const DeclStmt *DS, const Decl *Dc) {
+  if (isa<TypedefNameDecl>(Dc) || isa<StaticAssertDecl>(Dc) ||
+      isa<UsingDecl>(Dc) || isa<UsingDirectiveDecl>(Dc))
+    return true; // Compile-time only; visible to the pullback already?
+  // A local struct or enum: declared again, as written, at the top of
+  // the derivative (its shadows and temporaries are declared there).
+  std::string Why;
+  if (!replayableLocalType(Dc, Why)) {
+    unsupported(DS, Why);
+    return false;
+  }
+  if (LocalTypeSet.insert(Dc).second)
+    LocalTypes.push_back(new (Ctx)
+                             DeclStmt(DeclGroupRef(const_cast<Decl *>(Dc)),
+                                      DS->getBeginLoc(), DS->getEndLoc()));
+  return true;
+}
+
+bool PullbackBuilder::localRefused(const DeclStmt *DS, const VarDecl *VD) {
+  QualType T = VD->getType();
+  if (VD->isStaticLocal()) {
+    unsupported(DS, "static local variable '" + VD->getNameAsString() + "'");
+    return true;
+  }
+  if (T.isVolatileQualified()) {
+    unsupported(DS, "volatile variable '" + VD->getNameAsString() + "'");
+    return true;
+  }
+  if (isFloatingIterator(T) &&
+      (Act.isActive(VD) ||
+       (VD->hasInit() && pointsIntoActive(VD->getInit())))) {
+    unsupported(VD, iteratorLocalWhy(VD));
+    return true;
+  }
+  return false;
+}
+
+bool PullbackBuilder::localDecl(const DeclStmt *DS, const VarDecl *VD,
+                                Stmts &Fwd, Stmts &Blocks) {
+  DeclDepth[VD] = Loops.size();
+  modelled(VD);
+  QualType T = VD->getType();
+  const auto *DD = dyn_cast<DecompositionDecl>(VD);
+  if (DD && T->isArrayType() && !T->isReferenceType()) {
+    // (A copy of an array: its elements are copied one by one.)
+    unsupported(DS, "structured binding of a copy of an array (bind a "
+                    "reference, 'auto &[a, b] = arr;', or name the "
+                    "elements)");
+    return false;
+  }
+  // A constant table: read as written; anything else static is shared
+  // state.
+  if (VD->isStaticLocal() && T.isConstQualified() && !Act.isActive(VD)) {
+    VarMap[VD] = const_cast<VarDecl *>(VD);
+    return true;
+  }
+  if (localRefused(DS, VD))
+    return false;
+  if (const LambdaExpr *L = initLambda(VD)) {
+    // A callable: lifted where it is called. Its copies of what the
+    // function assigns later are made here.
+    Stmts R;
+    declareCaptureCopies(VD, L, Fwd, R);
+    if (Failed)
+      return false;
+    Blocks.insert(Blocks.begin(), R.begin(), R.end());
+    return true;
+  }
+  // Locals without derivatives are declared as written (strings, streams,
+  // integer tables, ...); pointers and references are tracked.
+  QualType NR = T.getNonReferenceType();
+  bool Alias =
+      (T->isReferenceType() || NR->isPointerType()) && !plainPointer(VD);
+  // (`int &r = i;`: a name for i, through which i changes, not a copy;
+  // `const int &r = i;` sees what later writes to i do.)
+  bool IntRef = T->isLValueReferenceType() && NR->isIntegralOrEnumerationType();
+  if (!Act.isActive(VD) && !Alias &&
+      (!(NR->isArithmeticType() && VD->hasInit()) || IntRef) &&
+      !containsLambda(VD->getInit()))
+    return inactiveLocalDecl(VD, Fwd);
+  if (T->isArrayType() || T->isRecordType()) {
+    storageDecl(VD, Fwd, Blocks);
+    return !Failed;
+  }
+  if (Alias && Act.isAlias(VD))
+    return aliasDecl(VD, Fwd, Blocks);
+  return scalarDecl(DS, VD, Fwd, Blocks);
+}
+
+bool PullbackBuilder::inactiveLocalDecl(const VarDecl *VD, Stmts &Fwd) {
+  // `View v{a, n}` (a struct holding `const double *p`) pointing into
+  // differentiated memory: reads through it would carry derivatives
+  // nobody tracks.
+  // Likewise an array or container of pointers (`double *rows[2] =
+  // {r0, r1}`), however the pointer gets in.
+  QualType NR = VD->getType().getNonReferenceType();
+  if (const Expr *At =
+          storesFloatingPointers(NR) ? activePointerStore(VD) : nullptr) {
+    std::string What = "local variable of type '" +
+                       NR.getAsString(Ctx.getPrintingPolicy()) + "'";
+    if (At == VD->getInit())
+      unsupported(VD, What + " holding a pointer into differentiated "
+                             "memory (pass the pointer itself)");
+    else
+      unsupported(At, "pointer into differentiated memory stored in '" +
+                          VD->getNameAsString() + "', a " + What +
+                          " (pass the pointer itself)");
+    return false;
+  }
+  VarDecl *NV = replayDecl(VD);
+  if (!NV)
+    return false;
+  Fwd.push_back(B.declStmt(NV));
+  declareBindings(VD, Fwd);
+  return true;
+}
+
+bool PullbackBuilder::aliasDecl(const VarDecl *VD, Stmts &Fwd, Stmts &Blocks) {
+  // A local pointer or reference: declared as written; its shadow is
+  // the shadow of what it points into, at the same offset.
+  if (Act.isActive(VD) &&
+      !aliasIntoObjectBytes(VD, VD->hasInit() ? VD->getInit() : nullptr))
+    return false;
+  // (`double *p = new double(x)`: the value it starts with is rebuilt
+  // for its derivative.)
+  const auto *NE = VD->hasInit() && Act.isOwner(VD) && Act.isActive(VD)
+                       ? dyn_cast<CXXNewExpr>(VD->getInit()->IgnoreParenCasts())
+                       : nullptr;
+  Expr *Init = NE && newObjectInit(NE) ? rebuildNewObject(NE)
+               : VD->hasInit()         ? plain(VD->getInit())
+                                       : nullptr;
+  if (Failed)
+    return false;
+  VarDecl *NV = B.var(PB, localName(VD), VD->getType(), Init);
+  VarMap[VD] = NV;
+  Fwd.push_back(B.declStmt(NV));
+  declareBindings(VD, Fwd);
+  if (!Act.isActive(VD))
+    return true;
+  Stmts *SavedCur = Cur;
+  Cur = &Fwd;
+  if (Act.isOwner(VD))
+    ownerDecl(VD, Blocks);
+  else if (Act.isLoadedAlias(VD))
+    declareLoadedAlias(VD);
+  else if (!Act.rootsOf(VD).empty())
+    noteAliasDef(VD, VD->getInit(), Fwd);
+  else
+    declareAlias(VD);
+  Cur = SavedCur;
+  return true;
+}
+
+bool PullbackBuilder::scalarDecl(const DeclStmt *DS, const VarDecl *VD,
+                                 Stmts &Fwd, Stmts &Blocks) {
+  // A const reference that is a value (bound to a temporary, or to what
+  // std::max of constants returns): a copy of it.
+  QualType T = VD->getType();
+  if (T->isReferenceType() && T.getNonReferenceType()->isArithmeticType())
+    T = T.getNonReferenceType();
+  if (!T->isArithmeticType() && !T->isEnumeralType()) {
+    const Expr *I = VD->hasInit() ? strip(VD->getInit()) : nullptr;
+    if (I && isa<CXXNewExpr>(I))
+      unsupported(I, constructName(I));
+    else
+      unsupported(DS, "local variable of type '" + T.getAsString() + "'");
+    return false;
+  }
+  Expr *Init = VD->hasInit() ? fwd(VD->getInit(), false) : nullptr;
+  if (Failed)
+    return false;
+  VarDecl *NV = B.var(PB, localName(VD), T, Init);
+  VarMap[VD] = NV;
+  Fwd.push_back(B.declStmt(NV));
+  if (!Act.isActive(VD))
+    return true;
+  VarDecl *A = adjointOf(VD);
+  Stmts R;
+  if (VD->hasInit() && Act.isActive(strip(VD->getInit())))
+    backprop(VD->getInit(), B.ref(A), R);
+  R.push_back(B.assign(B.ref(A), B.zero(A->getType())));
+  Blocks.insert(Blocks.begin(), R.begin(), R.end());
+  return true;
 }
 
 void PullbackBuilder::declareCaptureCopies(const VarDecl *F,
@@ -341,128 +365,112 @@ bool PullbackBuilder::aliasIntoObjectBytes(const VarDecl *VD,
   return true;
 }
 
-void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,
-                                  Stmts &Blocks) {
-  QualType T = VD->getType();
+/// What a local array, container or struct is, for its shadow, and its
+/// rebuilt initializer.
+struct PullbackBuilder::LocalStorage {
+  bool IsArray = false, IsVector = false, IsStdArray = false, IsTensor = false,
+       IsStruct = false;
+  /// Why it is none of the kinds above, if known.
+  std::string Why;
+  bool any() const {
+    return IsArray || IsVector || IsStdArray || IsTensor || IsStruct;
+  }
+  /// The initializer: a copy's constructor, the rebuilt initializer, and
+  /// how its derivative flows back (computed by an expression, or element
+  /// by element through SI).
+  const CXXConstructExpr *Ctor = nullptr;
+  bool Copy = false;
+  Expr *NewInit = nullptr;
+  bool Direct = false, Computed = false;
+  StorageInit SI;
+};
+
+PullbackBuilder::LocalStorage
+PullbackBuilder::classifyStorage(QualType T) const {
+  LocalStorage L;
   // Arrays of numbers, and of structs whose `{}` zeroes them (`Pt pts[3]`).
   QualType Elem = QualType(T->getPointeeOrArrayElementType(), 0);
   const auto *ElemRD = Elem->getAsCXXRecordDecl();
-  bool IsArray = T->isConstantArrayType() &&
-                 (Elem->isArithmeticType() ||
-                  (isPlainStruct(Elem) && !isComplex(Elem) && ElemRD &&
-                   ElemRD->hasTrivialDefaultConstructor()));
+  L.IsArray = T->isConstantArrayType() &&
+              (Elem->isArithmeticType() ||
+               (isPlainStruct(Elem) && !isComplex(Elem) && ElemRD &&
+                ElemRD->hasTrivialDefaultConstructor()));
   StringRef RecName = T->isRecordType() && T->getAsCXXRecordDecl()
                           ? T->getAsCXXRecordDecl()->getName()
                           : StringRef();
-  bool IsVector = !IsArray && hasFloatingData(T) && RecName == "vector";
-  bool IsStdArray = !IsArray && hasFloatingData(T) && RecName == "array";
-  bool IsTensor = !IsArray && hasFloatingData(T) && RecName == "tensor";
+  bool Container = !L.IsArray && hasFloatingData(T);
+  L.IsVector = Container && RecName == "vector";
+  L.IsStdArray = Container && RecName == "array";
+  L.IsTensor = Container && RecName == "tensor";
   // A struct of floating members (Vec3, std::pair<double, double>): its
   // members are its elements.
-  std::string Why;
-  bool IsStruct = !IsArray && !IsVector && !IsStdArray && !IsTensor &&
-                  hasFloatingData(T) && isPlainRecord(T, &Why);
-  if (!IsArray && T->isRecordType() && !hasFloatingData(T) &&
-      VD->hasInit() && !Act.isActive(strip(VD->getInit()))) {
+  L.IsStruct = Container && !L.IsVector && !L.IsStdArray && !L.IsTensor &&
+               isPlainRecord(T, &L.Why);
+  // A container of structs that are not plain.
+  QualType VE = L.IsVector || L.IsStdArray ? elementTypeOf(Ctx, T) : QualType();
+  if (!VE.isNull() && VE->isRecordType() && !isComplex(VE) &&
+      !VE.isTriviallyCopyableType(Ctx)) {
+    L.IsVector = L.IsStdArray = false;
+    L.Why = "a container of '" + VE.getAsString(Ctx.getPrintingPolicy()) +
+            "': keep the elements in one std::vector, indexed i * n + j";
+  }
+  return L;
+}
+
+bool PullbackBuilder::ownsElements(QualType T, std::string &Why) const {
+  std::string OwnerWhy;
+  if (isElementOwner(T, &OwnerWhy))
+    return true;
+  // (What stands in the way of a copy as the shadow, if the type is not
+  // plain for owning memory.)
+  const auto *RD = T->getAsCXXRecordDecl();
+  if (!T.isTriviallyCopyableType(Ctx) && !OwnerWhy.empty() &&
+      !(RD && RD->hasUserDeclaredDestructor() && !destroysNothing(RD)))
+    Why = OwnerWhy;
+  return false;
+}
+
+void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,
+                                  Stmts &Blocks) {
+  QualType T = VD->getType();
+  LocalStorage L = classifyStorage(T);
+  if (!L.IsArray && T->isRecordType() && !hasFloatingData(T) && VD->hasInit() &&
+      !Act.isActive(strip(VD->getInit()))) {
     // A value without derivatives (a mask from a comparison map, ...).
     VarDecl *NV = B.var(PB, localName(VD), T, fwd(VD->getInit(), false));
     VarMap[VD] = NV;
     Fwd.push_back(B.declStmt(NV));
     return;
   }
-  // A container of containers (`std::vector<std::vector<double>>`): its
-  // shadow would need the inner sizes too.
-  QualType VE = IsVector || IsStdArray ? elementTypeOf(Ctx, T) : QualType();
-  if (isNestedContainer(T)) {
-    // `std::vector<std::vector<double>> m(n, std::vector<double>(k))`.
+  // A container of containers (`std::vector<std::vector<double>> m(n,
+  // std::vector<double>(k))`), or an object owning its elements: its
+  // shadow is a copy, which has the inner sizes too.
+  if (isNestedContainer(T) || (!L.any() && hasFloatingData(T) &&
+                               T->isRecordType() && ownsElements(T, L.Why))) {
     elementOwnerDecl(VD, Fwd, Blocks);
     return;
   }
-  if (!VE.isNull() && VE->isRecordType() && !isComplex(VE) &&
-      !VE.isTriviallyCopyableType(Ctx)) {
-    IsVector = IsStdArray = false;
-    Why = "a container of '" + VE.getAsString(Ctx.getPrintingPolicy()) +
-          "': keep the elements in one std::vector, indexed i * n + j";
-  }
-  if (!IsArray && !IsVector && !IsStdArray && !IsTensor && !IsStruct &&
-      hasFloatingData(T) && T->isRecordType()) {
-    std::string OwnerWhy;
-    if (isElementOwner(T, &OwnerWhy)) {
-      elementOwnerDecl(VD, Fwd, Blocks);
-      return;
-    }
-    // (What stands in the way of a copy as the shadow, if the type is not
-    // plain for owning memory.)
-    const auto *RD = T->getAsCXXRecordDecl();
-    if (!T.isTriviallyCopyableType(Ctx) && !OwnerWhy.empty() &&
-        !(RD && RD->hasUserDeclaredDestructor() && !destroysNothing(RD)))
-      Why = OwnerWhy;
-  }
-  if (!IsArray && !IsVector && !IsStdArray && !IsTensor && !IsStruct) {
+  if (!L.any()) {
     if (!Failed) {
       report(S.Diags, Diag::UnsupportedConstruct, VD->getLocation())
           << ("local variable of type '" +
               (T->getContainedAutoType() ? T.getCanonicalType() : T)
                   .getAsString(Ctx.getPrintingPolicy()) +
-              "'" +
-              (Why.empty() ? std::string() : " (" + Why + ")"))
+              "'" + (L.Why.empty() ? std::string() : " (" + L.Why + ")"))
           << Primal->getNameAsString();
       D.noteRequest(Entry);
     }
     Failed = true;
     return;
   }
-  const Expr *Init = VD->hasInit() ? strip(VD->getInit()) : nullptr;
-  Expr *NewInit = nullptr;
-  bool Direct = false, Computed = false;
-  StorageInit SI;
-  const auto *Ctor = dyn_cast_or_null<CXXConstructExpr>(Init);
-  // `Pt tmp[2];`: the elements' trivial default construction.
-  if (IsArray && Ctor && Ctor->getNumArgs() == 0) {
-    Init = nullptr;
-    Ctor = nullptr;
-  }
-  bool Copy = Ctor && Ctor->getConstructor()->isCopyOrMoveConstructor();
-  // A complex number is a value: any initializer is an expression.
-  if (Init && IsStruct &&
-      (userConstruction(Init) ||
-       (isTuple(T) && !tupleElements(Init).empty()))) {
-    // Polar p(r, t) through a constructor that computes members: its
-    // pullback sends the local's adjoint to the arguments.
-    NewInit = fwd(VD->getInit(), false);
-    Computed = true;
-  } else if (Init && !Copy && !isComplex(T) &&
-      (isa<InitListExpr>(Init) || isa<CXXConstructExpr>(Init) ||
-       !tupleElements(Init).empty())) {
-    // Braces or a constructor: elements, or (count, value), may carry
-    // derivatives; their adjoints come back from the shadow's elements.
-    if (!storageInit(VD, Init, SI))
-      return;
-    NewInit = SI.FwdInit;
-    Direct = SI.Direct;
-  } else if (Copy && Ctor->getNumArgs() >= 1) {
-    // A copy of another container: the copy's adjoint flows back into it
-    // (`k ? a : b` records its condition).
-    NewInit = rebuild(Ctor->getArg(0), false,
-                      !Act.isActive(strip(Ctor->getArg(0))));
-    Computed = true;
-  } else if (Init && !IsArray) {
-    // A container computed by an expression (a map, ...).
-    NewInit = fwd(VD->getInit(), false);
-    Computed = true;
-  } else if (Init) {
-    unsupported(Init, "initializer of a local array");
-    return;
-  }
-  if (Failed)
+  if (!storageInitializer(VD, L) || Failed)
     return;
   QualType CT = T.getCanonicalType();
-  VarDecl *NV = VarDecl::Create(Ctx, PB, B.Loc, B.Loc,
-                                &Ctx.Idents.get(localName(VD)), CT,
-                                Ctx.getTrivialTypeSourceInfo(CT, B.Loc),
-                                SC_None);
-  if (NewInit)
-    S.AddInitializerToDecl(NV, NewInit, Direct);
+  VarDecl *NV =
+      VarDecl::Create(Ctx, PB, B.Loc, B.Loc, &Ctx.Idents.get(localName(VD)), CT,
+                      Ctx.getTrivialTypeSourceInfo(CT, B.Loc), SC_None);
+  if (L.NewInit)
+    S.AddInitializerToDecl(NV, L.NewInit, L.Direct);
   else
     S.ActOnUninitializedDecl(NV);
   VarMap[VD] = NV;
@@ -470,32 +478,89 @@ void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,
   declareBindings(VD, Fwd);
   if (!Act.isActive(VD))
     return;
-  VarDecl *A = adjointOf(VD);
-  Stmt *Zero;
-  if (Computed || IsTensor) {
-    // Shaped like the value; the initializer's adjoint flows back when the
-    // reverse sweep reaches the declaration.
-    if (IsVector)
-      Fwd.push_back(
-          zeroFill(B, B.ref(A), B.memberCall(B.ref(NV), "size", {}), CT));
-    else if (!IsStdArray && !IsStruct)
-      Fwd.push_back(
-          B.assign(B.ref(A), B.callGrad("zeros_like", {B.ref(NV)})));
-    Stmts R;
-    const Expr *Source = Copy ? Ctor->getArg(0) : VD->getInit();
-    if (Computed && Act.isActive(strip(Source)))
-      backprop(Source, B.ref(A), R);
-    else if (!Computed)
-      reverseStorageInit(SI, A, R); // tensor(shape, x): x gets the sum
-    R.push_back(B.callRuntime("zero", {}, {B.ref(A)}));
-    Blocks.insert(Blocks.begin(), R.begin(), R.end());
-    return;
+  if (L.Computed || L.IsTensor)
+    computedStorageShadow(VD, NV, L, Fwd, Blocks);
+  else
+    elementStorageShadow(VD, NV, L, Fwd, Blocks);
+}
+
+bool PullbackBuilder::storageInitializer(const VarDecl *VD, LocalStorage &L) {
+  QualType T = VD->getType();
+  const Expr *Init = VD->hasInit() ? strip(VD->getInit()) : nullptr;
+  L.Ctor = dyn_cast_or_null<CXXConstructExpr>(Init);
+  // `Pt tmp[2];`: the elements' trivial default construction.
+  if (L.IsArray && L.Ctor && L.Ctor->getNumArgs() == 0) {
+    Init = nullptr;
+    L.Ctor = nullptr;
   }
+  L.Copy = L.Ctor && L.Ctor->getConstructor()->isCopyOrMoveConstructor();
+  // A complex number is a value: any initializer is an expression.
+  if (Init && L.IsStruct &&
+      (userConstruction(Init) ||
+       (isTuple(T) && !tupleElements(Init).empty()))) {
+    // Polar p(r, t) through a constructor that computes members: its
+    // pullback sends the local's adjoint to the arguments.
+    L.NewInit = fwd(VD->getInit(), false);
+    L.Computed = true;
+  } else if (Init && !L.Copy && !isComplex(T) &&
+             (isa<InitListExpr>(Init) || isa<CXXConstructExpr>(Init) ||
+              !tupleElements(Init).empty())) {
+    // Braces or a constructor: elements, or (count, value), may carry
+    // derivatives; their adjoints come back from the shadow's elements.
+    if (!storageInit(VD, Init, L.SI))
+      return false;
+    L.NewInit = L.SI.FwdInit;
+    L.Direct = L.SI.Direct;
+  } else if (L.Copy && L.Ctor->getNumArgs() >= 1) {
+    // A copy of another container: the copy's adjoint flows back into it
+    // (`k ? a : b` records its condition).
+    L.NewInit = rebuild(L.Ctor->getArg(0), false,
+                        !Act.isActive(strip(L.Ctor->getArg(0))));
+    L.Computed = true;
+  } else if (Init && !L.IsArray) {
+    // A container computed by an expression (a map, ...).
+    L.NewInit = fwd(VD->getInit(), false);
+    L.Computed = true;
+  } else if (Init) {
+    unsupported(Init, "initializer of a local array");
+    return false;
+  }
+  return true;
+}
+
+void PullbackBuilder::computedStorageShadow(const VarDecl *VD, VarDecl *NV,
+                                            const LocalStorage &L, Stmts &Fwd,
+                                            Stmts &Blocks) {
+  // Shaped like the value; the initializer's adjoint flows back when the
+  // reverse sweep reaches the declaration.
+  VarDecl *A = adjointOf(VD);
+  QualType CT = VD->getType().getCanonicalType();
+  if (L.IsVector)
+    Fwd.push_back(
+        zeroFill(B, B.ref(A), B.memberCall(B.ref(NV), "size", {}), CT));
+  else if (!L.IsStdArray && !L.IsStruct)
+    Fwd.push_back(B.assign(B.ref(A), B.callGrad("zeros_like", {B.ref(NV)})));
+  Stmts R;
+  const Expr *Source = L.Copy ? L.Ctor->getArg(0) : VD->getInit();
+  if (L.Computed && Act.isActive(strip(Source)))
+    backprop(Source, B.ref(A), R);
+  else if (!L.Computed)
+    reverseStorageInit(L.SI, A, R); // tensor(shape, x): x gets the sum
+  R.push_back(B.callRuntime("zero", {}, {B.ref(A)}));
+  Blocks.insert(Blocks.begin(), R.begin(), R.end());
+}
+
+void PullbackBuilder::elementStorageShadow(const VarDecl *VD, VarDecl *NV,
+                                           const LocalStorage &L, Stmts &Fwd,
+                                           Stmts &Blocks) {
   // The initializer's elements receive the adjoints of the elements they
   // initialised, when the reverse sweep reaches the declaration.
+  VarDecl *A = adjointOf(VD);
+  QualType CT = VD->getType().getCanonicalType();
   Stmts InitRev;
-  reverseStorageInit(SI, A, InitRev);
-  if (IsVector) {
+  reverseStorageInit(L.SI, A, InitRev);
+  Stmt *Zero;
+  if (L.IsVector) {
     // Same size as the primal, zero: sized here, zeroed again when the
     // reverse sweep reaches the declaration.
     Fwd.push_back(

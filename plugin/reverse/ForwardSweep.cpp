@@ -455,6 +455,19 @@ bool PullbackBuilder::shapeAllowed(const CallExpr *CE, bool Plain) {
   return unsupported(CE, constructName(CE)), false;
 }
 
+bool PullbackBuilder::rebuildArgs(const CallExpr *CE,
+                                  llvm::function_ref<bool(unsigned)> NeedArg,
+                                  bool Plain, SmallVectorImpl<Expr *> &Args) {
+  for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+    if (isa<CXXDefaultArgExpr>(CE->getArg(I)))
+      break; // Sema adds default arguments again.
+    Args.push_back(rebuild(CE->getArg(I), NeedArg(I), Plain));
+  }
+  return !Failed && !llvm::is_contained(Args, nullptr);
+}
+
+static bool noArg(unsigned) { return false; }
+
 Expr *PullbackBuilder::rebuildCall(const CallExpr *CE, bool Need, bool Plain) {
   // std::fill(v.begin(), v.end(), x), a.fill(x): the call over pointers.
   if (const CallExpr *PF = pointerForm(Facts::get(Ctx), CE))
@@ -473,11 +486,7 @@ Expr *PullbackBuilder::rebuildCall(const CallExpr *CE, bool Need, bool Plain) {
   // shadow is found from what it points into.
   if (accessorArg(CE) && (Plain || CE->getType()->isPointerType())) {
     SmallVector<Expr *, 4> Args;
-    for (const Expr *A : CE->arguments()) {
-      if (isa<CXXDefaultArgExpr>(A))
-        break;
-      Args.push_back(rebuild(A, false, true));
-    }
+    rebuildArgs(CE, noArg, true, Args);
     Expr *R = B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Args);
     return Need ? record(CE, R) : R;
   }
@@ -488,47 +497,13 @@ Expr *PullbackBuilder::rebuildCall(const CallExpr *CE, bool Need, bool Plain) {
                                "' (bind it to a local reference first)");
   if (ComplexCall CC; complexCall(CE, CC))
     return rebuildComplexCall(CE, CC, Need, Plain);
-  // Never a silently dropped derivative: a call that writes differentiated
-  // memory is differentiated (its derivative reverses the writes) or an
-  // error (no body, no rule).
-  bool Writes = writtenStorage(CE) != nullptr;
-  if (Writes && isObjectAssignment(CE))
-    return objectAssignment(CE);
-  if (Writes && isContainerMutation(CE))
-    return containerMutation(CE);
-  bool Method = isa<CXXMethodDecl>(FD) && !cast<CXXMethodDecl>(FD)->isStatic();
-  if (Writes && !Method && !runtimeName(CE).size()) {
-    if (findRule(FD))
-      return unsupported(CE, "call to '" + FD->getNameAsString() +
-                                 "' that writes differentiated memory");
-    return rebuildUserCall(CE, FD, Need);
-  }
-  if (Writes && Method && !cast<CXXMethodDecl>(FD)->getParent()->isInStdNamespace())
-    return rebuildMutatingCall(CE, Need);
-  if (const Expr *W = Writes ? writtenStorage(CE) : nullptr)
-    return unsupported(CE, "call to '" + FD->getNameAsString() +
-                               "' that writes differentiated memory through '" +
-                               spelled(W) + "'");
+  if (writtenStorage(CE))
+    return rebuildWritingCall(CE, FD, Need);
   StringRef RName = runtimeName(CE);
   if (!RName.empty())
     return rebuildRuntime(CE, RName, Need, Plain);
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
-    // Queries such as v.size() carry no derivative: replay them.
-    const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
-    if (ME && (Plain || !Act.isActive(CE)) && isa<CXXMethodDecl>(FD) &&
-        (cast<CXXMethodDecl>(FD)->isConst() || Plain)) {
-      Expr *Base = rebuild(ME->getBase(), false, true);
-      SmallVector<Expr *, 4> MArgs;
-      for (const Expr *A : MC->arguments()) {
-        if (isa<CXXDefaultArgExpr>(A))
-          break;
-        MArgs.push_back(rebuild(A, false, true));
-      }
-      Expr *R = B.memberCall(Base, FD->getDeclName(), MArgs, ME->isArrow());
-      return Need ? record(CE, R) : R;
-    }
-    return rebuildMethodCall(CE, Need);
-  }
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
+    return rebuildMemberCallExpr(MC, FD, Need, Plain);
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE)) {
     if (OC->getNumArgs() > 0)
       if (const LambdaExpr *L = findLambda(OC->getArg(0)))
@@ -536,67 +511,114 @@ Expr *PullbackBuilder::rebuildCall(const CallExpr *CE, bool Need, bool Plain) {
                               "grad::map or grad::broadcast)");
     // `a * b` with a member operator: a member call on `a`; with a free
     // one, a call of operator*(a, b) like any other.
-    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && !MD->isStatic()) {
-      if (Plain || !Act.isActive(CE)) {
-        // No derivative (`mask[i]` of a std::vector<bool>): as written.
-        Expr *Obj = rebuild(OC->getArg(0), false, true);
-        SmallVector<Expr *, 2> Rest;
-        for (unsigned I = 1; I < OC->getNumArgs(); ++I)
-          Rest.push_back(rebuild(OC->getArg(I), false, true));
-        if (Failed)
-          return nullptr;
-        Expr *R = B.memberCall(Obj, FD->getDeclName(), Rest);
-        return Need ? record(CE, R) : R;
-      }
-      return rebuildMethodCall(CE, Need);
-    }
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && !MD->isStatic())
+      return rebuildMemberOperator(OC, FD, Need, Plain);
   }
+  return rebuildFreeCall(CE, FD, Need, Plain);
+}
+
+Expr *PullbackBuilder::rebuildWritingCall(const CallExpr *CE,
+                                          const FunctionDecl *FD, bool Need) {
+  // Never a silently dropped derivative: a call that writes differentiated
+  // memory is differentiated (its derivative reverses the writes) or an
+  // error (no body, no rule).
+  if (isObjectAssignment(CE))
+    return objectAssignment(CE);
+  if (isContainerMutation(CE))
+    return containerMutation(CE);
+  bool Method = isa<CXXMethodDecl>(FD) && !cast<CXXMethodDecl>(FD)->isStatic();
+  if (!Method && !runtimeName(CE).size()) {
+    if (findRule(FD))
+      return unsupported(CE, "call to '" + FD->getNameAsString() +
+                                 "' that writes differentiated memory");
+    return rebuildUserCall(CE, FD, Need);
+  }
+  if (Method && !cast<CXXMethodDecl>(FD)->getParent()->isInStdNamespace())
+    return rebuildMutatingCall(CE, Need);
+  return unsupported(CE, "call to '" + FD->getNameAsString() +
+                             "' that writes differentiated memory through '" +
+                             spelled(writtenStorage(CE)) + "'");
+}
+
+Expr *PullbackBuilder::rebuildMemberCallExpr(const CXXMemberCallExpr *MC,
+                                             const FunctionDecl *FD, bool Need,
+                                             bool Plain) {
+  // Queries such as v.size() carry no derivative: replay them.
+  const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
+  if (ME && (Plain || !Act.isActive(MC)) && isa<CXXMethodDecl>(FD) &&
+      (cast<CXXMethodDecl>(FD)->isConst() || Plain)) {
+    Expr *Base = rebuild(ME->getBase(), false, true);
+    SmallVector<Expr *, 4> MArgs;
+    rebuildArgs(MC, noArg, true, MArgs);
+    Expr *R = B.memberCall(Base, FD->getDeclName(), MArgs, ME->isArrow());
+    return Need ? record(MC, R) : R;
+  }
+  return rebuildMethodCall(MC, Need);
+}
+
+Expr *PullbackBuilder::rebuildMemberOperator(const CXXOperatorCallExpr *OC,
+                                             const FunctionDecl *FD, bool Need,
+                                             bool Plain) {
+  if (!Plain && Act.isActive(OC))
+    return rebuildMethodCall(OC, Need);
+  // No derivative (`mask[i]` of a std::vector<bool>): as written.
+  Expr *Obj = rebuild(OC->getArg(0), false, true);
+  SmallVector<Expr *, 2> Rest;
+  for (unsigned I = 1; I < OC->getNumArgs(); ++I)
+    Rest.push_back(rebuild(OC->getArg(I), false, true));
+  if (Failed)
+    return nullptr;
+  Expr *R = B.memberCall(Obj, FD->getDeclName(), Rest);
+  return Need ? record(OC, R) : R;
+}
+
+Expr *PullbackBuilder::rebuildFreeCall(const CallExpr *CE,
+                                       const FunctionDecl *FD, bool Need,
+                                       bool Plain) {
   if (FD->isVariadic() && !Plain)
     return unsupported(CE, "call to variadic function '" +
                                FD->getNameAsString() + "'");
-  SmallVector<Expr *, 4> Args;
-  // (False after an argument's error: nothing may use the null.)
-  auto Collect = [&](auto NeedArg, bool PlainArgs) {
-    for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
-      if (isa<CXXDefaultArgExpr>(CE->getArg(I)))
-        break; // Sema adds default arguments again.
-      Args.push_back(rebuild(CE->getArg(I), NeedArg(I), PlainArgs));
-    }
-    return !Failed && !llvm::is_contained(Args, nullptr);
-  };
   Expr *Callee = B.funcRef(const_cast<FunctionDecl *>(FD));
   if (Plain || !Act.isActive(CE)) {
-    if (!Collect([](unsigned) { return false; }, true))
+    SmallVector<Expr *, 4> Args;
+    // (False after an argument's error: nothing may use the null.)
+    if (!rebuildArgs(CE, noArg, true, Args))
       return nullptr;
     Expr *R = B.call(Callee, Args);
     return Need ? record(CE, R) : R;
   }
-  if (const Rule *Ru = findRule(FD)) {
-    unsigned Uses = 0;
-    for (unsigned I = 0; I < CE->getNumArgs() && I < Ru->Arity; ++I)
-      if (Act.isActive(strip(CE->getArg(I))))
-        Uses |= Ru->Uses[I];
-    if (Uses && sinCosKey(CE, *Ru)) {
-      // sin(x) and cos(x) from one sincos: the reverse sweep reads the
-      // other value (sinCosPartial) instead of calling libm again.
-      if (!Collect([](unsigned) { return false; }, false))
-        return nullptr;
-      Expr *X = Args[0];
-      QualType T = CE->getType().getUnqualifiedType();
-      if (!Ctx.hasSameUnqualifiedType(X->getType(), T))
-        X = B.staticCast(T, X);
-      Expr *Pair = record(sinCosKey(CE, *Ru), B.callRuntime("sin_cos", {}, {X}));
-      Expr *R = B.member(Pair, Ru->Name[0] == 's' ? "__sin" : "__cos");
-      return Need ? record(CE, R) : R;
-    }
-    if (!Collect([&](unsigned I) { return ((Uses >> I) & 1) != 0; }, false))
-      return nullptr;
-    Expr *R = B.call(Callee, Args);
-    if (Need || (Uses & UsesResult))
-      return record(CE, R);
-    return R;
-  }
+  if (const Rule *Ru = findRule(FD))
+    return rebuildRuleCall(CE, Callee, *Ru, Need);
   return rebuildUserCall(CE, FD, Need);
+}
+
+Expr *PullbackBuilder::rebuildRuleCall(const CallExpr *CE, Expr *Callee,
+                                       const Rule &Ru, bool Need) {
+  unsigned Uses = 0;
+  for (unsigned I = 0; I < CE->getNumArgs() && I < Ru.Arity; ++I)
+    if (Act.isActive(strip(CE->getArg(I))))
+      Uses |= Ru.Uses[I];
+  SmallVector<Expr *, 4> Args;
+  if (Uses && sinCosKey(CE, Ru)) {
+    // sin(x) and cos(x) from one sincos: the reverse sweep reads the
+    // other value (sinCosPartial) instead of calling libm again.
+    if (!rebuildArgs(CE, noArg, false, Args))
+      return nullptr;
+    Expr *X = Args[0];
+    QualType T = CE->getType().getUnqualifiedType();
+    if (!Ctx.hasSameUnqualifiedType(X->getType(), T))
+      X = B.staticCast(T, X);
+    Expr *Pair = record(sinCosKey(CE, Ru), B.callRuntime("sin_cos", {}, {X}));
+    Expr *R = B.member(Pair, Ru.Name[0] == 's' ? "__sin" : "__cos");
+    return Need ? record(CE, R) : R;
+  }
+  if (!rebuildArgs(
+          CE, [&](unsigned I) { return ((Uses >> I) & 1) != 0; }, false, Args))
+    return nullptr;
+  Expr *R = B.call(Callee, Args);
+  if (Need || (Uses & UsesResult))
+    return record(CE, R);
+  return R;
 }
 
 /// A literal, at the current location.

@@ -37,20 +37,8 @@ StringRef PullbackBuilder::runtimeName(const CallExpr *CE) const {
 
 Expr *PullbackBuilder::rebuildRuntime(const CallExpr *CE, StringRef Name,
                                       bool Need, bool Plain) {
-  if (Name != "map" && Name != "broadcast") {
-    // sum(map(...)) needs neither the map's value nor its array of ones.
-    bool Fused = Name == "sum" && CE->getNumArgs() == 1 &&
-                 isa<CallExpr>(stripE(CE->getArg(0))) &&
-                 (runtimeName(cast<CallExpr>(stripE(CE->getArg(0)))) ==
-                      "map" ||
-                  runtimeName(cast<CallExpr>(stripE(CE->getArg(0)))) ==
-                      "broadcast");
-    SmallVector<Expr *, 3> Args;
-    for (const Expr *A : CE->arguments())
-      Args.push_back(rebuild(A, !Plain && !Fused, Plain));
-    Expr *R = B.callGrad(Name, Args);
-    return Need ? record(CE, R) : R;
-  }
+  if (Name != "map" && Name != "broadcast")
+    return rebuildReduction(CE, Name, Need, Plain);
   LambdaInfo *Info = D.lambdaInfo(CE->getArg(0), Entry);
   if (!Info) {
     Failed = true;
@@ -70,85 +58,19 @@ Expr *PullbackBuilder::rebuildRuntime(const CallExpr *CE, StringRef Name,
   bool Active = !Plain && Act.isActive(stripE(CE));
   if (D.options().Remarks && !Remarked.count(Info)) {
     Remarked.insert(Info);
-    SourceLocation L = CE->getArg(0)->getExprLoc();
-    if (!hasFloatingData(CE->getType()) && !isFloating(CE->getType()))
-      report(S.Diags, Diag::RemarkNoDerivative, L)
-          << ("grad::" + Name).str() << Primal->getNameAsString();
-    else
-      report(S.Diags, Diag::RemarkLowering, L)
-          << (Info->Kind == Lowering::Forward ? "forward" : "reverse")
-          << ("grad::" + Name).str() << Primal->getNameAsString()
-          << Info->Reason;
+    remarkMapLowering(CE, *Info, Name);
   }
-  // A stateful callable's reverse sweep restores, for each element, the
-  // values of what it changes from a tape of numbers (bind_record): other
-  // state (a counter, a vector, the object) would be seen with its final
-  // value by every element.
-  if (Active && Info->Kind == Lowering::Stateful)
-    for (const LiftedCapture &C : Info->Caps) {
-      QualType T = C.This ? QualType()
-                          : C.Var->getType().getNonReferenceType();
-      if (C.Written && (C.This || !isFloating(T.getUnqualifiedType())))
-        return unsupported(
-            CE->getArg(0),
-            "callable passed to 'grad::" + Name.str() + "' that changes '" +
-                C.name() + "'" +
-                (C.This ? std::string(" (its object)")
-                        : ", of type '" +
-                              T.getAsString(Ctx.getPrintingPolicy()) + "'") +
-                " (the reverse sweep restores only the floating-point "
-                "numbers a callable changes, element by element: write this "
-                "loop in the function)");
-    }
+  if (Active && Info->Kind == Lowering::Stateful &&
+      statefulCapturesRefused(CE, *Info, Name))
+    return nullptr;
   FunctionDecl *Elem = D.liftFunction(*Info, 0, Entry);
   if (!Elem) {
     Failed = true;
     return nullptr;
   }
-  // The callable: the element function, with the captures bound.
-  Expr *Fn = B.unop(UO_AddrOf, B.funcRef(Elem));
-  Expr *Callable = Fn;
-  if (!Info->Caps.empty()) {
-    SmallVector<Expr *, 4> Caps;
-    for (const LiftedCapture &C : Info->Caps) {
-      if (C.This) {
-        // The object; its members must be as the reverse sweep reads them.
-        const auto *MD = dyn_cast<CXXMethodDecl>(Primal);
-        if (!MD || MD->isStatic())
-          return unsupported(CE->getArg(0), "lambda capturing 'this' outside "
-                                            "a member function");
-        if (Act.ThisWritten)
-          return unsupported(CE->getArg(0),
-                             "lambda capturing 'this' in a function that "
-                             "writes its object");
-        Caps.push_back(B.deref(thisExpr()));
-        continue;
-      }
-      VarDecl *M = mapVar(C.Var);
-      Caps.push_back(B.ref(M ? M : C.Var));
-      // The value the map saw, for the reverse sweep, when it changes later.
-      if (Active && !C.Written && C.Var->isLocalVarDeclOrParm() &&
-          !stable(C.Var)) {
-        QualType T = C.Var->getType().getNonReferenceType().getUnqualifiedType();
-        VarDecl *Snap = hoist("_t", T);
-        Cur->push_back(B.assign(B.ref(Snap), B.ref(M ? M : C.Var)));
-        if (!Loops.empty() && !Frames.empty())
-          Frames.back().Recorded.push_back(Snap);
-        CapSnap[{CE, C.Var}] = Snap;
-      }
-    }
-    if (Info->Kind == Lowering::Stateful && Active) {
-      VarDecl *Tape = tapeFor(Ctx.DoubleTy);
-      if (!Tape)
-        return nullptr;
-      SmallVector<Expr *, 5> RArgs{B.ref(Tape)};
-      RArgs.append(Caps.begin(), Caps.end());
-      Callable = B.callRuntime("bind_record", {B.exprArg(Fn)}, RArgs);
-      StatefulTape[CE] = Tape;
-    } else {
-      Callable = B.callRuntime("bind_tail", {B.exprArg(Fn)}, Caps);
-    }
-  }
+  Expr *Callable = mapCallable(CE, *Info, Elem, Active);
+  if (!Callable)
+    return nullptr;
   SmallVector<Expr *, 4> Args{Callable};
   for (unsigned I = 1; I < CE->getNumArgs(); ++I)
     Args.push_back(rebuild(CE->getArg(I), Active, !Active));
@@ -156,6 +78,107 @@ Expr *PullbackBuilder::rebuildRuntime(const CallExpr *CE, StringRef Name,
   if (Need || (Info->Kind == Lowering::Stateful && !Plain))
     return record(CE, R);
   return R;
+}
+
+Expr *PullbackBuilder::rebuildReduction(const CallExpr *CE, StringRef Name,
+                                        bool Need, bool Plain) {
+  // sum(map(...)) needs neither the map's value nor its array of ones.
+  const auto *Inner = CE->getNumArgs() == 1
+                          ? dyn_cast<CallExpr>(stripE(CE->getArg(0)))
+                          : nullptr;
+  bool Fused =
+      Name == "sum" && Inner &&
+      (runtimeName(Inner) == "map" || runtimeName(Inner) == "broadcast");
+  SmallVector<Expr *, 3> Args;
+  for (const Expr *A : CE->arguments())
+    Args.push_back(rebuild(A, !Plain && !Fused, Plain));
+  Expr *R = B.callGrad(Name, Args);
+  return Need ? record(CE, R) : R;
+}
+
+void PullbackBuilder::remarkMapLowering(const CallExpr *CE,
+                                        const LambdaInfo &Info,
+                                        StringRef Name) {
+  SourceLocation L = CE->getArg(0)->getExprLoc();
+  if (!hasFloatingData(CE->getType()) && !isFloating(CE->getType()))
+    report(S.Diags, Diag::RemarkNoDerivative, L)
+        << ("grad::" + Name).str() << Primal->getNameAsString();
+  else
+    report(S.Diags, Diag::RemarkLowering, L)
+        << (Info.Kind == Lowering::Forward ? "forward" : "reverse")
+        << ("grad::" + Name).str() << Primal->getNameAsString() << Info.Reason;
+}
+
+bool PullbackBuilder::statefulCapturesRefused(const CallExpr *CE,
+                                              const LambdaInfo &Info,
+                                              StringRef Name) {
+  // A stateful callable's reverse sweep restores, for each element, the
+  // values of what it changes from a tape of numbers (bind_record): other
+  // state (a counter, a vector, the object) would be seen with its final
+  // value by every element.
+  for (const LiftedCapture &C : Info.Caps) {
+    QualType T = C.This ? QualType() : C.Var->getType().getNonReferenceType();
+    if (!C.Written || (!C.This && isFloating(T.getUnqualifiedType())))
+      continue;
+    unsupported(
+        CE->getArg(0),
+        "callable passed to 'grad::" + Name.str() + "' that changes '" +
+            C.name() + "'" +
+            (C.This ? std::string(" (its object)")
+                    : ", of type '" + T.getAsString(Ctx.getPrintingPolicy()) +
+                          "'") +
+            " (the reverse sweep restores only the floating-point "
+            "numbers a callable changes, element by element: write this "
+            "loop in the function)");
+    return true;
+  }
+  return false;
+}
+
+Expr *PullbackBuilder::mapCallable(const CallExpr *CE, const LambdaInfo &Info,
+                                   FunctionDecl *Elem, bool Active) {
+  // The callable: the element function, with the captures bound.
+  Expr *Fn = B.unop(UO_AddrOf, B.funcRef(Elem));
+  if (Info.Caps.empty())
+    return Fn;
+  SmallVector<Expr *, 4> Caps;
+  for (const LiftedCapture &C : Info.Caps) {
+    if (C.This) {
+      // The object; its members must be as the reverse sweep reads them.
+      const auto *MD = dyn_cast<CXXMethodDecl>(Primal);
+      if (!MD || MD->isStatic())
+        return unsupported(CE->getArg(0), "lambda capturing 'this' outside "
+                                          "a member function");
+      if (Act.ThisWritten)
+        return unsupported(CE->getArg(0),
+                           "lambda capturing 'this' in a function that "
+                           "writes its object");
+      Caps.push_back(B.deref(thisExpr()));
+      continue;
+    }
+    VarDecl *M = mapVar(C.Var);
+    Caps.push_back(B.ref(M ? M : C.Var));
+    // The value the map saw, for the reverse sweep, when it changes later.
+    if (Active && !C.Written && C.Var->isLocalVarDeclOrParm() &&
+        !stable(C.Var)) {
+      QualType T = C.Var->getType().getNonReferenceType().getUnqualifiedType();
+      VarDecl *Snap = hoist("_t", T);
+      Cur->push_back(B.assign(B.ref(Snap), B.ref(M ? M : C.Var)));
+      if (!Loops.empty() && !Frames.empty())
+        Frames.back().Recorded.push_back(Snap);
+      CapSnap[{CE, C.Var}] = Snap;
+    }
+  }
+  if (Info.Kind == Lowering::Stateful && Active) {
+    VarDecl *Tape = tapeFor(Ctx.DoubleTy);
+    if (!Tape)
+      return nullptr;
+    SmallVector<Expr *, 5> RArgs{B.ref(Tape)};
+    RArgs.append(Caps.begin(), Caps.end());
+    StatefulTape[CE] = Tape;
+    return B.callRuntime("bind_record", {B.exprArg(Fn)}, RArgs);
+  }
+  return B.callRuntime("bind_tail", {B.exprArg(Fn)}, Caps);
 }
 
 /// &E, simplified to P when E is (*P).
@@ -280,71 +303,85 @@ void PullbackBuilder::backpropMap(const CallExpr *CE, StringRef Name,
         {B.exprArg(B.unop(UO_AddrOf, B.funcRef(Tan))),
          B.exprArg(B.intLit(std::max(Slots, 1u), Ctx.getSizeType()))},
         {Seed, Packed, AdjPack}));
-  } else {
-    FunctionDecl *Elem = D.liftFunction(*Info, 0, Entry);
-    PullbackEntry *PE = Elem ? D.calleePullback(Elem, B.Loc, Entry) : nullptr;
-    if (!PE) {
-      Failed = true;
-      return;
-    }
-    for (const ParmVarDecl *P : Info->Callee->parameters())
-      if (!isFloating(P->getType().getNonReferenceType())) {
-        unsupported(CE->getArg(0), "lambda parameter of type '" +
-                                       P->getType().getAsString() +
-                                       "' in reverse lowering");
-        return;
-      }
-    // Captures and their adjoints.
-    PullbackSignature CS;
-    std::string Why;
-    computeSignature(Ctx, Elem, PE->Wrt, PE->Pullback->getName(), CS, Why);
-    SmallVector<Expr *, 4> Caps, DCaps;
-    unsigned NP = Info->Callee->getNumParams();
-    for (unsigned C = 0; C < Info->Caps.size(); ++C) {
-      if (Info->Caps[C].This) {
-        Caps.push_back(B.deref(thisExpr()));
-        if (CS.AdjointIndex[NP + C] < 0)
-          continue;
-        if (Sig.ThisIndex >= 0) {
-          DCaps.push_back(B.ref(param(Sig.ThisIndex)));
-        } else {
-          QualType T = capturedThisType(*Info);
-          VarDecl *Z = B.var(PB, fresh("_z"), T, B.zero(T));
-          Out.push_back(B.declStmt(Z));
-          DCaps.push_back(B.addrOf(B.ref(Z)));
-        }
-        continue;
-      }
-      VarDecl *V = Info->Caps[C].Var;
-      VarDecl *M = mapVar(V);
-      auto SnapIt = CapSnap.find({CE, V});
-      Caps.push_back(B.ref(SnapIt != CapSnap.end() ? SnapIt->second
-                                                   : (M ? M : V)));
-      if (CS.AdjointIndex[NP + C] < 0)
-        continue;
-      if (V->isLocalVarDeclOrParm() && (Act.isActive(V) || M)) {
-        DCaps.push_back(addressOf(adjointStorage(V)));
-      } else {
-        QualType T = V->getType().getNonReferenceType().getUnqualifiedType();
-        Expr *Init = T->isRecordType() ? B.callGrad("zeros_like", {B.ref(V)})
-                                       : B.zero(T);
-        VarDecl *Z = B.var(PB, fresh("_z"), T, Init);
-        Out.push_back(B.declStmt(Z));
-        DCaps.push_back(B.addrOf(B.ref(Z)));
-      }
-    }
-    SmallVector<Expr *, 6> Args{Seed, Packed, AdjPack,
-                                B.callRuntime("refs", {}, Caps),
-                                B.callRuntime("adjoints", {}, DCaps)};
-    auto It = StatefulTape.find(CE);
-    if (It != StatefulTape.end())
-      Args.push_back(B.addrOf(B.ref(It->second)));
-    Out.push_back(B.callRuntime(
-        "reverse_pullback",
-        {B.exprArg(B.unop(UO_AddrOf, B.funcRef(PE->Pullback)))}, Args));
+  } else if (!reverseLoweredMap(CE, *Info, {Seed, Packed, AdjPack}, Out)) {
+    return;
   }
   for (auto It = Later.rbegin(); It != Later.rend(); ++It)
     backprop(It->first, B.ref(It->second), Out);
+}
+
+bool PullbackBuilder::reverseLoweredMap(const CallExpr *CE, LambdaInfo &Info,
+                                        ArrayRef<Expr *> SeedAndPacks,
+                                        Stmts &Out) {
+  FunctionDecl *Elem = D.liftFunction(Info, 0, Entry);
+  PullbackEntry *PE = Elem ? D.calleePullback(Elem, B.Loc, Entry) : nullptr;
+  if (!PE) {
+    Failed = true;
+    return false;
+  }
+  for (const ParmVarDecl *P : Info.Callee->parameters())
+    if (!isFloating(P->getType().getNonReferenceType())) {
+      unsupported(CE->getArg(0), "lambda parameter of type '" +
+                                     P->getType().getAsString() +
+                                     "' in reverse lowering");
+      return false;
+    }
+  // Captures and their adjoints.
+  PullbackSignature CS;
+  std::string Why;
+  computeSignature(Ctx, Elem, PE->Wrt, PE->Pullback->getName(), CS, Why);
+  SmallVector<Expr *, 4> Caps, DCaps;
+  mapCaptureAdjoints(CE, Info, CS, Caps, DCaps, Out);
+  SmallVector<Expr *, 6> Args(SeedAndPacks.begin(), SeedAndPacks.end());
+  Args.push_back(B.callRuntime("refs", {}, Caps));
+  Args.push_back(B.callRuntime("adjoints", {}, DCaps));
+  auto It = StatefulTape.find(CE);
+  if (It != StatefulTape.end())
+    Args.push_back(B.addrOf(B.ref(It->second)));
+  Out.push_back(B.callRuntime(
+      "reverse_pullback",
+      {B.exprArg(B.unop(UO_AddrOf, B.funcRef(PE->Pullback)))}, Args));
+  return true;
+}
+
+void PullbackBuilder::mapCaptureAdjoints(
+    const CallExpr *CE, const LambdaInfo &Info, const PullbackSignature &CS,
+    SmallVectorImpl<Expr *> &Caps, SmallVectorImpl<Expr *> &DCaps, Stmts &Out) {
+  unsigned NP = Info.Callee->getNumParams();
+  // A zero adjoint of type T for a capture whose adjoint nobody reads.
+  auto Scratch = [&](QualType T, Expr *Init) {
+    VarDecl *Z = B.var(PB, fresh("_z"), T, Init);
+    Out.push_back(B.declStmt(Z));
+    DCaps.push_back(B.addrOf(B.ref(Z)));
+  };
+  for (unsigned C = 0; C < Info.Caps.size(); ++C) {
+    if (Info.Caps[C].This) {
+      Caps.push_back(B.deref(thisExpr()));
+      if (CS.AdjointIndex[NP + C] < 0)
+        continue;
+      if (Sig.ThisIndex >= 0) {
+        DCaps.push_back(B.ref(param(Sig.ThisIndex)));
+      } else {
+        QualType T = capturedThisType(Info);
+        Scratch(T, B.zero(T));
+      }
+      continue;
+    }
+    VarDecl *V = Info.Caps[C].Var;
+    VarDecl *M = mapVar(V);
+    auto SnapIt = CapSnap.find({CE, V});
+    Caps.push_back(
+        B.ref(SnapIt != CapSnap.end() ? SnapIt->second : (M ? M : V)));
+    if (CS.AdjointIndex[NP + C] < 0)
+      continue;
+    if (V->isLocalVarDeclOrParm() && (Act.isActive(V) || M)) {
+      DCaps.push_back(addressOf(adjointStorage(V)));
+    } else {
+      QualType T = V->getType().getNonReferenceType().getUnqualifiedType();
+      Scratch(T, T->isRecordType() ? B.callGrad("zeros_like", {B.ref(V)})
+                                   : B.zero(T));
+    }
+  }
 }
 
 } // namespace grad

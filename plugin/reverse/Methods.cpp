@@ -199,6 +199,98 @@ Expr *PullbackBuilder::rebuildObject(const Expr *Obj) {
   return plain(K);
 }
 
+/// The object of a member call, and how the reverse sweep gets it back.
+struct PullbackBuilder::MethodObject {
+  /// The object as written (stripped), its type (the pointee's for
+  /// `p->f()`, kept as `*p`: Deref) and class.
+  const Expr *OK = nullptr;
+  QualType OT;
+  const CXXRecordDecl *ORD = nullptr;
+  bool Deref = false;
+  /// The variable it is part of, or `this`.
+  const VarDecl *Root = nullptr;
+  bool IsThis = false;
+  /// A temporary; kept by value at the call; kept per call on the
+  /// thread's saved objects (an object owning its elements).
+  bool Temp = false, Keep = false, KeepOwner = false;
+};
+
+PullbackBuilder::MethodObject
+PullbackBuilder::methodObject(const CXXMethodDecl *MD, const Expr *Obj,
+                              bool Arrow) {
+  MethodObject MO;
+  MO.Root = pathRoot(Obj, MO.IsThis);
+  // A struct the reverse sweep cannot re-read as it was (a temporary,
+  // `Vec3(x, y, z).norm()`, or an object written in the function): its
+  // value at the call is kept, and the pullback is called on the copy.
+  const Expr *OK = MO.OK = strip(Obj);
+  MO.OT = OK->getType().getNonReferenceType().getUnqualifiedType();
+  // `p->f()`: the object p points to (kept as `*p`).
+  MO.Deref = Arrow && MO.OT->isPointerType() && !isa<CXXThisExpr>(OK);
+  if (MO.Deref)
+    MO.OT = MO.OT->getPointeeType().getUnqualifiedType();
+  // (A closure cannot be assigned: it is re-read as it is.)
+  MO.ORD = MO.OT->getAsCXXRecordDecl();
+  bool Copyable = isPlainStruct(MO.OT) && isByteCopyable(Ctx, MO.OT) &&
+                  !(MO.ORD && MO.ORD->isLambda());
+  const VarDecl *Root = MO.Root;
+  bool Local = Root && !MO.IsThis;
+  MO.Temp = !MO.IsThis && !Root && Copyable && !OK->isGLValue() && !MO.Deref;
+  MO.Keep = MO.Temp ||
+            (Local && Copyable &&
+             (Act.isWritten(Root) || Act.isDataWritten(Root) || !readOnly(OK)));
+  // An object that owns its elements, written in the function: the reverse
+  // sweep would read its last values, not those of the call. It is kept
+  // per call on the thread's saved objects, unless the method is linear in
+  // the object's data (an accessor `return data[i * cols + j];`: its
+  // pullback reads only the sizes, which do not change but by a whole
+  // assignment; the reverse half of a split derivative does not have the
+  // object, nor does the reverse sweep of an object declared in a block).
+  MO.KeepOwner = !MO.Keep && Local &&
+                 (isa<DeclRefExpr>(OK) || isElementAccess(OK)) &&
+                 isElementOwner(MO.OT) &&
+                 (Act.isWritten(Root) || !inScopeInReverse(Root) ||
+                  (Act.isDataWritten(Root) &&
+                   (Half != SplitHalf::None || !isa<DeclRefExpr>(OK) ||
+                    !linearInThis(MD))));
+  return MO;
+}
+
+bool PullbackBuilder::methodObjectRefused(const CallExpr *CE,
+                                          const CXXMethodDecl *MD,
+                                          const Expr *Obj,
+                                          const MethodObject &MO) {
+  const Expr *OK = MO.OK;
+  if (!MO.IsThis && !MO.Root && !MO.Temp) {
+    // (A temporary kept by value whose destructor stands in the way.)
+    std::string Why;
+    if (!OK->isGLValue() && MO.ORD && MO.ORD->hasUserDeclaredDestructor() &&
+        !destroysNothing(MO.ORD) && !isPlainRecord(MO.OT, &Why) && !Why.empty())
+      unsupported(Obj, "member call on " + constructName(OK) +
+                           ", a temporary of type '" +
+                           MO.OT.getAsString(Ctx.getPrintingPolicy()) +
+                           "' kept for the reverse sweep (" + Why + ")");
+    else
+      unsupported(Obj, "member call on " + constructName(OK));
+    return true;
+  }
+  bool Kept = MO.Keep || MO.KeepOwner;
+  if ((!Kept && !readOnly(OK) && !isa<DeclRefExpr>(OK)) ||
+      (!Kept && MO.Root && Act.isWritten(MO.Root))) {
+    unsupported(Obj, "member call on an object the function writes");
+    return true;
+  }
+  if (MO.KeepOwner && NoHoist) {
+    unsupported(CE, "call to '" + MD->getNameAsString() + "' on '" +
+                        spelled(OK) +
+                        "', whose elements the function "
+                        "writes, " +
+                        NoHoistWhy);
+    return true;
+  }
+  return false;
+}
+
 Expr *PullbackBuilder::rebuildMethodCall(const CallExpr *CE, bool Need) {
   const CXXMethodDecl *MD;
   const Expr *Obj;
@@ -213,72 +305,21 @@ Expr *PullbackBuilder::rebuildMethodCall(const CallExpr *CE, bool Need) {
   if (writesObject(MD))
     return unsupported(CE, "call to non-const member function '" +
                                MD->getNameAsString() + "'");
-  bool IsThis = false;
-  const VarDecl *Root = pathRoot(Obj, IsThis);
-  // A struct the reverse sweep cannot re-read as it was (a temporary,
-  // `Vec3(x, y, z).norm()`, or an object written in the function): its
-  // value at the call is kept, and the pullback is called on the copy.
-  const Expr *OK = strip(Obj);
-  QualType OT = OK->getType().getNonReferenceType().getUnqualifiedType();
-  // `p->f()`: the object p points to (kept as `*p`).
-  bool Deref = Arrow && OT->isPointerType() && !isa<CXXThisExpr>(OK);
-  if (Deref)
-    OT = OT->getPointeeType().getUnqualifiedType();
-  // (A closure cannot be assigned: it is re-read as it is.)
-  const CXXRecordDecl *ORD = OT->getAsCXXRecordDecl();
-  bool Copyable = isPlainStruct(OT) && isByteCopyable(Ctx, OT) &&
-                  !(ORD && ORD->isLambda());
-  bool Temp = !IsThis && !Root && Copyable && !OK->isGLValue() && !Deref;
-  bool Keep = Temp || (Root && !IsThis && Copyable &&
-                       (Act.isWritten(Root) || Act.isDataWritten(Root) ||
-                        !readOnly(OK)));
-  // An object that owns its elements, written in the function: the reverse
-  // sweep would read its last values, not those of the call. It is kept
-  // per call on the thread's saved objects, unless the method is linear in
-  // the object's data (an accessor `return data[i * cols + j];`: its
-  // pullback reads only the sizes, which do not change but by a whole
-  // assignment; the reverse half of a split derivative does not have the
-  // object, nor does the reverse sweep of an object declared in a block).
-  bool KeepOwner =
-      !Keep && Root && !IsThis &&
-      (isa<DeclRefExpr>(OK) || isElementAccess(OK)) && isElementOwner(OT) &&
-      (Act.isWritten(Root) || !inScopeInReverse(Root) ||
-       (Act.isDataWritten(Root) &&
-        (Half != SplitHalf::None || !isa<DeclRefExpr>(OK) ||
-         !linearInThis(MD))));
-  if (!IsThis && !Root && !Temp) {
-    // (A temporary kept by value whose destructor stands in the way.)
-    std::string Why;
-    if (!OK->isGLValue() && ORD && ORD->hasUserDeclaredDestructor() &&
-        !destroysNothing(ORD) && !isPlainRecord(OT, &Why) && !Why.empty())
-      return unsupported(Obj, "member call on " + constructName(OK) +
-                                  ", a temporary of type '" +
-                                  OT.getAsString(Ctx.getPrintingPolicy()) +
-                                  "' kept for the reverse sweep (" + Why +
-                                  ")");
-    return unsupported(Obj, "member call on " + constructName(OK));
-  }
-  if (!Keep && !KeepOwner && !readOnly(OK) && !isa<DeclRefExpr>(OK))
-    return unsupported(Obj, "member call on an object the function writes");
-  if (!Keep && !KeepOwner && Root && Act.isWritten(Root))
-    return unsupported(Obj, "member call on an object the function writes");
-  if (KeepOwner && NoHoist)
-    return unsupported(CE, "call to '" + MD->getNameAsString() + "' on '" +
-                               spelled(OK) + "', whose elements the function "
-                               "writes, " + NoHoistWhy);
-  if (!memberArgsStable(MD, Args))
+  MethodObject MO = methodObject(MD, Obj, Arrow);
+  if (methodObjectRefused(CE, MD, Obj, MO) || !memberArgsStable(MD, Args))
     return nullptr;
   PullbackEntry *PE = D.calleePullback(MD, CE->getExprLoc(), Entry);
   if (!PE) {
     Failed = true;
     return nullptr;
   }
-  if (KeepOwner) {
-    SmallVector<Expr *, 4> NArgs;
+  const Expr *OK = MO.OK;
+  SmallVector<Expr *, 4> NArgs;
+  if (MO.KeepOwner) {
     if (!rebuildMethodArgs(MD, Args, NArgs))
       return nullptr;
     Expr *Self = rebuild(OK, false, true);
-    if (!Self || !keepOwner(CE, rebuild(OK, false, true), OT))
+    if (!Self || !keepOwner(CE, rebuild(OK, false, true), MO.OT))
       return nullptr;
     Expr *R = B.memberCall(Self, MD->getDeclName(), NArgs, Arrow);
     return Need ? record(CE, R) : R;
@@ -291,24 +332,7 @@ Expr *PullbackBuilder::rebuildMethodCall(const CallExpr *CE, bool Need) {
         PV && PV->isLocalVarDeclOrParm() && tracksOffset(PV))
       noteAliasUse(DRE);
   VarDecl *Kept = nullptr;
-  if (Keep) {
-    Expr *V = rebuild(OK, false, !Act.isActive(OK));
-    if (!V)
-      return nullptr;
-    if (Deref)
-      V = B.paren(B.deref(V));
-    Kept = hoist("_o", OT);
-    Cur->push_back(B.assign(B.ref(Kept), V));
-    if (!Loops.empty() && !Frames.empty())
-      Frames.back().Recorded.push_back(Kept);
-    KeptObjects[CE] = Kept;
-  } else if (isElementAccess(OK)) {
-    // The object is re-read in the reverse sweep; index values it needs
-    // are recorded now.
-    rebuildElement(OK, false, false);
-  }
-  SmallVector<Expr *, 4> NArgs;
-  if (!rebuildMethodArgs(MD, Args, NArgs))
+  if (!keepMethodObject(CE, MO, Kept) || !rebuildMethodArgs(MD, Args, NArgs))
     return nullptr;
   // The forward sweep names the object as the primal does (val() and
   // rebuildObject() are for the reverse sweep, where loop indices differ).
@@ -316,9 +340,32 @@ Expr *PullbackBuilder::rebuildMethodCall(const CallExpr *CE, bool Need) {
                  : isa<CXXThisExpr>(OK)
                      ? S.BuildCXXThisExpr(B.Loc, OK->getType(), false)
                      : rebuild(OK, false, true);
-  Expr *R = B.memberCall(FwdObj, MD->getDeclName(), NArgs,
-                         Kept ? false : Arrow);
+  Expr *R =
+      B.memberCall(FwdObj, MD->getDeclName(), NArgs, Kept ? false : Arrow);
   return Need ? record(CE, R) : R;
+}
+
+bool PullbackBuilder::keepMethodObject(const CallExpr *CE,
+                                       const MethodObject &MO, VarDecl *&Kept) {
+  const Expr *OK = MO.OK;
+  if (!MO.Keep) {
+    // The object is re-read in the reverse sweep; index values it needs
+    // are recorded now.
+    if (isElementAccess(OK))
+      rebuildElement(OK, false, false);
+    return true;
+  }
+  Expr *V = rebuild(OK, false, !Act.isActive(OK));
+  if (!V)
+    return false;
+  if (MO.Deref)
+    V = B.paren(B.deref(V));
+  Kept = hoist("_o", MO.OT);
+  Cur->push_back(B.assign(B.ref(Kept), V));
+  if (!Loops.empty() && !Frames.empty())
+    Frames.back().Recorded.push_back(Kept);
+  KeptObjects[CE] = Kept;
+  return true;
 }
 
 bool PullbackBuilder::keepOwner(const CallExpr *CE, Expr *Obj, QualType T) {
@@ -385,18 +432,9 @@ Expr *PullbackBuilder::rebuildMutatingCall(const CallExpr *CE, bool Need) {
                                 " (call it on a local object, a parameter, "
                                 "an element or through a pointer to a "
                                 "struct)");
-  QualType RT = MD->getReturnType();
-  // `v += w` returning `*this`: discarded, like a void call.
-  if (returnsWritableReference(MD)) {
-    if (!discarded(CE))
-      return unsupported(CE, "use of the reference returned by " + Name +
-                                 " (write the call as a statement of its "
-                                 "own)");
-    RT = Ctx.VoidTy;
-  }
-  if (!RT->isVoidType() && !isFloating(RT))
-    return unsupported(CE, "call to non-const member function " + Name +
-                               " returning '" + RT.getAsString() + "'");
+  QualType RT = mutatingResultType(CE, MD, Name);
+  if (RT.isNull())
+    return nullptr;
   if (NoHoist)
     return unsupported(CE, "call to non-const member function " + Name +
                                ", which writes its object, " + NoHoistWhy);
@@ -438,6 +476,33 @@ Expr *PullbackBuilder::rebuildMutatingCall(const CallExpr *CE, bool Need) {
   Expr *Self = IsThis ? S.BuildCXXThisExpr(B.Loc, OK->getType(), false)
                       : rebuild(OK, false, true);
   Expr *Call = B.memberCall(Self, MD->getDeclName(), NArgs, IsThis || Ptr);
+  (void)Need;
+  return hoistMethodCall(CE, PE, Call, RT);
+}
+
+QualType PullbackBuilder::mutatingResultType(const CallExpr *CE,
+                                             const CXXMethodDecl *MD,
+                                             const std::string &Name) {
+  QualType RT = MD->getReturnType();
+  // `v += w` returning `*this`: discarded, like a void call.
+  if (returnsWritableReference(MD)) {
+    if (!discarded(CE)) {
+      unsupported(CE, "use of the reference returned by " + Name +
+                          " (write the call as a statement of its own)");
+      return QualType();
+    }
+    RT = Ctx.VoidTy;
+  }
+  if (!RT->isVoidType() && !isFloating(RT)) {
+    unsupported(CE, "call to non-const member function " + Name +
+                        " returning '" + RT.getAsString() + "'");
+    return QualType();
+  }
+  return RT;
+}
+
+Expr *PullbackBuilder::hoistMethodCall(const CallExpr *CE, PullbackEntry *PE,
+                                       Expr *Call, QualType RT) {
   CallPlan P;
   P.PE = PE;
   P.Hoisted = true;
@@ -449,7 +514,6 @@ Expr *PullbackBuilder::rebuildMutatingCall(const CallExpr *CE, bool Need) {
     R.push_back(resetSeed(P.Seed));
   if (!Frames.empty())
     Frames.back().SideRev.push_back(std::move(R));
-  (void)Need;
   return Value;
 }
 
@@ -513,6 +577,101 @@ void PullbackBuilder::methodPullbackArgs(const CXXMethodDecl *MD,
   }
 }
 
+bool PullbackBuilder::partOfObjectArgRefused(const CXXMethodDecl *MD,
+                                             const Expr *Obj,
+                                             ArrayRef<const Expr *> Args) {
+  // A reference to part of the object itself (`s.m(s.w)`): the pullback
+  // keeps the parameter's adjoint apart from the object's.
+  bool ThisO = false;
+  const VarDecl *RO = Act.rootOf(Obj, ThisO);
+  for (unsigned I = 0; I < MD->getNumParams() && I < Args.size(); ++I) {
+    bool ThisA = false;
+    if ((RO || ThisO) &&
+        classifyParam(Ctx, MD->getParamDecl(I)->getType()).Kind ==
+            ParamKind::ScalarRef &&
+        Act.rootOf(Args[I], ThisA) == RO && ThisA == ThisO) {
+      unsupported(Args[I], "call to '" + MD->getNameAsString() +
+                               "' passing '" + spelledExpr(Ctx, Args[I]) +
+                               "' by reference, which is part of the object "
+                               "it is called on (pass a copy)");
+      return true;
+    }
+  }
+  return false;
+}
+
+bool PullbackBuilder::keptObject(const CallExpr *CE, VarDecl *&Self,
+                                 Stmts &Out) {
+  auto Kept = KeptObjects.find(CE);
+  Self = Kept != KeptObjects.end() ? Kept->second : nullptr;
+  auto KO = KeptOwners.find(CE);
+  if (KO == KeptOwners.end())
+    return true;
+  // The object as it was at the call, taken back from the saved objects.
+  QualType T = KO->second;
+  Expr *Init = B.callRuntime("kept", {B.typeArg(T)}, {});
+  Self = Init ? B.var(PB, fresh("_o"), T, Init) : nullptr;
+  if (!Self) {
+    Failed = true;
+    return false;
+  }
+  Out.push_back(B.declStmt(Self));
+  return true;
+}
+
+Expr *PullbackBuilder::objectAdjoint(const CallExpr *CE, const Expr *Obj,
+                                     VarDecl *Self, Deferred &Later,
+                                     Stmts &Out) {
+  // The object's adjoint: d_this, its storage, or the element's.
+  const Expr *K = strip(Obj);
+  bool IsThis = false;
+  const VarDecl *Root = pathRoot(K, IsThis);
+  auto KeptIt = KeptObjects.find(CE);
+  if (KeptIt != KeptObjects.end() && !Root && !IsThis) {
+    // A temporary: a local adjoint, sent to what built it after the call.
+    QualType OT = KeptIt->second->getType();
+    VarDecl *G = B.var(PB, fresh("_g"), OT, B.zero(OT));
+    Out.push_back(B.declStmt(G));
+    // The object is evaluated before the arguments: its adjoint goes back
+    // after theirs (split callees in both pop their frames in order).
+    Later.insert(Later.begin(), {K, G});
+    return B.addrOf(B.ref(G));
+  }
+  Expr *AdjObj = nullptr;
+  if (isa<CXXThisExpr>(K))
+    AdjObj = Sig.ThisIndex >= 0 ? B.ref(param(Sig.ThisIndex)) : nullptr;
+  else if (K->getType()->isPointerType())
+    // p->f(): the shadow of what p points to.
+    AdjObj = shadowPointer(*this, B, K);
+  else if (isElementAccess(K))
+    AdjObj = B.addrOf(adjointElement(K));
+  else if (Root && Act.isActive(Root))
+    AdjObj = addressOf(adjointStorage(Root));
+  return AdjObj ? AdjObj : scratchObjectAdjoint(Obj, Self, Out);
+}
+
+Expr *PullbackBuilder::scratchObjectAdjoint(const Expr *Obj, VarDecl *Self,
+                                            Stmts &Out) {
+  const Expr *K = strip(Obj);
+  QualType OT = K->getType().getNonReferenceType().getUnqualifiedType();
+  if (OT->isPointerType())
+    OT = OT->getPointeeType().getUnqualifiedType();
+  // (An object owning its elements: a copy of it, its floating data
+  // zeroed, so that its sizes are the object's.)
+  Expr *Init = isPlainRecord(OT) ? B.zero(OT) : nullptr;
+  bool Owner = !Init && isElementOwner(OT);
+  if (Owner)
+    Init = Self                            ? B.ref(Self)
+           : K->getType()->isPointerType() ? B.deref(rebuildObject(Obj))
+                                           : rebuildObject(Obj);
+  VarDecl *Z = B.var(PB, fresh("_z"), OT, Init);
+  Out.push_back(B.declStmt(Z));
+  if (Owner)
+    zeroFloatingData(
+        B, OT, [&]() -> Expr * { return B.ref(Z); }, Out);
+  return B.addrOf(B.ref(Z));
+}
+
 void PullbackBuilder::backpropMethodCall(const CallExpr *CE, Expr *Adj,
                                          Stmts &Out) {
   const CXXMethodDecl *MD;
@@ -528,89 +687,17 @@ void PullbackBuilder::backpropMethodCall(const CallExpr *CE, Expr *Adj,
     Failed = true;
     return;
   }
-  // A reference to part of the object itself (`s.m(s.w)`): the pullback
-  // keeps the parameter's adjoint apart from the object's.
-  bool ThisO = false;
-  const VarDecl *RO = Act.rootOf(Obj, ThisO);
-  for (unsigned I = 0; I < MD->getNumParams() && I < Args.size(); ++I) {
-    bool ThisA = false;
-    if ((RO || ThisO) &&
-        classifyParam(Ctx, MD->getParamDecl(I)->getType()).Kind ==
-            ParamKind::ScalarRef &&
-        Act.rootOf(Args[I], ThisA) == RO && ThisA == ThisO) {
-      unsupported(Args[I], "call to '" + MD->getNameAsString() +
-                               "' passing '" + spelledExpr(Ctx, Args[I]) +
-                               "' by reference, which is part of the object "
-                               "it is called on (pass a copy)");
-      return;
-    }
-  }
+  if (partOfObjectArgRefused(MD, Obj, Args))
+    return;
   PullbackSignature CS;
   SmallVector<Expr *, 8> CallArgs;
   Deferred Later;
   methodPullbackArgs(MD, *PE, Args, Adj, CS, CallArgs, Later, Out);
-  auto Kept = KeptObjects.find(CE);
-  VarDecl *Self = Kept != KeptObjects.end() ? Kept->second : nullptr;
-  auto KO = KeptOwners.find(CE);
-  if (KO != KeptOwners.end()) {
-    // The object as it was at the call, taken back from the saved objects.
-    QualType T = KO->second;
-    Expr *Init = B.callRuntime("kept", {B.typeArg(T)}, {});
-    Self = Init ? B.var(PB, fresh("_o"), T, Init) : nullptr;
-    if (!Self) {
-      Failed = true;
-      return;
-    }
-    Out.push_back(B.declStmt(Self));
-  }
-  if (CS.ThisIndex >= 0) {
-    // The object's adjoint: d_this, its storage, or the element's.
-    const Expr *K = strip(Obj);
-    bool IsThis = false;
-    const VarDecl *Root = pathRoot(K, IsThis);
-    Expr *AdjObj;
-    auto KeptIt = KeptObjects.find(CE);
-    if (KeptIt != KeptObjects.end() && !Root && !IsThis) {
-      // A temporary: a local adjoint, sent to what built it after the call.
-      QualType OT = KeptIt->second->getType();
-      VarDecl *G = B.var(PB, fresh("_g"), OT, B.zero(OT));
-      Out.push_back(B.declStmt(G));
-      AdjObj = B.addrOf(B.ref(G));
-      // The object is evaluated before the arguments: its adjoint goes back
-      // after theirs (split callees in both pop their frames in order).
-      Later.insert(Later.begin(), {K, G});
-    } else if (isa<CXXThisExpr>(K))
-      AdjObj = Sig.ThisIndex >= 0 ? B.ref(param(Sig.ThisIndex))
-                                  : nullptr;
-    else if (K->getType()->isPointerType())
-      // p->f(): the shadow of what p points to.
-      AdjObj = shadowPointer(*this, B, K);
-    else if (isElementAccess(K))
-      AdjObj = B.addrOf(adjointElement(K));
-    else if (Root && Act.isActive(Root))
-      AdjObj = addressOf(adjointStorage(Root));
-    else
-      AdjObj = nullptr;
-    if (!AdjObj) {
-      QualType OT = K->getType().getNonReferenceType().getUnqualifiedType();
-      if (OT->isPointerType())
-        OT = OT->getPointeeType().getUnqualifiedType();
-      // (An object owning its elements: a copy of it, its floating data
-      // zeroed, so that its sizes are the object's.)
-      Expr *Init = isPlainRecord(OT) ? B.zero(OT) : nullptr;
-      bool Owner = !Init && isElementOwner(OT);
-      if (Owner)
-        Init = Self ? B.ref(Self)
-               : K->getType()->isPointerType() ? B.deref(rebuildObject(Obj))
-                                               : rebuildObject(Obj);
-      VarDecl *Z = B.var(PB, fresh("_z"), OT, Init);
-      Out.push_back(B.declStmt(Z));
-      if (Owner)
-        zeroFloatingData(B, OT, [&]() -> Expr * { return B.ref(Z); }, Out);
-      AdjObj = B.addrOf(B.ref(Z));
-    }
-    CallArgs.push_back(AdjObj);
-  }
+  VarDecl *Self;
+  if (!keptObject(CE, Self, Out))
+    return;
+  if (CS.ThisIndex >= 0)
+    CallArgs.push_back(objectAdjoint(CE, Obj, Self, Later, Out));
   for (Expr *A : CallArgs)
     if (!A) {
       Failed = true;

@@ -66,6 +66,10 @@ public:
   const clang::Expr *writtenStorage(const clang::CallExpr *CE);
 
 private:
+  /// Adjoints held in locals, sent on to what they belong to after a call.
+  using Deferred =
+      llvm::SmallVector<std::pair<const clang::Expr *, clang::VarDecl *>, 4>;
+
   // SiteCheck.cpp
   /// Notes that the builder modelled \p P: an expression it propagated an
   /// adjoint through, an assignment, a local, a return, a heap object.
@@ -92,6 +96,27 @@ private:
   clang::Expr *rebuildCallForm(const clang::CallExpr *CE, bool Need,
                                bool Plain);
   clang::Expr *rebuildCall(const clang::CallExpr *CE, bool Need, bool Plain);
+  // Its cases: a call that writes differentiated memory; a member call
+  // (`v.size()`, `m.eval(x)`); a member operator; a free function (by a
+  // rule, or its pullback).
+  clang::Expr *rebuildWritingCall(const clang::CallExpr *CE,
+                                  const clang::FunctionDecl *FD, bool Need);
+  clang::Expr *rebuildMemberCallExpr(const clang::CXXMemberCallExpr *MC,
+                                     const clang::FunctionDecl *FD, bool Need,
+                                     bool Plain);
+  clang::Expr *rebuildMemberOperator(const clang::CXXOperatorCallExpr *OC,
+                                     const clang::FunctionDecl *FD, bool Need,
+                                     bool Plain);
+  clang::Expr *rebuildFreeCall(const clang::CallExpr *CE,
+                               const clang::FunctionDecl *FD, bool Need,
+                               bool Plain);
+  clang::Expr *rebuildRuleCall(const clang::CallExpr *CE, clang::Expr *Callee,
+                               const Rule &Ru, bool Need);
+  /// The arguments of \p CE up to its default ones, rebuilt (\p NeedArg:
+  /// which are recorded); false after an error.
+  bool rebuildArgs(const clang::CallExpr *CE,
+                   llvm::function_ref<bool(unsigned)> NeedArg, bool Plain,
+                   llvm::SmallVectorImpl<clang::Expr *> &Args);
   /// The call shape of \p CE (analysis/CallShapes.def) allows rebuilding
   /// it (\p Plain: no derivative); false after an error.
   bool shapeAllowed(const clang::CallExpr *CE, bool Plain);
@@ -131,12 +156,33 @@ private:
                   const clang::Expr *&Obj, bool &Arrow,
                   llvm::SmallVectorImpl<const clang::Expr *> &Args) const;
   clang::Expr *rebuildMethodCall(const clang::CallExpr *CE, bool Need);
+  // Its steps (Methods.cpp): the object and how it is kept for the
+  // reverse sweep; the refusals of objects it cannot get back (true after
+  // the error); the object kept by value at the call (Kept; false after an
+  // error).
+  struct MethodObject;
+  MethodObject methodObject(const clang::CXXMethodDecl *MD,
+                            const clang::Expr *Obj, bool Arrow);
+  bool methodObjectRefused(const clang::CallExpr *CE,
+                           const clang::CXXMethodDecl *MD,
+                           const clang::Expr *Obj, const MethodObject &MO);
+  bool keepMethodObject(const clang::CallExpr *CE, const MethodObject &MO,
+                        clang::VarDecl *&Kept);
   /// `this` in the pullback of a member function.
   clang::Expr *thisExpr();
   /// `s.step(x)` with a non-const member function of a plain struct: a side
   /// effect of its statement, reversed through the method's pullback on a
   /// copy of the object as it was before the call.
   clang::Expr *rebuildMutatingCall(const clang::CallExpr *CE, bool Need);
+  /// What such a call returns, as the forward sweep keeps it (void for a
+  /// discarded `*this`); null after an error.
+  clang::QualType mutatingResultType(const clang::CallExpr *CE,
+                                     const clang::CXXMethodDecl *MD,
+                                     const std::string &Name);
+  /// The call as a side effect of its statement: the forward sweep now, the
+  /// method's pullback after the statement's reverse.
+  clang::Expr *hoistMethodCall(const clang::CallExpr *CE, PullbackEntry *PE,
+                               clang::Expr *Call, clang::QualType RT);
   /// True if \p E (a node of the primal's body) is evaluated only for its
   /// side effects.
   bool discarded(const clang::Expr *E);
@@ -185,6 +231,9 @@ private:
   clang::Expr *rebuildComplexCall(const clang::CallExpr *CE,
                                   const ComplexCall &CC, bool Need,
                                   bool Plain);
+  /// The reverse of one std::complex call, by kind of operation
+  /// (Complex.cpp).
+  struct ComplexPullback;
   void backpropComplexCall(const clang::CallExpr *CE, const ComplexCall &CC,
                            clang::Expr *Adj, Stmts &Out);
   void backpropComplexConstruction(const clang::CXXConstructExpr *CC,
@@ -213,6 +262,18 @@ private:
   clang::Expr *rebuildObject(const clang::Expr *Obj);
   void backpropMethodCall(const clang::CallExpr *CE, clang::Expr *Adj,
                           Stmts &Out);
+  // Its steps (Methods.cpp): the refusal of an argument that is part of
+  // the object (true after the error); the object kept at the call (Self;
+  // false after an error); the object's adjoint, and a zero one when
+  // nothing receives it.
+  bool partOfObjectArgRefused(const clang::CXXMethodDecl *MD,
+                              const clang::Expr *Obj,
+                              llvm::ArrayRef<const clang::Expr *> Args);
+  bool keptObject(const clang::CallExpr *CE, clang::VarDecl *&Self, Stmts &Out);
+  clang::Expr *objectAdjoint(const clang::CallExpr *CE, const clang::Expr *Obj,
+                             clang::VarDecl *Self, Deferred &Later, Stmts &Out);
+  clang::Expr *scratchObjectAdjoint(const clang::Expr *Obj,
+                                    clang::VarDecl *Self, Stmts &Out);
   clang::Expr *rebuildConditional(const clang::ConditionalOperator *CO,
                                   bool Need);
   clang::Expr *rebuildCast(const clang::ExplicitCastExpr *CE, bool Need,
@@ -256,6 +317,21 @@ private:
   void exprStmt(const clang::Expr *E, Stmts &Fwd, Stmts &Rev);
   /// A local array or std::vector, with its adjoint storage.
   void storageDecl(const clang::VarDecl *VD, Stmts &Fwd, Stmts &Blocks);
+  /// The kind of a local array, container or struct, and its rebuilt
+  /// initializer (Declarations.cpp).
+  struct LocalStorage;
+  LocalStorage classifyStorage(clang::QualType T) const;
+  /// True if \p T owns its elements (isElementOwner); else, in \p Why,
+  /// what stands in the way of a copy as its shadow.
+  bool ownsElements(clang::QualType T, std::string &Why) const;
+  /// The initializer of a storage local, rebuilt; false after an error.
+  bool storageInitializer(const clang::VarDecl *VD, LocalStorage &L);
+  /// The adjoint of a storage local computed by an expression (or a
+  /// tensor), and of one initialised element by element.
+  void computedStorageShadow(const clang::VarDecl *VD, clang::VarDecl *NV,
+                             const LocalStorage &L, Stmts &Fwd, Stmts &Blocks);
+  void elementStorageShadow(const clang::VarDecl *VD, clang::VarDecl *NV,
+                            const LocalStorage &L, Stmts &Fwd, Stmts &Blocks);
   /// False (after an error) if the definition \p Def of the local pointer
   /// or reference \p VD points into the elements of a container member of
   /// a class object (`&m.data[k]`): no offset from the object reaches them.
@@ -264,6 +340,21 @@ private:
   /// written, its shadow a copy with the floating data zeroed, kept in a
   /// `::grad::detail::slot` (saved per iteration inside loops).
   void elementOwnerDecl(const clang::VarDecl *VD, Stmts &Fwd, Stmts &Blocks);
+  // The steps of declStmt; each returns false after an error.
+  /// A local struct, enum, typedef, using or static_assert.
+  bool localTypeDecl(const clang::DeclStmt *DS, const clang::Decl *Dc);
+  /// One local variable, by kind (the ones below).
+  bool localDecl(const clang::DeclStmt *DS, const clang::VarDecl *VD,
+                 Stmts &Fwd, Stmts &Blocks);
+  /// True (after an error) for a static, volatile, or iterator local.
+  bool localRefused(const clang::DeclStmt *DS, const clang::VarDecl *VD);
+  /// A local without derivatives: declared as written.
+  bool inactiveLocalDecl(const clang::VarDecl *VD, Stmts &Fwd);
+  /// A local pointer or reference with a shadow.
+  bool aliasDecl(const clang::VarDecl *VD, Stmts &Fwd, Stmts &Blocks);
+  /// A local number with its adjoint.
+  bool scalarDecl(const clang::DeclStmt *DS, const clang::VarDecl *VD,
+                  Stmts &Fwd, Stmts &Blocks);
   /// `::grad::detail::slot<T> Name_s; T &Name_ = Name_s.get();` in the
   /// prologue: storage for a shadow that is a copy of an object, made
   /// (emplace) where the object gets its value. Returns {slot, reference},
@@ -571,6 +662,24 @@ private:
   };
   bool storageInit(const clang::VarDecl *VD, const clang::Expr *Init,
                    StorageInit &SI);
+  // Its cases (StorageInit.cpp), false after an error: a pair from two
+  // values; a constructor copying its parameters into members; any other
+  // constructor (`v(n, x)`, `v(p, p + n)`), and its floating argument A
+  // (position I of N) that fills every element.
+  bool pairStorageInit(clang::QualType T,
+                       llvm::ArrayRef<const clang::Expr *> Els,
+                       StorageInit &SI);
+  bool memberwiseStorageInit(
+      clang::QualType T, const clang::CXXConstructExpr *CE,
+      llvm::ArrayRef<std::pair<const clang::FieldDecl *, const clang::Expr *>>
+          MW,
+      StorageInit &SI);
+  bool constructorStorageInit(clang::QualType T,
+                              const clang::CXXConstructExpr *CE,
+                              StorageInit &SI);
+  bool fillStorageArg(clang::QualType T, const clang::CXXConstructExpr *CE,
+                      unsigned N, unsigned I, const clang::Expr *A,
+                      StorageInit &SI);
   clang::Expr *rebuildInitList(const clang::InitListExpr *IL,
                                llvm::SmallVector<unsigned, 2> Prefix,
                                StorageInit &SI);
@@ -622,6 +731,20 @@ private:
   /// own derivative.
   clang::Expr *rebuildUserCall(const clang::CallExpr *CE,
                                const clang::FunctionDecl *FD, bool Need);
+  // Its steps (Calls.cpp): the refusals before the callee is
+  // differentiated (true after an error); the plan (split, hoisted; false
+  // after an error); the arguments, recorded; a hoisted call's forward half
+  // and the reverse it leaves for after the statement.
+  bool userCallRefused(const clang::CallExpr *CE, const clang::FunctionDecl *FD,
+                       bool IntoArg);
+  bool planUserCall(const clang::CallExpr *CE, const clang::FunctionDecl *FD,
+                    bool IntoArg, CallPlan &P);
+  void userCallArgs(const clang::CallExpr *CE, const clang::FunctionDecl *FD,
+                    const CallPlan &P,
+                    llvm::SmallVectorImpl<clang::Expr *> &Args);
+  clang::Expr *hoistUserCall(const clang::CallExpr *CE,
+                             const clang::FunctionDecl *FD, clang::Expr *Call,
+                             bool IntoArg);
   /// True if \p K, passed for a parameter of type \p PT, is a temporary
   /// struct (by value or const reference): recorded, with a local adjoint.
   bool temporaryObject(clang::QualType PT, const clang::Expr *K) const;
@@ -631,6 +754,25 @@ private:
   /// Its reverse: the callee's pullback or reverse half.
   void backpropUserCall(const clang::CallExpr *CE, clang::Expr *Adj,
                         Stmts &Out);
+  // Its steps (Calls.cpp), false after an error: the values the call was
+  // made with; the adjoint argument of parameter I (of pointee type AT);
+  // a scalar passed by reference that may share memory with another
+  // argument (Done if it was passed).
+  struct CallAdjoints;
+  bool userCallValues(const clang::CallExpr *CE, const clang::FunctionDecl *FD,
+                      const CallPlan &P,
+                      llvm::SmallVectorImpl<clang::Expr *> &Args);
+  bool adjointArgument(const clang::CallExpr *CE, const clang::FunctionDecl *FD,
+                       unsigned I, clang::QualType AT, CallAdjoints &CA,
+                       Stmts &Out);
+  bool sharedRefAdjoint(const clang::CallExpr *CE,
+                        const clang::FunctionDecl *FD, unsigned I,
+                        clang::QualType AT, CallAdjoints &CA, Stmts &Out,
+                        bool &Done);
+  bool sharedRefArgumentError(const clang::CallExpr *CE,
+                              const clang::FunctionDecl *FD,
+                              const clang::Expr *A,
+                              const clang::ParmVarDecl *Other, bool Maybe);
   /// Blocks hoisting side effects out of expressions (branches of `?:`,
   /// right operands of `&&` and `||`, loop conditions).
   unsigned NoHoist = 0;
@@ -663,17 +805,38 @@ private:
   llvm::DenseSet<const clang::Expr *> HoistedEffects;
 
   // Map.cpp
-  using Deferred =
-      llvm::SmallVector<std::pair<const clang::Expr *, clang::VarDecl *>, 4>;
   /// "map", "broadcast", "sum", "dot" or "matmul" for calls to the runtime
   /// primitives, else empty.
   llvm::StringRef runtimeName(const clang::CallExpr *CE) const;
   clang::Expr *rebuildRuntime(const clang::CallExpr *CE, llvm::StringRef Name,
                               bool Need, bool Plain);
+  // Its steps (Map.cpp): a reduction (`sum`, `dot`, ...); the remark on
+  // how a map's callable is lowered; the refusal of a stateful callable
+  // changing what the reverse sweep cannot restore (true after the error);
+  // the callable with its captures bound (null after an error).
+  clang::Expr *rebuildReduction(const clang::CallExpr *CE, llvm::StringRef Name,
+                                bool Need, bool Plain);
+  void remarkMapLowering(const clang::CallExpr *CE, const LambdaInfo &Info,
+                         llvm::StringRef Name);
+  bool statefulCapturesRefused(const clang::CallExpr *CE,
+                               const LambdaInfo &Info, llvm::StringRef Name);
+  clang::Expr *mapCallable(const clang::CallExpr *CE, const LambdaInfo &Info,
+                           clang::FunctionDecl *Elem, bool Active);
   void backpropRuntime(const clang::CallExpr *CE, llvm::StringRef Name,
                        clang::Expr *Adj, Stmts &Out);
   void backpropMap(const clang::CallExpr *CE, llvm::StringRef Name,
                    clang::Expr *Adj, Stmts &Out);
+  /// Its reverse lowering: the callable's pullback, called per element
+  /// with the seed, the packed arguments and their adjoints (false after
+  /// an error); the captures and their adjoints.
+  bool reverseLoweredMap(const clang::CallExpr *CE, LambdaInfo &Info,
+                         llvm::ArrayRef<clang::Expr *> SeedAndPacks,
+                         Stmts &Out);
+  void mapCaptureAdjoints(const clang::CallExpr *CE, const LambdaInfo &Info,
+                          const PullbackSignature &CS,
+                          llvm::SmallVectorImpl<clang::Expr *> &Caps,
+                          llvm::SmallVectorImpl<clang::Expr *> &DCaps,
+                          Stmts &Out);
   /// &adjoint of \p Arg: its adjoint storage, or a zeroed temporary whose
   /// content is propagated later (or nullptr when \p Optional and inactive).
   clang::Expr *addressOf(clang::Expr *E);

@@ -73,24 +73,8 @@ Expr *PullbackBuilder::rebuildInitList(const InitListExpr *IL,
 bool PullbackBuilder::storageInit(const VarDecl *VD, const Expr *Init,
                                   StorageInit &SI) {
   QualType T = VD->getType();
-  if (auto Els = tupleElements(Init); Els.size() == 2 && !isTuple(T)) {
-    // std::pair<double, double> p(x, y), std::make_pair(x, y): braces.
-    unsigned NB = T->getAsCXXRecordDecl()->getNumBases();
-    SmallVector<Expr *, 2> Fwd;
-    for (unsigned I = 0; I < 2; ++I) {
-      if (Act.isActive(strip(Els[I]))) {
-        SI.Elems.push_back({{NB + I}, Els[I]});
-        Fwd.push_back(fwd(Els[I], false));
-      } else {
-        Fwd.push_back(plain(Els[I]));
-      }
-    }
-    if (Failed)
-      return false;
-    ExprResult R = S.ActOnInitList(B.Loc, Fwd, B.Loc);
-    SI.FwdInit = R.isInvalid() ? nullptr : R.get();
-    return !Failed;
-  }
+  if (auto Els = tupleElements(Init); Els.size() == 2 && !isTuple(T))
+    return pairStorageInit(T, Els, SI);
   if (const auto *IL = dyn_cast<InitListExpr>(Init)) {
     // std::array<double, N> a = {x, y}: the braces of its member array
     // are implicit; its elements are a[i].
@@ -105,30 +89,8 @@ bool PullbackBuilder::storageInit(const VarDecl *VD, const Expr *Init,
   }
   const auto *CE = cast<CXXConstructExpr>(Init);
   SmallVector<std::pair<const FieldDecl *, const Expr *>, 4> MW;
-  if (memberwiseInit(CE, MW)) {
-    // Vec3 v(x, y, z) through a constructor that copies its parameters
-    // into members: each argument receives its member's adjoint.
-    unsigned NB = T->getAsCXXRecordDecl()->getNumBases();
-    for (auto &[F, Arg] : MW)
-      if (Act.isActive(strip(Arg)))
-        SI.Elems.push_back({{NB + F->getFieldIndex()}, Arg});
-    SmallVector<Expr *, 4> Args;
-    for (const Expr *A : CE->arguments()) {
-      if (isa<CXXDefaultArgExpr>(A))
-        break;
-      Args.push_back(Act.isActive(strip(A)) ? fwd(A, false) : plain(A));
-    }
-    if (Failed)
-      return false;
-    if (CE->isListInitialization()) {
-      ExprResult R = S.ActOnInitList(B.Loc, Args, B.Loc);
-      SI.FwdInit = R.isInvalid() ? nullptr : R.get();
-    } else {
-      SI.FwdInit = S.ActOnParenListExpr(B.Loc, B.Loc, Args).get();
-    }
-    SI.Direct = true;
-    return !Failed;
-  }
+  if (memberwiseInit(CE, MW))
+    return memberwiseStorageInit(T, CE, MW, SI);
   // std::vector<double> v{u, w}: the elements of the initializer list.
   if (CE->getNumArgs() >= 1)
     if (const auto *SIL =
@@ -141,6 +103,59 @@ bool PullbackBuilder::storageInit(const VarDecl *VD, const Expr *Init,
       SI.FwdInit = rebuildInitList(IL, {}, SI);
       return !Failed;
     }
+  return constructorStorageInit(T, CE, SI);
+}
+
+bool PullbackBuilder::pairStorageInit(QualType T, ArrayRef<const Expr *> Els,
+                                      StorageInit &SI) {
+  // std::pair<double, double> p(x, y), std::make_pair(x, y): braces.
+  unsigned NB = T->getAsCXXRecordDecl()->getNumBases();
+  SmallVector<Expr *, 2> Fwd;
+  for (unsigned I = 0; I < 2; ++I) {
+    if (Act.isActive(strip(Els[I]))) {
+      SI.Elems.push_back({{NB + I}, Els[I]});
+      Fwd.push_back(fwd(Els[I], false));
+    } else {
+      Fwd.push_back(plain(Els[I]));
+    }
+  }
+  if (Failed)
+    return false;
+  ExprResult R = S.ActOnInitList(B.Loc, Fwd, B.Loc);
+  SI.FwdInit = R.isInvalid() ? nullptr : R.get();
+  return !Failed;
+}
+
+bool PullbackBuilder::memberwiseStorageInit(
+    QualType T, const CXXConstructExpr *CE,
+    ArrayRef<std::pair<const FieldDecl *, const Expr *>> MW, StorageInit &SI) {
+  // Vec3 v(x, y, z) through a constructor that copies its parameters
+  // into members: each argument receives its member's adjoint.
+  unsigned NB = T->getAsCXXRecordDecl()->getNumBases();
+  for (auto &[F, Arg] : MW)
+    if (Act.isActive(strip(Arg)))
+      SI.Elems.push_back({{NB + F->getFieldIndex()}, Arg});
+  SmallVector<Expr *, 4> Args;
+  for (const Expr *A : CE->arguments()) {
+    if (isa<CXXDefaultArgExpr>(A))
+      break;
+    Args.push_back(Act.isActive(strip(A)) ? fwd(A, false) : plain(A));
+  }
+  if (Failed)
+    return false;
+  if (CE->isListInitialization()) {
+    ExprResult R = S.ActOnInitList(B.Loc, Args, B.Loc);
+    SI.FwdInit = R.isInvalid() ? nullptr : R.get();
+  } else {
+    SI.FwdInit = S.ActOnParenListExpr(B.Loc, B.Loc, Args).get();
+  }
+  SI.Direct = true;
+  return !Failed;
+}
+
+bool PullbackBuilder::constructorStorageInit(QualType T,
+                                             const CXXConstructExpr *CE,
+                                             StorageInit &SI) {
   SmallVector<Expr *, 4> Args;
   unsigned N = 0;
   for (const Expr *A : CE->arguments()) {
@@ -157,26 +172,10 @@ bool PullbackBuilder::storageInit(const VarDecl *VD, const Expr *Init,
     const Expr *A = Range[1] ? Range[I] : CE->getArg(I);
     QualType AT = A->getType();
     if (isFloating(AT) && Act.isActive(strip(A))) {
-      // v(n, x), tensor(shape, x): every element is x.
-      const auto *RD = T->getAsCXXRecordDecl();
-      bool Tensor = RD && RD->getIdentifier() && RD->getName() == "tensor";
-      if (N == 2 && I == 1 &&
-          (CE->getArg(0)->getType()->isIntegralOrEnumerationType() ||
-           (Tensor && CE->getArg(0)->getType()->isRecordType()))) {
-        SI.Fill = A;
-        Args.push_back(fwd(A, false));
-        continue;
-      }
-      if (isPlainStruct(T))
-        unsupported(A, "argument '" + spelled(A) + "' of a constructor of '" +
-                           T.getAsString() +
-                           "' that does more than copy its parameters into "
-                           "members (write the members from braces or "
-                           "assignments)");
-      else
-        unsupported(A, "constructor argument '" + spelled(A) + "' of '" +
-                           T.getAsString() + "'");
-      return false;
+      if (!fillStorageArg(T, CE, N, I, A, SI))
+        return false;
+      Args.push_back(fwd(A, false));
+      continue;
     }
     if (!isFloating(AT) && memoryActive(A)) {
       // v(p, p + n): the elements come from memory that carries derivatives.
@@ -204,6 +203,30 @@ bool PullbackBuilder::storageInit(const VarDecl *VD, const Expr *Init,
     SI.Direct = true;
   }
   return !Failed;
+}
+
+bool PullbackBuilder::fillStorageArg(QualType T, const CXXConstructExpr *CE,
+                                     unsigned N, unsigned I, const Expr *A,
+                                     StorageInit &SI) {
+  // v(n, x), tensor(shape, x): every element is x.
+  const auto *RD = T->getAsCXXRecordDecl();
+  bool Tensor = RD && RD->getIdentifier() && RD->getName() == "tensor";
+  if (N == 2 && I == 1 &&
+      (CE->getArg(0)->getType()->isIntegralOrEnumerationType() ||
+       (Tensor && CE->getArg(0)->getType()->isRecordType()))) {
+    SI.Fill = A;
+    return true;
+  }
+  if (isPlainStruct(T))
+    unsupported(A, "argument '" + spelled(A) + "' of a constructor of '" +
+                       T.getAsString() +
+                       "' that does more than copy its parameters into "
+                       "members (write the members from braces or "
+                       "assignments)");
+  else
+    unsupported(A, "constructor argument '" + spelled(A) + "' of '" +
+                       T.getAsString() + "'");
+  return false;
 }
 
 void PullbackBuilder::reverseStorageInit(const StorageInit &SI, VarDecl *A,
