@@ -164,6 +164,31 @@ void PullbackBuilder::declareAlias(const VarDecl *VD) {
     Frames[Frames.size() - 2].Recorded.push_back(T);
 }
 
+/// True if \p S names no variable but parameters.
+static bool readsParamsOnly(const Stmt *S) {
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    if (!isa<ParmVarDecl>(DRE->getDecl()))
+      return false;
+  return llvm::all_of(S->children(),
+                      [&](const Stmt *C) { return !C || readsParamsOnly(C); });
+}
+
+/// True if \p S stores a pointer into memory (`*pp = q`, `a[i]++` on an
+/// array of pointers): a pointer variable assigned is not a store.
+static bool storesPointer(const Stmt *S) {
+  const Expr *L = nullptr;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
+    L = BO->getLHS();
+  else if (const auto *UO = dyn_cast<UnaryOperator>(S);
+           UO && UO->isIncrementDecrementOp())
+    L = UO->getSubExpr();
+  if (L && L->getType()->isPointerType() &&
+      !isa<DeclRefExpr>(L->IgnoreParenImpCasts()))
+    return true;
+  return llvm::any_of(S->children(),
+                      [&](const Stmt *C) { return C && storesPointer(C); });
+}
+
 void PullbackBuilder::declareLoadedAlias(const VarDecl *VD) {
   if (Act.isWritten(VD) || !VD->getInit() ||
       !VD->getType()->isPointerType()) {
@@ -178,31 +203,8 @@ void PullbackBuilder::declareLoadedAlias(const VarDecl *VD) {
   // outside loops, and the function stores no pointer into memory.
   bool Split = Half != SplitHalf::None;
   if (Split) {
-    std::function<bool(const Stmt *)> ParamsOnly = [&](const Stmt *S) {
-      if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
-        if (!isa<ParmVarDecl>(DRE->getDecl()))
-          return false;
-      return llvm::all_of(S->children(), [&](const Stmt *C) {
-        return !C || ParamsOnly(C);
-      });
-    };
-    std::function<bool(const Stmt *)> StoresPointer = [&](const Stmt *S) {
-      const Expr *L = nullptr;
-      if (const auto *BO = dyn_cast<BinaryOperator>(S);
-          BO && BO->isAssignmentOp())
-        L = BO->getLHS();
-      else if (const auto *UO = dyn_cast<UnaryOperator>(S);
-               UO && UO->isIncrementDecrementOp())
-        L = UO->getSubExpr();
-      if (L && L->getType()->isPointerType() &&
-          !isa<DeclRefExpr>(L->IgnoreParenImpCasts()))
-        return true;
-      return llvm::any_of(S->children(), [&](const Stmt *C) {
-        return C && StoresPointer(C);
-      });
-    };
-    if (!Loops.empty() || !ParamsOnly(VD->getInit()) ||
-        StoresPointer(Primal->getBody())) {
+    if (!Loops.empty() || !readsParamsOnly(VD->getInit()) ||
+        storesPointer(Primal->getBody())) {
       unsupported(VD, "pointer '" + VD->getNameAsString() +
                           "' loaded from memory in a function differentiated "
                           "in two halves (it writes memory its caller reads "

@@ -125,6 +125,46 @@ struct InitExpander {
     return true;
   }
 
+  /// `Dst` initialised by the braces \p IL: element by element, member
+  /// by member, or the one value inside.
+  bool braces(Expr *Dst, const InitListExpr *IL) {
+    QualType T = Dst->getType();
+    if (const auto *AT = Ctx.getAsConstantArrayType(T)) {
+      for (uint64_t I = 0, N = AT->getSize().getZExtValue(); I < N; ++I) {
+        if (I < IL->getNumInits()) {
+          if (!init(element(Dst, I), IL->getInit(I)))
+            return false;
+        } else if (IL->hasArrayFiller() &&
+                   !isa<ImplicitValueInitExpr>(IL->getArrayFiller())) {
+          return fail(IL, "initializer of an array member");
+        } else if (!init(element(Dst, I), new (Ctx) ImplicitValueInitExpr(
+                                              AT->getElementType()))) {
+          return false;
+        }
+      }
+      return true;
+    }
+    if (const auto *RD = T->getAsCXXRecordDecl()) {
+      if (RD->getNumBases())
+        return fail(IL, "braces of a class with base classes");
+      unsigned I = 0;
+      for (FieldDecl *F : RD->fields()) {
+        const Expr *Sub = I < IL->getNumInits() ? IL->getInit(I) : nullptr;
+        ++I;
+        if (!Sub)
+          continue; // zero bytes
+        if (!init(member(Dst, F, false), Sub))
+          return false;
+      }
+      return true;
+    }
+    if (IL->getNumInits() == 1)
+      return init(Dst, IL->getInit(0));
+    if (IL->getNumInits() == 0)
+      return init(Dst, new (Ctx) ImplicitValueInitExpr(T));
+    return fail(IL, "initializer list");
+  }
+
   /// `Dst` initialised by \p Init (a member initializer's expression).
   bool init(Expr *Dst, const Expr *Init) {
     QualType T = Dst->getType();
@@ -146,43 +186,8 @@ struct InitExpander {
       assign(Dst, Z);
       return true;
     }
-    if (const auto *IL = dyn_cast<InitListExpr>(Init)) {
-      if (const auto *AT = Ctx.getAsConstantArrayType(T)) {
-        for (uint64_t I = 0, N = AT->getSize().getZExtValue(); I < N; ++I) {
-          if (I < IL->getNumInits()) {
-            if (!init(element(Dst, I), IL->getInit(I)))
-              return false;
-          } else if (IL->hasArrayFiller() &&
-                     !isa<ImplicitValueInitExpr>(IL->getArrayFiller())) {
-            return fail(Init, "initializer of an array member");
-          } else if (!init(element(Dst, I),
-                           new (Ctx) ImplicitValueInitExpr(
-                               AT->getElementType()))) {
-            return false;
-          }
-        }
-        return true;
-      }
-      if (const auto *RD = T->getAsCXXRecordDecl()) {
-        if (RD->getNumBases())
-          return fail(Init, "braces of a class with base classes");
-        unsigned I = 0;
-        for (FieldDecl *F : RD->fields()) {
-          const Expr *Sub = I < IL->getNumInits() ? IL->getInit(I) : nullptr;
-          ++I;
-          if (!Sub)
-            continue; // zero bytes
-          if (!init(member(Dst, F, false), Sub))
-            return false;
-        }
-        return true;
-      }
-      if (IL->getNumInits() == 1)
-        return init(Dst, IL->getInit(0));
-      if (IL->getNumInits() == 0)
-        return init(Dst, new (Ctx) ImplicitValueInitExpr(T));
-      return fail(Init, "initializer list");
-    }
+    if (const auto *IL = dyn_cast<InitListExpr>(Init))
+      return braces(Dst, IL);
     if (const auto *CE = dyn_cast<CXXConstructExpr>(Init)) {
       const CXXConstructorDecl *C = CE->getConstructor();
       if (C->isCopyOrMoveConstructor() && CE->getNumArgs() >= 1) {

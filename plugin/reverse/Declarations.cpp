@@ -668,6 +668,11 @@ void PullbackBuilder::elementOwnerDecl(const VarDecl *VD, Stmts &Fwd,
     backprop(Src, B.ref(A), R);
     Blocks.insert(Blocks.begin(), R.begin(), R.end());
   }
+  keepOwnerShadow(VD, Slot, Fwd);
+}
+
+void PullbackBuilder::keepOwnerShadow(const VarDecl *VD, VarDecl *Slot,
+                                      Stmts &Fwd) {
   if (!Loops.empty()) {
     // Saved where the block that declares it exits (restoreExitSizes),
     // else here.

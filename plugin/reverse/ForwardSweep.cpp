@@ -805,36 +805,16 @@ Expr *PullbackBuilder::rebuild(const Expr *E, bool Need, bool Plain) {
     return rebuildUnary(UO, Need, Plain);
   if (const auto *BO = dyn_cast<BinaryOperator>(K))
     return rebuildBinary(BO, Need, Plain);
-  if (const auto *CO = dyn_cast<ConditionalOperator>(K)) {
-    if (!Plain)
-      return rebuildConditional(CO, Need);
-    Expr *C = plain(CO->getCond());
-    NoHoistScope NH(*this, "in a branch of '?:'");
-    Expr *Out = B.cond(C, plain(CO->getTrueExpr()),
-                       plain(CO->getFalseExpr()));
-    return Need ? record(CO, Out) : Out;
-  }
-  if (auto Els = tupleElements(K); !Els.empty()) {
-    // std::pair<double, double>{a, b}, std::make_pair(a, b),
-    // std::make_tuple(a, b, c).
-    SmallVector<Expr *, 4> Args;
-    for (const Expr *El : Els)
-      Args.push_back(rebuild(El, false, Plain));
-    if (Failed)
-      return nullptr;
-    Expr *R = B.construct(K->getType(), Args, /*List=*/true);
-    return R ? R : unsupported(K, constructName(K));
-  }
-  if (const InitListExpr *IL = bracedVector(K)) {
-    // std::vector<double>{a, b}: the elements rebuilt.
-    SmallVector<Expr *, 4> Args;
-    for (const Expr *El : IL->inits())
-      Args.push_back(rebuild(El, false, Plain));
-    if (Failed)
-      return nullptr;
-    Expr *R = B.construct(K->getType(), Args, /*List=*/true);
-    return R ? R : unsupported(K, constructName(K));
-  }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(K))
+    return Plain ? rebuildPlainConditional(CO, Need)
+                 : rebuildConditional(CO, Need);
+  // std::pair<double, double>{a, b}, std::make_pair(a, b),
+  // std::make_tuple(a, b, c).
+  if (auto Els = tupleElements(K); !Els.empty())
+    return rebuildBracedElements(K, Els, Plain);
+  // std::vector<double>{a, b}: the elements rebuilt.
+  if (const InitListExpr *IL = bracedVector(K))
+    return rebuildBracedElements(K, {IL->getInits(), IL->getNumInits()}, Plain);
   if (const CXXConstructExpr *CC = complexConstruction(K)) {
     // std::complex<double>(re, im): as written.
     Expr *R = rebuildConstruction(CC, Plain);
@@ -853,20 +833,44 @@ Expr *PullbackBuilder::rebuild(const Expr *E, bool Need, bool Plain) {
   if (const auto *EC = dyn_cast<ExplicitCastExpr>(K))
     return rebuildCast(EC, Need, Plain);
   if (const auto *IL = dyn_cast<InitListExpr>(K);
-      IL && (IL->getType()->isRecordType() || IL->getType()->isArrayType())) {
-    // Braces of a class type: each member's initializer as an operand.
-    Expr *L = rebuildBraces(IL, Plain);
-    if (L && IL->getType()->isRecordType()) {
-      L = B.construct(IL->getType(), {L}, /*List=*/true);
-      if (!L)
-        unsupported(K, constructName(K));
-    }
-    return L;
-  }
+      IL && (IL->getType()->isRecordType() || IL->getType()->isArrayType()))
+    return rebuildAggregateBraces(IL, Plain);
   // Anything else without derivatives is replayed as written.
   if (Plain)
     return Need ? record(K, replay(K)) : replay(K);
   return unsupported(K, constructName(K));
+}
+
+Expr *PullbackBuilder::rebuildPlainConditional(const ConditionalOperator *CO,
+                                               bool Need) {
+  Expr *C = plain(CO->getCond());
+  NoHoistScope NH(*this, "in a branch of '?:'");
+  Expr *Out = B.cond(C, plain(CO->getTrueExpr()), plain(CO->getFalseExpr()));
+  return Need ? record(CO, Out) : Out;
+}
+
+Expr *PullbackBuilder::rebuildBracedElements(const Expr *K,
+                                             ArrayRef<const Expr *> Els,
+                                             bool Plain) {
+  SmallVector<Expr *, 4> Args;
+  for (const Expr *El : Els)
+    Args.push_back(rebuild(El, false, Plain));
+  if (Failed)
+    return nullptr;
+  Expr *R = B.construct(K->getType(), Args, /*List=*/true);
+  return R ? R : unsupported(K, constructName(K));
+}
+
+Expr *PullbackBuilder::rebuildAggregateBraces(const InitListExpr *IL,
+                                              bool Plain) {
+  // Braces of a class type: each member's initializer as an operand.
+  Expr *L = rebuildBraces(IL, Plain);
+  if (L && IL->getType()->isRecordType()) {
+    L = B.construct(IL->getType(), {L}, /*List=*/true);
+    if (!L)
+      unsupported(IL, constructName(IL));
+  }
+  return L;
 }
 
 } // namespace grad

@@ -87,6 +87,16 @@ private:
   /// Rebuilds an expression that carries no derivative: no temporaries.
   clang::Expr *plain(const clang::Expr *E);
   clang::Expr *rebuild(const clang::Expr *E, bool Need, bool Plain);
+  // Some of its cases: `c ? a : b` without derivatives; braces or a
+  // tuple factory listing the elements \p Els of \p K; braces of a
+  // struct or an array.
+  clang::Expr *rebuildPlainConditional(const clang::ConditionalOperator *CO,
+                                       bool Need);
+  clang::Expr *rebuildBracedElements(const clang::Expr *K,
+                                     llvm::ArrayRef<const clang::Expr *> Els,
+                                     bool Plain);
+  clang::Expr *rebuildAggregateBraces(const clang::InitListExpr *IL,
+                                      bool Plain);
   // The cases of rebuild (ForwardSweep.cpp).
   clang::Expr *rebuildLiteral(const clang::Expr *K);
   clang::Expr *rebuildUnary(const clang::UnaryOperator *UO, bool Need,
@@ -340,6 +350,10 @@ private:
   /// written, its shadow a copy with the floating data zeroed, kept in a
   /// `::grad::detail::slot` (saved per iteration inside loops).
   void elementOwnerDecl(const clang::VarDecl *VD, Stmts &Fwd, Stmts &Blocks);
+  /// The shadow in \p Slot of such a local, kept for the reverse sweep:
+  /// saved per iteration in a loop, marked as made in a forward half.
+  void keepOwnerShadow(const clang::VarDecl *VD, clang::VarDecl *Slot,
+                       Stmts &Fwd);
   // The steps of declStmt; each returns false after an error.
   /// A local struct, enum, typedef, using or static_assert.
   bool localTypeDecl(const clang::DeclStmt *DS, const clang::Decl *Dc);

@@ -297,38 +297,10 @@ private:
       }
       return expr(AS->getIdx());
     }
-    if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
-      if (BO->isAssignmentOp()) {
-        Count += BO->isCompoundAssignmentOp() ? flops(BO) : 0;
-        // An accumulator (`s += e` on a scalar declared outside): its
-        // value is read by no derivative and, as nothing else in the
-        // iteration may read it (it is written), by no recomputation.
-        if (BO->getOpcode() == BO_AddAssign || BO->getOpcode() == BO_SubAssign)
-          if (const VarDecl *V = refVar(BO->getLHS());
-              V && !Inner.count(V) && !V->getType()->isArrayType() &&
-              V->getType()->isArithmeticType())
-            return expr(BO->getRHS()) && write(V);
-        return expr(BO->getRHS()) &&
-               target(BO->getLHS(), BO->isCompoundAssignmentOp());
-      }
-      Count += flops(BO);
-      return expr(BO->getLHS()) && expr(BO->getRHS());
-    }
-    if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
-      if (UO->isIncrementDecrementOp()) {
-        Count += flops(UO);
-        return target(UO->getSubExpr(), true);
-      }
-      if (UO->getOpcode() == UO_Deref) {
-        const VarDecl *V = refVar(UO->getSubExpr());
-        return V && isa<ParmVarDecl>(V) ? read(V, nullptr)
-                                        : fail("it reads through a pointer");
-      }
-      if (UO->getOpcode() == UO_AddrOf)
-        return fail("it takes an address");
-      Count += UO->getOpcode() == UO_Plus ? 0 : flops(UO);
-      return expr(UO->getSubExpr());
-    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(E))
+      return binary(BO);
+    if (const auto *UO = dyn_cast<UnaryOperator>(E))
+      return unary(UO);
     const Expr *VIdx = nullptr;
     if (const VarDecl *V = vectorElement(E, &VIdx))
       return read(V, VIdx) && expr(VIdx);
@@ -340,19 +312,57 @@ private:
         return fail("it converts to a type that is not arithmetic");
       return expr(EC->getSubExpr());
     }
-    if (const auto *CE = dyn_cast<CallExpr>(E)) {
-      const FunctionDecl *FD = CE->getDirectCallee();
-      if (!FD || isa<CXXMemberCallExpr, CXXOperatorCallExpr>(CE) ||
-          !findRule(FD))
-        return fail("it calls " + (FD ? "'" + FD->getNameAsString() + "'"
-                                      : std::string("a function")));
-      Count += CallCost * Weight;
-      for (const Expr *A : CE->arguments())
-        if (!expr(A))
-          return false;
-      return true;
-    }
+    if (const auto *CE = dyn_cast<CallExpr>(E))
+      return call(CE);
     return fail("it contains " + constructName(E));
+  }
+
+  /// An assignment (to an accumulator, or a target) or arithmetic.
+  bool binary(const BinaryOperator *BO) {
+    if (BO->isAssignmentOp()) {
+      Count += BO->isCompoundAssignmentOp() ? flops(BO) : 0;
+      // An accumulator (`s += e` on a scalar declared outside): its
+      // value is read by no derivative and, as nothing else in the
+      // iteration may read it (it is written), by no recomputation.
+      if (BO->getOpcode() == BO_AddAssign || BO->getOpcode() == BO_SubAssign)
+        if (const VarDecl *V = refVar(BO->getLHS());
+            V && !Inner.count(V) && !V->getType()->isArrayType() &&
+            V->getType()->isArithmeticType())
+          return expr(BO->getRHS()) && write(V);
+      return expr(BO->getRHS()) &&
+             target(BO->getLHS(), BO->isCompoundAssignmentOp());
+    }
+    Count += flops(BO);
+    return expr(BO->getLHS()) && expr(BO->getRHS());
+  }
+
+  bool unary(const UnaryOperator *UO) {
+    if (UO->isIncrementDecrementOp()) {
+      Count += flops(UO);
+      return target(UO->getSubExpr(), true);
+    }
+    if (UO->getOpcode() == UO_Deref) {
+      const VarDecl *V = refVar(UO->getSubExpr());
+      return V && isa<ParmVarDecl>(V) ? read(V, nullptr)
+                                      : fail("it reads through a pointer");
+    }
+    if (UO->getOpcode() == UO_AddrOf)
+      return fail("it takes an address");
+    Count += UO->getOpcode() == UO_Plus ? 0 : flops(UO);
+    return expr(UO->getSubExpr());
+  }
+
+  /// A call of a function with a derivative rule (sin, exp, ...).
+  bool call(const CallExpr *CE) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    if (!FD || isa<CXXMemberCallExpr, CXXOperatorCallExpr>(CE) || !findRule(FD))
+      return fail("it calls " + (FD ? "'" + FD->getNameAsString() + "'"
+                                    : std::string("a function")));
+    Count += CallCost * Weight;
+    for (const Expr *A : CE->arguments())
+      if (!expr(A))
+        return false;
+    return true;
   }
 
   bool stmt(const Stmt *S) {
