@@ -249,6 +249,12 @@ private:
     return nullptr;
   }
 
+  /// fail, for steps that return whether they succeeded: false.
+  bool failed(const Stmt *St, const Twine &What) {
+    fail(St, What);
+    return false;
+  }
+
   void emit(Stmt *St) {
     if (!St) {
       Errors = true;
@@ -380,13 +386,77 @@ private:
   /// Linear mode: the lanes of a shadow allocation (null V otherwise).
   VT linearShadowAlloc(const Expr *X);
   VT declRef(const DeclRefExpr *DRE);
+  // The cases of expr (Tangents.cpp).
+  VT arraySubscript(const ArraySubscriptExpr *AS);
+  /// `s.f`, `p->f`: the tangent's member when the field carries one.
+  VT memberAccess(const MemberExpr *ME);
+  VT explicitCast(const ExplicitCastExpr *EC, bool NeedT);
+  /// `throw e`: the value thrown, without a tangent.
+  VT throwExpr(const CXXThrowExpr *TE);
+  /// A construction: a copy is the object itself; an object with floating
+  /// data a temporary with a tangent; anything else as written.
+  VT constructExpr(const CXXConstructExpr *CE, bool NeedT);
+  /// `new` and `delete` of scratch memory without floating data, replayed
+  /// as written (freeing the tangent memory of heap memory that has one);
+  /// null if \p X is not such.
+  Expr *replayedScratch(const Expr *X);
+  /// Braces of values without tangents, as written: true with \p Out when
+  /// decided (built, or an error), false when Sema refuses the braces.
+  bool bracesWithoutTangents(const InitListExpr *IL, VT &Out);
   VT unary(const UnaryOperator *UO, bool NeedT);
   VT binary(const BinaryOperator *BO, bool NeedT);
   VT assignment(const Expr *Whole, BinaryOperatorKind Op, const Expr *L,
                 const Expr *R);
+  /// An assignment being built: its parts, the type of the left side,
+  /// whether its value is discarded, and the hoisted addresses of the left
+  /// side's value and tangent (when it is not a pure access).
+  struct Assign {
+    const Expr *Whole;
+    BinaryOperatorKind Op;
+    const Expr *L, *R;
+    QualType LT;
+    bool Discarded;
+    ValueDecl *AddrV = nullptr, *AddrT = nullptr;
+  };
+  /// An accumulation into a dropped adjoint: its tangent only.
+  VT droppedAssignment(const Assign &A, const VarDecl *Root);
+  /// `(t *= x) *= y`: the inner writes first, \p A.L moved to the inner
+  /// left side; false after an error.
+  bool innerAssignments(Assign &A, VT &RV, bool Tracked);
+  /// Binds the addresses of the left side and of its tangent to
+  /// temporaries; false after an error.
+  bool hoistAssignedAddress(Assign &A);
+  /// The left side (through its hoisted addresses, if any).
+  VT assignedLValue(const Assign &A, bool NeedT);
+  /// Linear mode: a write into adjoint memory, on its lanes only.
+  VT linearAssignment(const Assign &A, const VT &LV, const VT &RV);
+  /// The new tangent of the left side (\p Skip: unchanged); false after an
+  /// error.
+  bool assignedTangent(const Assign &A, VT &RV, Expr *Old, Expr *&NewT,
+                       bool &Skip);
+  /// A write of a tracked left side with a tangent: the tangent, then the
+  /// value.
+  VT trackedAssignment(const Assign &A, VT &LV, VT &RV);
   VT conditional(const ConditionalOperator *CO, bool NeedT);
   VT call(const CallExpr *CE, bool NeedT);
   VT operatorCall(const clang::CXXOperatorCallExpr *OC, bool NeedT);
+  // The cases of call (TangentCalls.cpp).
+  /// The runtime's helpers in a pullback pushed forward (verify_reread,
+  /// zeroed, sin_cos, zero, accumulate, ...): true with \p Out if \p FD is
+  /// one.
+  bool runtimeHelper(const CallExpr *CE, const FunctionDecl *FD, bool NeedT,
+                     VT &Out);
+  /// The runtime's `zero(x)`, `accumulate(dst, src)` (linear: the same call
+  /// on the tangents) and, in linear mode, `shadow_free(p)`.
+  VT linearRuntimeCall(const CallExpr *CE, const FunctionDecl *FD);
+  /// An accessor called on the values and on the tangent memory of \p Acc.
+  VT accessorCall(const CallExpr *CE, const FunctionDecl *FD, const Expr *Acc,
+                  bool NeedT);
+  /// A [[grad::nodiff]] function: run as written, without tangents.
+  VT nodiffCall(const CallExpr *CE, const FunctionDecl *FD);
+  /// A function without body or derivative: as written when no derivative
+  /// flows through it.
+  VT opaqueCall(const CallExpr *CE, const FunctionDecl *FD, bool NeedT);
   /// A call of a local lambda: the call of the lambda lifted into a
   /// function of its parameters and captures (pushed forward like any
   /// helper); null after an error.
@@ -400,6 +470,48 @@ private:
   VT ruleCall(const CallExpr *CE, const FunctionDecl *FD, const Rule &R,
               bool NeedT);
   VT pushforwardCall(const CallExpr *CE, const FunctionDecl *FD);
+  /// `sin(x)` or `cos(x)`: value and partial from one runtime sin_cos.
+  VT sinCosRule(const CallExpr *CE, const Rule &R, const VT &Arg);
+  // The steps of pushforwardCall (TangentCalls.cpp).
+  /// What a pointer or reference result points into: the argument (a
+  /// scalar one, or memory), its value and its tangent location.
+  struct PointedResult {
+    bool Ref = false, Ptr = false;
+    const Expr *Arg = nullptr;
+    bool Scalar = false;
+    Expr *V = nullptr, *T = nullptr;
+  };
+  /// Arguments pointing into dropped memory: the callee drops them too.
+  WrtMask droppedArgs(const CallExpr *CE, const FunctionDecl *FD) const;
+  /// The argument \p FD's pointer or reference result points into.
+  PointedResult pointedResult(const CallExpr *CE, const FunctionDecl *FD);
+  /// The argument \p P points into (\p X), with its value and tangent
+  /// location in \p P; false after an error.
+  bool pointedArg(const CallExpr *CE, const FunctionDecl *FD, PointedResult &P,
+                  VT &X);
+  /// Values and tangents of the arguments of a pushforward call.
+  bool pushforwardArgs(const CallExpr *CE, const FunctionDecl *FD,
+                       const WrtMask &Drop, PointedResult &P,
+                       SmallVectorImpl<VT> &Args);
+  /// The call as written on the values (a void one emitted unless its
+  /// value is discarded).
+  VT primalCall(const CallExpr *CE, const FunctionDecl *FD, ArrayRef<VT> Args);
+  /// Linear mode: the linear pushforward called on the adjoints' lanes.
+  VT linearPushforwardCall(const CallExpr *CE, const FunctionDecl *FD,
+                           ArrayRef<VT> Args);
+  /// Clears in \p Only the read-only parameters given no tangent; true if
+  /// any was.
+  bool narrowReadOnly(const FunctionDecl *FD, ArrayRef<VT> Args,
+                      const WrtMask &Drop, WrtMask &Only);
+  /// The tangent arguments of the callee's pushforward of signature
+  /// \p Sig; false after an error.
+  bool calleeTangentArgs(const CallExpr *CE, const FunctionDecl *FD,
+                         const PullbackSignature &Sig, ArrayRef<VT> Args,
+                         SmallVectorImpl<Expr *> &Ts);
+  /// The value and tangent of the callee's pushforward \p Call.
+  VT pushforwardResult(const CallExpr *CE, const FunctionDecl *FD,
+                       const PushforwardEntry &Callee, Expr *Call,
+                       const PointedResult &P);
   VT sinCosPair(const CallExpr *CE, const FunctionDecl *FD, bool NeedT);
   /// Vector mode: the user's scalar pushforward \p User of \p FD called
   /// once per lane (floating scalar tangents only).
@@ -411,6 +523,28 @@ private:
                  FunctionDecl *User, const PullbackSignature &Sig,
                  SmallVectorImpl<VT> &Args);
   VT memberCall(const CXXMemberCallExpr *MC, bool NeedT);
+  /// Linear mode: reports a member an adjoint container does not support;
+  /// true if it did.
+  bool refuseAdjointMember(const CXXMemberCallExpr *MC, const Expr *Obj,
+                           bool Std);
+  /// Element access, data() and pointer iterators: the same member of the
+  /// tangent container.
+  VT elementMemberCall(const CXXMemberCallExpr *MC, const Expr *Obj,
+                       StringRef Name, bool Arrow);
+  /// Other members: const ones whose result carries no derivative, as
+  /// written.
+  VT constMember(const CXXMemberCallExpr *MC, bool NeedT);
+  /// The arguments' values of constMember; false after an error.
+  bool constMemberArgs(const CXXMemberCallExpr *MC, bool Carries,
+                       const std::string &Returning,
+                       SmallVectorImpl<Expr *> &Vs);
+  /// Reports \p MC, a member function forward mode does not differentiate.
+  VT undifferentiatedMember(const CXXMemberCallExpr *MC, const Expr *At,
+                            const std::string &What);
+  /// The tangent container's iterator at the index of the iterator \p X
+  /// (built from \p At) into the container \p O; null after an error.
+  Expr *tangentPosition(VT &O, const Expr *Obj, VT &X, const Expr *At,
+                        bool Arrow);
   // The cases of memberCall (TangentMembers.cpp).
   VT tapeMember(const CXXMemberCallExpr *MC, const Expr *Obj, StringRef Name,
                 bool Arrow);
@@ -421,8 +555,44 @@ private:
   /// v.assign(p, q), v.insert(pos, ...), v.swap(w) mirrored on the tangent
   /// containers (\p Range: the last two arguments are a pointer range).
   VT rangeMutation(const CXXMemberCallExpr *MC, bool Range);
+  /// A mutation being built by rangeMutation: the call, its object, and
+  /// the arguments of the value's and the tangent's calls.
+  struct Mutation {
+    const CXXMemberCallExpr *MC;
+    const Expr *Obj;
+    StringRef Name;
+    bool Arrow;
+    VT O;
+    SmallVector<Expr *, 3> Vs, Ts;
+  };
+  /// Reports a mutation with arguments it does not model.
+  VT badMutation(const Mutation &M);
+  /// v.swap(w): the tangents swapped too.
+  VT swapMutation(Mutation &M);
+  /// insert(pos, ...): the position, as an index into the tangent too.
+  bool insertPosition(Mutation &M);
+  /// The pointer range (p, q) and the tangent range (zeros without one).
+  bool rangeArgs(Mutation &M);
+  /// Braces of values `{x, y}` and those of tangents.
+  bool bracedArgs(Mutation &M, unsigned First, const InitListExpr *IL);
+  /// Counts and values from \p First on, with their tangents.
+  bool valueArgs(Mutation &M, unsigned First);
   VT construct(const Expr *Init, QualType T, bool NeedT);
   bool initPair(const Expr *Init, QualType T, Expr *&VOut, Expr *&TOut);
+  // The steps of initPair (TangentInits.cpp).
+  /// Braces of \p Elems (null if one is missing or Sema refuses them).
+  Expr *initListOf(MutableArrayRef<Expr *> Elems);
+  /// One element, member or argument \p A of type \p AT.
+  bool initPart(const Expr *A, QualType AT, Expr *&V, Expr *&Tn);
+  /// Braces: those of the values and those of the tangents.
+  bool initListPair(const InitListExpr *IL, Expr *&VOut, Expr *&TOut);
+  /// A constructor call: the same constructor on the tangents.
+  bool constructorPair(const CXXConstructExpr *CE, QualType T, Expr *&VOut,
+                       Expr *&TOut);
+  /// A container built from the pointer range (\p PA, \p QA): its tangent
+  /// from the tangent range.
+  bool rangeConstructionPair(const CXXConstructExpr *CE, const Expr *PA,
+                             const Expr *QA, Expr *&VOut, Expr *&TOut);
   /// A temporary object with floating data (`Wishart{g, m}`, `Pt{x, y}`):
   /// its value and a tangent object built the same way.
   VT objectTemporary(const Expr *Init, QualType T) {
@@ -489,6 +659,29 @@ private:
   /// innermost).
   SmallVector<SwitchStmt *, 2> Switches;
   void declStmt(const DeclStmt *DS);
+  // The steps of declStmt (TangentDecls.cpp).
+  /// One local variable: its value and tangent declared.
+  void localDecl(const DeclStmt *DS, const VarDecl *VD);
+  /// The copies a local lambda takes of what the function assigns later.
+  void declareCaptureCopies(const LambdaExpr *L, const VarDecl *VD);
+  /// The initialiser of \p VD, or the one \p Given (range-for elements).
+  VT localInit(const VarDecl *VD, const VT *Given, bool NeedT);
+  /// A local without a tangent: its value only.
+  void untrackedLocal(const VarDecl *VD, const VT *Given, bool Before);
+  /// The value and tangent a tracked local starts with.
+  void trackedInits(const VarDecl *VD, const VT *Given, Expr *&VInit,
+                    Expr *&TInit);
+  /// A reference: what it is bound to, and its tangent.
+  void referenceInits(const VarDecl *VD, const VT *Given, const Expr *Bound,
+                      Expr *&VInit, Expr *&TInit);
+  /// Linear mode: the lanes of an adjoint container.
+  Expr *linearContainerInit(const VarDecl *VD);
+  /// Arrays, containers and objects: a tangent of the same shape.
+  void objectInits(const VarDecl *VD, const VT *Given, Expr *&VInit,
+                   Expr *&TInit);
+  /// Declares the tangent and the value of \p VD.
+  void declareLocal(const DeclStmt *DS, const VarDecl *VD,
+                    const std::string &What, Expr *VInit, Expr *TInit);
   void block(const Stmt *St, SmallVectorImpl<Stmt *> &Out);
   void bindPushforward();
   bool bindHvp();

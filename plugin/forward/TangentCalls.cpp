@@ -21,6 +21,27 @@
 namespace grad {
 namespace tangent {
 
+VT TangentBuilder::sinCosRule(const CallExpr *CE, const Rule &R,
+                              const VT &Arg) {
+  // Value and partial from one sincos (calls on the same value, the
+  // primal's sin(theta) and cos(theta), are merged by the optimiser).
+  QualType T = CE->getType().getUnqualifiedType();
+  Expr *X = Arg.V;
+  if (!Ctx.hasSameUnqualifiedType(X->getType(), T))
+    X = B.staticCast(T, X);
+  Expr *Pair = B.callRuntime("sin_cos", {}, {X});
+  if (!Pair)
+    return {};
+  Pair = hoist(Pair, Pair->getType(), nullptr);
+  bool Sin = StringRef(R.Name) == "sin";
+  Expr *V = B.member(Pair, Sin ? "__sin" : "__cos");
+  Expr *P = B.member(B.ref(cast<DeclRefExpr>(Pair)->getDecl()),
+                     Sin ? "__cos" : "__sin");
+  if (!Sin)
+    P = B.paren(B.unop(UO_Minus, P));
+  return {V, mul(P, Arg.T)};
+}
+
 VT TangentBuilder::ruleCall(const CallExpr *CE, const FunctionDecl *FD,
                             const Rule &R, bool NeedT) {
   unsigned N = std::min<unsigned>(CE->getNumArgs(), R.Arity);
@@ -41,25 +62,8 @@ VT TangentBuilder::ruleCall(const CallExpr *CE, const FunctionDecl *FD,
   if (!NeedT || !Any)
     return {Call(), nullptr};
   if (isSinCosCall(CE, R) && !NoHoist && D.options().SinCos &&
-      B.hasRuntime("sin_cos")) {
-    // Value and partial from one sincos (calls on the same value, the
-    // primal's sin(theta) and cos(theta), are merged by the optimiser).
-    QualType T = CE->getType().getUnqualifiedType();
-    Expr *X = Args[0].V;
-    if (!Ctx.hasSameUnqualifiedType(X->getType(), T))
-      X = B.staticCast(T, X);
-    Expr *Pair = B.callRuntime("sin_cos", {}, {X});
-    if (!Pair)
-      return {};
-    Pair = hoist(Pair, Pair->getType(), nullptr);
-    bool Sin = StringRef(R.Name) == "sin";
-    Expr *V = B.member(Pair, Sin ? "__sin" : "__cos");
-    Expr *P = B.member(B.ref(cast<DeclRefExpr>(Pair)->getDecl()),
-                       Sin ? "__cos" : "__sin");
-    if (!Sin)
-      P = B.paren(B.unop(UO_Minus, P));
-    return {V, mul(P, Args[0].T)};
-  }
+      B.hasRuntime("sin_cos"))
+    return sinCosRule(CE, R, Args[0]);
   // Arguments the partials read are bound first; so is the result when a
   // partial reads it.
   unsigned UsedArgs = 0;
@@ -107,10 +111,9 @@ VT TangentBuilder::ruleCall(const CallExpr *CE, const FunctionDecl *FD,
   return {V, Tan};
 }
 
-VT TangentBuilder::pushforwardCall(const CallExpr *CE, const FunctionDecl *FD) {
-  std::string Why;
+WrtMask TangentBuilder::droppedArgs(const CallExpr *CE,
+                                    const FunctionDecl *FD) const {
   unsigned NP = FD->getNumParams();
-  // Arguments pointing into dropped memory: the callee drops them too.
   WrtMask Drop(NP, false);
   for (unsigned I = 0; I < NP && I < CE->getNumArgs(); ++I) {
     bool IsThisRoot = false;
@@ -118,16 +121,22 @@ VT TangentBuilder::pushforwardCall(const CallExpr *CE, const FunctionDecl *FD) {
     Drop[I] = Root && Dropped.count(Root) &&
               CE->getArg(I)->getType()->isPointerType();
   }
+  return Drop;
+}
+
+TangentBuilder::PointedResult
+TangentBuilder::pointedResult(const CallExpr *CE, const FunctionDecl *FD) {
+  PointedResult P;
   // A pointer result (`argmax(a, n)`, `std::max_element(a, a + n)`) points
   // into one argument's memory: its tangent is at the same offset in that
   // argument's tangent memory.
   // Likewise a reference computed into a pointer argument (`double
   // &largest(double *a, int n)`).
-  bool RefResult = FD->getReturnType()->isLValueReferenceType() &&
-                   isFloating(FD->getReturnType().getNonReferenceType());
-  bool PtrResult = FD->getReturnType()->isPointerType() || RefResult;
+  P.Ref = FD->getReturnType()->isLValueReferenceType() &&
+          isFloating(FD->getReturnType().getNonReferenceType());
+  P.Ptr = FD->getReturnType()->isPointerType() || P.Ref;
   const Expr *Ptd = nullptr;
-  if (PtrResult) {
+  if (P.Ptr) {
     // (The forward half of a split pullback returns what its primal does.)
     const FunctionDecl *Src = FD;
     for (const auto &E : D.entries())
@@ -137,72 +146,73 @@ VT TangentBuilder::pushforwardCall(const CallExpr *CE, const FunctionDecl *FD) {
     Ptd = I >= 0 && unsigned(I) < CE->getNumArgs() ? CE->getArg(I) : nullptr;
     // (Into a pointer or a std::vector / std::array: offsets of elements;
     // into a scalar argument `double &twice(double &v)`: that scalar.)
-    if (RefResult && Ptd && !Ptd->getType()->isPointerType() &&
+    if (P.Ref && Ptd && !Ptd->getType()->isPointerType() &&
         !isa_and_nonnull<ClassTemplateSpecializationDecl>(
             Ptd->getType()->getAsCXXRecordDecl()) &&
         !(Ptd->isLValue() && isFloating(Ptd->getType())))
       Ptd = nullptr;
   }
-  bool ScalarPtd = Ptd && !Ptd->getType()->isPointerType() &&
-                   isFloating(Ptd->getType());
-  if (PtrResult && !Ptd)
-    return {fail(CE, std::string(RefResult ? "reference" : "pointer") +
-                         " returned by '" + FD->getNameAsString() +
-                         "', whose target the plugin cannot track (it must "
-                         "point into one pointer or container argument)"),
-            nullptr};
-  Expr *PtdV = nullptr, *PtdT = nullptr;
-  SmallVector<VT, 8> Args;
-  for (unsigned I = 0; I < NP; ++I) {
+  P.Arg = Ptd;
+  P.Scalar =
+      Ptd && !Ptd->getType()->isPointerType() && isFloating(Ptd->getType());
+  return P;
+}
+
+bool TangentBuilder::pointedArg(const CallExpr *CE, const FunctionDecl *FD,
+                                PointedResult &P, VT &X) {
+  const Expr *A = P.Arg;
+  X = expr(A, true);
+  if (!X.V)
+    return false;
+  if (P.Scalar) {
+    P.T = X.T; // the scalar's tangent, in/out
+    return true;
+  }
+  if (!X.T)
+    return true;
+  if (NoHoist)
+    return failed(CE, "call to '" + FD->getNameAsString() +
+                          "', whose pointer result needs a tangent, in "
+                          "a loop condition or increment");
+  auto *TD = dyn_cast<DeclRefExpr>(X.T->IgnoreParenImpCasts());
+  if (!A->getType()->isPointerType()) {
+    // Element pointers of the container and of its tangent, both
+    // variables (a copy would be another container).
+    auto *VD = dyn_cast<DeclRefExpr>(X.V->IgnoreParenImpCasts());
+    if (!TD || !VD)
+      return failed(A, "container '" + spelled(A) +
+                           "' that is not a variable, passed to '" +
+                           FD->getNameAsString() +
+                           "', which returns a reference into it");
+    P.V = B.memberCall(B.ref(VD->getDecl()), "data", {});
+    P.T = B.memberCall(B.ref(TD->getDecl()), "data", {});
+    return P.V && P.T;
+  }
+  P.V = dup(X, A);
+  if (!TD) {
+    QualType TT = X.T->getType();
+    if (TT->isArrayType())
+      TT = Ctx.getArrayDecayedType(TT);
+    X.T = hoist(X.T, TT, nullptr);
+    TD = X.T ? dyn_cast<DeclRefExpr>(X.T->IgnoreParenImpCasts()) : nullptr;
+  }
+  if (!TD)
+    return false;
+  P.T = B.ref(TD->getDecl());
+  return true;
+}
+
+bool TangentBuilder::pushforwardArgs(const CallExpr *CE, const FunctionDecl *FD,
+                                     const WrtMask &Drop, PointedResult &P,
+                                     SmallVectorImpl<VT> &Args) {
+  for (unsigned I = 0; I < FD->getNumParams(); ++I) {
     const Expr *A = I < CE->getNumArgs() ? CE->getArg(I) : nullptr;
     if (!A)
-      return {fail(CE, "call with too few arguments"), nullptr};
-    if (A == Ptd) {
-      VT X = expr(A, true);
-      if (!X.V)
-        return {};
-      if (ScalarPtd) {
-        PtdT = X.T; // the scalar's tangent, in/out
-        Args.push_back(X);
-        continue;
-      }
-      if (X.T) {
-        if (NoHoist)
-          return {fail(CE, "call to '" + FD->getNameAsString() +
-                               "', whose pointer result needs a tangent, in "
-                               "a loop condition or increment"),
-                  nullptr};
-        auto *TD = dyn_cast<DeclRefExpr>(X.T->IgnoreParenImpCasts());
-        if (!A->getType()->isPointerType()) {
-          // Element pointers of the container and of its tangent, both
-          // variables (a copy would be another container).
-          auto *VD = dyn_cast<DeclRefExpr>(X.V->IgnoreParenImpCasts());
-          if (!TD || !VD)
-            return {fail(A, "container '" + spelled(A) +
-                                "' that is not a variable, passed to '" +
-                                FD->getNameAsString() +
-                                "', which returns a reference into it"),
-                    nullptr};
-          PtdV = B.memberCall(B.ref(VD->getDecl()), "data", {});
-          PtdT = B.memberCall(B.ref(TD->getDecl()), "data", {});
-          if (!PtdV || !PtdT)
-            return {};
-          Args.push_back(X);
-          continue;
-        }
-        PtdV = dup(X, A);
-        if (!TD) {
-          QualType TT = X.T->getType();
-          if (TT->isArrayType())
-            TT = Ctx.getArrayDecayedType(TT);
-          X.T = hoist(X.T, TT, nullptr);
-          TD = X.T ? dyn_cast<DeclRefExpr>(X.T->IgnoreParenImpCasts())
-                   : nullptr;
-        }
-        if (!TD)
-          return {};
-        PtdT = B.ref(TD->getDecl());
-      }
+      return failed(CE, "call with too few arguments");
+    if (A == P.Arg) {
+      VT X;
+      if (!pointedArg(CE, FD, P, X))
+        return false;
       Args.push_back(X);
       continue;
     }
@@ -213,90 +223,80 @@ VT TangentBuilder::pushforwardCall(const CallExpr *CE, const FunctionDecl *FD) {
     Args.push_back(expr(A, Diff || Drop[I]));
     AllowDropped = false;
     if (!Args.back().V)
-      return {};
+      return false;
     if (Drop[I]) // never read: null
       Args.back().V = B.staticCast(
           A->getType(), new (Ctx) CXXNullPtrLiteralExpr(Ctx.NullPtrTy, B.Loc));
   }
-  if (Linear) {
-    // Every argument with a tangent is an adjoint: only its lanes are
-    // passed, to the linear pushforward. Without one, the call is the
-    // pullback's own (a forward half, a primal helper).
-    WrtMask With(NP, false);
-    for (unsigned I = 0; I < NP; ++I) {
-      if (!Args[I].T)
-        continue;
-      QualType PT = FD->getParamDecl(I)->getType();
-      // (Pointers, scalars, and containers by reference: `const
-      // std::array<double, 3> &d_ret` of a callee returning one.)
-      if (!PT->isPointerType() && !isFloating(PT) &&
-          !(PT->isReferenceType() &&
-            !tanType(PT.getNonReferenceType()).isNull()))
-        return {fail(CE->getArg(I), "adjoint '" + spelled(CE->getArg(I)) +
-                                        "' passed to '" +
-                                        FD->getNameAsString() + "'"),
-                nullptr};
-      With[I] = true;
-    }
-    if (!llvm::is_contained(With, true)) {
-      SmallVector<Expr *, 8> Vs;
-      for (VT &A : Args)
-        Vs.push_back(A.V);
-      Expr *Call = B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Vs);
-      if (FD->getReturnType()->isVoidType() && CE != Discard) {
-        emit(Call);
-        return {};
-      }
-      return {Call, nullptr};
-    }
-    if (!FD->getReturnType()->isVoidType())
-      return {fail(CE, "call to '" + FD->getNameAsString() +
-                           "' with adjoint arguments and a result"),
-              nullptr};
-    PushforwardEntry *Callee = D.calleePushforward(
-        FD, CE->getExprLoc(), Primal, Why, &With, &With, Lanes,
-        /*Linear=*/true);
-    if (!Callee)
-      return {fail(CE, "call to '" + FD->getNameAsString() + "' (" + Why +
-                           ")"),
-              nullptr};
-    SmallVector<Expr *, 8> Vs;
-    for (unsigned I = 0; I < NP; ++I)
-      if (!With[I])
-        Vs.push_back(Args[I].V);
-    for (unsigned I = 0; I < NP; ++I)
-      if (With[I])
-        Vs.push_back(Args[I].T);
-    Expr *Call = B.call(B.funcRef(Callee->Pushforward), Vs);
-    if (CE == Discard)
-      return {Call, nullptr};
+  return true;
+}
+
+VT TangentBuilder::primalCall(const CallExpr *CE, const FunctionDecl *FD,
+                              ArrayRef<VT> Args) {
+  SmallVector<Expr *, 8> Vs;
+  for (const VT &A : Args)
+    Vs.push_back(A.V);
+  Expr *Call = B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Vs);
+  if (FD->getReturnType()->isVoidType() && CE != Discard) {
     emit(Call);
     return {};
   }
-  // No argument carries a tangent: the call's derivative is zero, and the
-  // primal runs as written (a user's NAME_pushforward is not called).
-  // (Not a generated function: its reverse half reads the tangents it
-  // saves.)
-  if (!Lanes && !PtrResult && !llvm::is_contained(Drop, true) &&
-      !D.isGenerated(FD->getCanonicalDecl()) &&
-      !D.isGenerated(FD) &&
-      llvm::none_of(Args, [](const VT &A) { return A.T != nullptr; })) {
-    SmallVector<Expr *, 8> Vs;
-    for (VT &A : Args)
-      Vs.push_back(A.V);
-    Expr *Call = B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Vs);
-    if (FD->getReturnType()->isVoidType() && CE != Discard) {
-      emit(Call);
-      return {};
-    }
-    return {Call, nullptr};
-  }
-  // Read-only memory without a tangent (data, constant tables) needs none:
-  // the callee's pushforward for the other parameters.
-  WrtMask Only = fullMask(FD);
-  Only.resize(NP);
-  bool Narrow = false;
+  return {Call, nullptr};
+}
+
+VT TangentBuilder::linearPushforwardCall(const CallExpr *CE,
+                                         const FunctionDecl *FD,
+                                         ArrayRef<VT> Args) {
+  // Every argument with a tangent is an adjoint: only its lanes are
+  // passed, to the linear pushforward. Without one, the call is the
+  // pullback's own (a forward half, a primal helper).
+  unsigned NP = FD->getNumParams();
+  WrtMask With(NP, false);
   for (unsigned I = 0; I < NP; ++I) {
+    if (!Args[I].T)
+      continue;
+    QualType PT = FD->getParamDecl(I)->getType();
+    // (Pointers, scalars, and containers by reference: `const
+    // std::array<double, 3> &d_ret` of a callee returning one.)
+    if (!PT->isPointerType() && !isFloating(PT) &&
+        !(PT->isReferenceType() && !tanType(PT.getNonReferenceType()).isNull()))
+      return {fail(CE->getArg(I), "adjoint '" + spelled(CE->getArg(I)) +
+                                      "' passed to '" + FD->getNameAsString() +
+                                      "'"),
+              nullptr};
+    With[I] = true;
+  }
+  if (!llvm::is_contained(With, true))
+    return primalCall(CE, FD, Args);
+  if (!FD->getReturnType()->isVoidType())
+    return {fail(CE, "call to '" + FD->getNameAsString() +
+                         "' with adjoint arguments and a result"),
+            nullptr};
+  std::string Why;
+  PushforwardEntry *Callee = D.calleePushforward(FD, CE->getExprLoc(), Primal,
+                                                 Why, &With, &With, Lanes,
+                                                 /*Linear=*/true);
+  if (!Callee)
+    return {fail(CE, "call to '" + FD->getNameAsString() + "' (" + Why + ")"),
+            nullptr};
+  SmallVector<Expr *, 8> Vs;
+  for (unsigned I = 0; I < NP; ++I)
+    if (!With[I])
+      Vs.push_back(Args[I].V);
+  for (unsigned I = 0; I < NP; ++I)
+    if (With[I])
+      Vs.push_back(Args[I].T);
+  Expr *Call = B.call(B.funcRef(Callee->Pushforward), Vs);
+  if (CE == Discard)
+    return {Call, nullptr};
+  emit(Call);
+  return {};
+}
+
+bool TangentBuilder::narrowReadOnly(const FunctionDecl *FD, ArrayRef<VT> Args,
+                                    const WrtMask &Drop, WrtMask &Only) {
+  bool Narrow = false;
+  for (unsigned I = 0; I < FD->getNumParams(); ++I) {
     if (!Only[I] || Args[I].T || Drop[I])
       continue;
     QualType PT = FD->getParamDecl(I)->getType();
@@ -312,27 +312,15 @@ VT TangentBuilder::pushforwardCall(const CallExpr *CE, const FunctionDecl *FD) {
       Narrow = true;
     }
   }
-  // Vector mode and a user's scalar NAME_pushforward: the user's
-  // derivative wins, called once per lane.
-  if (Lanes && !Narrow && !llvm::is_contained(Drop, true)) {
-    PullbackSignature Scalar;
-    std::string W;
-    if (computePushforwardSignature(S, const_cast<FunctionDecl *>(FD), Only,
-                                    Scalar, W, 0))
-      if (FunctionDecl *User = D.userDerivative(FD, Scalar))
-        return perLaneCall(CE, FD, User, Scalar, Args);
-  }
-  PushforwardEntry *Callee = D.calleePushforward(
-      FD, CE->getExprLoc(), Primal, Why,
-      llvm::is_contained(Drop, true) ? &Drop : nullptr,
-      Narrow ? &Only : nullptr, Lanes);
-  if (!Callee)
-    return {fail(CE, "call to '" + FD->getNameAsString() + "' (" + Why + ")"),
-            nullptr};
-  const PullbackSignature &Sig = Callee->Sig;
-  SmallVector<Expr *, 8> Vs, Ts;
-  for (unsigned I = 0; I < NP; ++I) {
-    Vs.push_back(Args[I].V);
+  return Narrow;
+}
+
+bool TangentBuilder::calleeTangentArgs(const CallExpr *CE,
+                                       const FunctionDecl *FD,
+                                       const PullbackSignature &Sig,
+                                       ArrayRef<VT> Args,
+                                       SmallVectorImpl<Expr *> &Ts) {
+  for (unsigned I = 0; I < FD->getNumParams(); ++I) {
     int TI = Sig.AdjointIndex[I];
     if (TI < 0)
       continue;
@@ -352,12 +340,9 @@ VT TangentBuilder::pushforwardCall(const CallExpr *CE, const FunctionDecl *FD) {
         Ts.push_back(zeroOf(PT.getNonReferenceType()));
         continue;
       }
-      return {fail(CE->getArg(I),
-                   "argument '" +
-                       spelled(CE->getArg(I)) +
-                       "' of '" + FD->getNameAsString() +
-                       "', which has no tangent"),
-              nullptr};
+      return failed(CE->getArg(I), "argument '" + spelled(CE->getArg(I)) +
+                                       "' of '" + FD->getNameAsString() +
+                                       "', which has no tangent");
     }
     if (K == ParamKind::ScalarRef ||
         (K == ParamKind::Class && PT->isPointerType()))
@@ -371,9 +356,12 @@ VT TangentBuilder::pushforwardCall(const CallExpr *CE, const FunctionDecl *FD) {
       T = B.constCast(PT, T);
     Ts.push_back(T);
   }
-  for (Expr *T : Ts)
-    Vs.push_back(T);
-  Expr *Call = B.call(B.funcRef(Callee->Pushforward), Vs);
+  return true;
+}
+
+VT TangentBuilder::pushforwardResult(const CallExpr *CE, const FunctionDecl *FD,
+                                     const PushforwardEntry &Callee, Expr *Call,
+                                     const PointedResult &P) {
   if (FD->getReturnType()->isVoidType()) {
     if (CE == Discard)
       return {Call, nullptr};
@@ -384,21 +372,97 @@ VT TangentBuilder::pushforwardCall(const CallExpr *CE, const FunctionDecl *FD) {
     return {fail(CE, "call to '" + FD->getNameAsString() +
                          "' in a loop condition or increment"),
             nullptr};
-  VarDecl *Res = B.var(Fn, fresh("r"), Callee->Pushforward->getReturnType(),
-                       Call);
+  VarDecl *Res =
+      B.var(Fn, fresh("r"), Callee.Pushforward->getReturnType(), Call);
   emit(B.declStmt(Res));
-  if (PtrResult && ScalarPtd)
-    return {B.ref(Res), PtdT};
-  if (PtrResult) {
-    Expr *At = RefResult ? B.addrOf(B.ref(Res)) : B.ref(Res);
-    Expr *T = PtdT ? B.binop(BO_Add, PtdT, B.paren(B.binop(BO_Sub, At, PtdV)))
-                   : nullptr;
-    return {B.ref(Res), RefResult && T ? B.deref(B.paren(T)) : T};
+  if (P.Ptr && P.Scalar)
+    return {B.ref(Res), P.T};
+  if (P.Ptr) {
+    Expr *At = P.Ref ? B.addrOf(B.ref(Res)) : B.ref(Res);
+    Expr *T =
+        P.T ? B.binop(BO_Add, P.T, B.paren(B.binop(BO_Sub, At, P.V))) : nullptr;
+    return {B.ref(Res), P.Ref && T ? B.deref(B.paren(T)) : T};
   }
   Expr *Der = Lanes ? B.callRuntime("lanes_of", {}, {B.ref(Res)})
                     : B.subscript(B.member(B.ref(Res), "der"),
                                   B.intLit(0, Ctx.getSizeType()));
   return {B.member(B.ref(Res), "val"), Der};
+}
+
+VT TangentBuilder::pushforwardCall(const CallExpr *CE, const FunctionDecl *FD) {
+  std::string Why;
+  unsigned NP = FD->getNumParams();
+  // Arguments pointing into dropped memory: the callee drops them too.
+  WrtMask Drop = droppedArgs(CE, FD);
+  PointedResult P = pointedResult(CE, FD);
+  if (P.Ptr && !P.Arg)
+    return {fail(CE, std::string(P.Ref ? "reference" : "pointer") +
+                         " returned by '" + FD->getNameAsString() +
+                         "', whose target the plugin cannot track (it must "
+                         "point into one pointer or container argument)"),
+            nullptr};
+  SmallVector<VT, 8> Args;
+  if (!pushforwardArgs(CE, FD, Drop, P, Args))
+    return {};
+  if (Linear)
+    return linearPushforwardCall(CE, FD, Args);
+  // No argument carries a tangent: the call's derivative is zero, and the
+  // primal runs as written (a user's NAME_pushforward is not called).
+  // (Not a generated function: its reverse half reads the tangents it
+  // saves.)
+  if (!Lanes && !P.Ptr && !llvm::is_contained(Drop, true) &&
+      !D.isGenerated(FD->getCanonicalDecl()) && !D.isGenerated(FD) &&
+      llvm::none_of(Args, [](const VT &A) { return A.T != nullptr; }))
+    return primalCall(CE, FD, Args);
+  // Read-only memory without a tangent (data, constant tables) needs none:
+  // the callee's pushforward for the other parameters.
+  WrtMask Only = fullMask(FD);
+  Only.resize(NP);
+  bool Narrow = narrowReadOnly(FD, Args, Drop, Only);
+  // Vector mode and a user's scalar NAME_pushforward: the user's
+  // derivative wins, called once per lane.
+  if (Lanes && !Narrow && !llvm::is_contained(Drop, true)) {
+    PullbackSignature Scalar;
+    std::string W;
+    if (computePushforwardSignature(S, const_cast<FunctionDecl *>(FD), Only,
+                                    Scalar, W, 0))
+      if (FunctionDecl *User = D.userDerivative(FD, Scalar))
+        return perLaneCall(CE, FD, User, Scalar, Args);
+  }
+  PushforwardEntry *Callee =
+      D.calleePushforward(FD, CE->getExprLoc(), Primal, Why,
+                          llvm::is_contained(Drop, true) ? &Drop : nullptr,
+                          Narrow ? &Only : nullptr, Lanes);
+  if (!Callee)
+    return {fail(CE, "call to '" + FD->getNameAsString() + "' (" + Why + ")"),
+            nullptr};
+  SmallVector<Expr *, 8> Vs, Ts;
+  if (!calleeTangentArgs(CE, FD, Callee->Sig, Args, Ts))
+    return {};
+  for (const VT &A : Args)
+    Vs.push_back(A.V);
+  for (Expr *T : Ts)
+    Vs.push_back(T);
+  Expr *Call = B.call(B.funcRef(Callee->Pushforward), Vs);
+  return pushforwardResult(CE, FD, *Callee, Call, P);
+}
+
+/// True if \p OC calls an empty function object (a comparator such as
+/// std::greater<double>()) that writes nothing through its parameters.
+static bool isStatelessPredicate(const CXXOperatorCallExpr *OC) {
+  const CXXRecordDecl *FO =
+      OC->getArg(0)->getType().getNonReferenceType()->getAsCXXRecordDecl();
+  return FO && FO->hasDefinition() && FO->isEmpty() &&
+         (writesNothing(OC->getDirectCallee()) ||
+          llvm::all_of(OC->getDirectCallee()
+                           ? OC->getDirectCallee()->parameters()
+                           : ArrayRef<ParmVarDecl *>(),
+                       [](const ParmVarDecl *P) {
+                         QualType T = P->getType();
+                         return !T->isPointerType() &&
+                                (!T->isReferenceType() ||
+                                 T.getNonReferenceType().isConstQualified());
+                       }));
 }
 
 /// A call of an overloaded operator: a lifted lambda's call, a subscript,
@@ -422,20 +486,8 @@ VT TangentBuilder::operatorCall(const CXXOperatorCallExpr *OC, bool NeedT) {
     return assignment(CE, BO_Assign, OC->getArg(0), OC->getArg(1));
   // A stateless predicate (a comparator such as std::greater<double>())
   // called on values: run as written; nothing it returns has a tangent.
-  const CXXRecordDecl *FO =
-      OC->getArg(0)->getType().getNonReferenceType()->getAsCXXRecordDecl();
-  if (OK == OO_Call && !floatingOrPointer(CE->getType()) && FO &&
-      FO->hasDefinition() && FO->isEmpty() &&
-      (writesNothing(OC->getDirectCallee()) ||
-       llvm::all_of(OC->getDirectCallee()
-                       ? OC->getDirectCallee()->parameters()
-                       : ArrayRef<ParmVarDecl *>(),
-                   [](const ParmVarDecl *P) {
-                     QualType T = P->getType();
-                     return !T->isPointerType() &&
-                            (!T->isReferenceType() ||
-                             T.getNonReferenceType().isConstQualified());
-                   }))) {
+  if (OK == OO_Call && !floatingOrPointer(CE->getType()) &&
+      isStatelessPredicate(OC)) {
     VT Obj = expr(OC->getArg(0), false);
     SmallVector<Expr *, 2> Vals;
     for (unsigned I = 1; I < OC->getNumArgs() && Obj.V; ++I) {
@@ -540,6 +592,168 @@ bool TangentBuilder::byShape(const CallExpr *CE, VT &Done) {
   return true;
 }
 
+/// True if the virtual method \p MD is given or returns differentiated
+/// data through its parameters or its object.
+static bool virtualTakesData(const CXXMethodDecl *MD) {
+  bool Data = false;
+  for (const ParmVarDecl *P : MD->parameters()) {
+    QualType T = P->getType();
+    QualType O =
+        T->isPointerType() ? T->getPointeeType() : T.getNonReferenceType();
+    Data |= (T->isPointerType() || T->isReferenceType()) &&
+            (isFloating(O) || hasFloatingData(O));
+  }
+  Data |= hasFloatingData(MD->getThisType()->getPointeeType());
+  return Data;
+}
+
+/// True if \p FD is the runtime's `grad::detail::` helper one of \p Names.
+static bool isRuntimeDetail(const FunctionDecl *FD,
+                            std::initializer_list<StringRef> Names) {
+  return FD->getIdentifier() && llvm::is_contained(Names, FD->getName()) &&
+         StringRef(FD->getQualifiedNameAsString())
+             .starts_with("grad::detail::");
+}
+
+VT TangentBuilder::linearRuntimeCall(const CallExpr *CE,
+                                     const FunctionDecl *FD) {
+  SmallVector<Expr *, 2> Vs, Ts;
+  bool Any = false;
+  for (const Expr *A : CE->arguments()) {
+    VT X = expr(A, true);
+    if (!X.V)
+      return {};
+    Vs.push_back(X.V);
+    Ts.push_back(X.T);
+    Any |= X.T != nullptr;
+  }
+  if (Any) {
+    if (!Ts[0])
+      return {fail(CE, "write of a differentiated value to memory without "
+                       "a tangent"),
+              nullptr};
+    // (Lanes: the runtime's template deduced again for the tangents.)
+    if (Ts.size() < 2 || Ts[1])
+      emit(Lanes ? B.callRuntime(FD->getName(), {}, Ts, /*Detail=*/true)
+                 : B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Ts));
+    if (Linear) // (no value to zero or accumulate)
+      return {};
+  }
+  return {B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Vs), nullptr};
+}
+
+bool TangentBuilder::runtimeHelper(const CallExpr *CE, const FunctionDecl *FD,
+                                   bool NeedT, VT &Out) {
+  // A pullback built in verify mode, pushed forward (HVP, vector pullback):
+  // `verify_reread(now, then, what)` is `now`.
+  if (CE->getNumArgs() == 3 && isRuntimeDetail(FD, {"verify_reread"}))
+    Out = expr(CE->getArg(0), NeedT);
+  // The runtime's `zeroed<T>()` (a struct's zero shadow) is a constant.
+  else if (CE->getNumArgs() == 0 && isRuntimeDetail(FD, {"zeroed"}))
+    Out = {B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), {}), nullptr};
+  // The runtime's sin_cos(x), pair_sin(x), pair_cos(x) (sin and cos in a
+  // pullback that a Hessian-vector product pushes forward).
+  else if (CE->getNumArgs() == 1 &&
+           isRuntimeDetail(FD, {"sin_cos", "pair_sin", "pair_cos"}))
+    Out = sinCosPair(CE, FD, NeedT);
+  // The runtime's `zero(x)` and `accumulate(dst, src)` in a pullback are
+  // linear: the same call on the tangents. (Linear mode: `shadow_free(p)`
+  // of a shadow frees its lanes.)
+  else if (isRuntimeDetail(FD, {"zero", "accumulate"}) ||
+           (Linear && isRuntimeDetail(FD, {"shadow_free"})))
+    Out = linearRuntimeCall(CE, FD);
+  else
+    return false;
+  return true;
+}
+
+VT TangentBuilder::accessorCall(const CallExpr *CE, const FunctionDecl *FD,
+                                const Expr *Acc, bool NeedT) {
+  SmallVector<VT, 4> Args;
+  for (const Expr *A : CE->arguments()) {
+    if (isa<CXXDefaultArgExpr>(A))
+      break;
+    Args.push_back(expr(A, A == Acc));
+    if (!Args.back().V)
+      return {};
+  }
+  SmallVector<Expr *, 4> Vs, Ts;
+  bool HasT = false;
+  for (unsigned I = 0; I < Args.size(); ++I) {
+    const Expr *A = CE->getArg(I);
+    if (A == Acc) {
+      HasT = Args[I].T != nullptr;
+      Ts.push_back(Args[I].T);
+    } else {
+      Ts.push_back(dup(Args[I], A));
+    }
+    Vs.push_back(Args[I].V);
+  }
+  Expr *Fn2 = B.funcRef(const_cast<FunctionDecl *>(FD));
+  if (HasT && Lanes && NeedT)
+    return laneAccessor(CE, FD, Acc, Args, Vs, Ts);
+  if (Lanes)
+    HasT = false; // (lanes cannot be passed to the accessor itself)
+  Expr *V = B.call(Fn2, Vs);
+  return {V, HasT ? B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Ts)
+                  : nullptr};
+}
+
+VT TangentBuilder::nodiffCall(const CallExpr *CE, const FunctionDecl *FD) {
+  SmallVector<Expr *, 4> Vs;
+  for (const Expr *A : CE->arguments()) {
+    if (isa<CXXDefaultArgExpr>(A))
+      break;
+    VT X = expr(A, false);
+    if (!X.V)
+      return {};
+    Vs.push_back(X.V);
+  }
+  return {B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Vs), nullptr};
+}
+
+VT TangentBuilder::opaqueCall(const CallExpr *CE, const FunctionDecl *FD,
+                              bool NeedT) {
+  bool FloatResult = floatingOrPointer(FD->getReturnType());
+  // (`std::bit_cast<std::uint64_t>(x)`: the derivative cannot follow.)
+  QualType BitsTo;
+  const Expr *Bits = bitCopySource(CE, BitsTo);
+  SmallVector<Expr *, 4> Vs;
+  bool AnyT = false;
+  for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+    const Expr *A = CE->getArg(I);
+    if (isa<CXXDefaultArgExpr>(A))
+      break;
+    bool BitsArg =
+        Bits && A->IgnoreParenImpCasts() == Bits->IgnoreParenImpCasts();
+    VT X = expr(A, (NeedT && FloatResult) || BitsArg);
+    if (!X.V)
+      return {};
+    if (BitsArg && X.T)
+      return {fail(CE, bitCopyMessage(Ctx, CE)), nullptr};
+    // Differentiated memory handed to a parameter that may write it
+    // (`memset(a, 0, sizeof a)` through `void *`): its tangent would be
+    // left as it was.
+    if (X.T && I < FD->getNumParams()) {
+      if (writableParam(FD->getParamDecl(I)->getType()))
+        return {fail(A, "call to '" + FD->getNameAsString() +
+                            "', which may write the differentiated memory '" +
+                            spelled(A) +
+                            "' and has no visible body or user pushforward"),
+                nullptr};
+    }
+    AnyT |= X.T != nullptr;
+    Vs.push_back(X.V);
+  }
+  if (NeedT && FloatResult && AnyT &&
+      (isFloating(FD->getReturnType()) || FD->getReturnType()->isPointerType()))
+    return {fail(CE, "call to '" + FD->getNameAsString() +
+                         "' (no visible body, no derivative rule and no "
+                         "user pushforward)"),
+            nullptr};
+  return {B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Vs), nullptr};
+}
+
 VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
   // grad::map / grad::broadcast: lowered in reverse mode only.
   StringRef Prim = runtimePrimitive(CE);
@@ -558,20 +772,9 @@ VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
     return Done;
   // A virtual call whose override is not known, given or returning
   // differentiated data.
-  if (const CXXMethodDecl *MD = virtualDispatch(CE)) {
-    bool Data = NeedT && floatingOrPointer(CE->getType());
-    for (const ParmVarDecl *P : MD->parameters()) {
-      QualType T = P->getType();
-      QualType O = T->isPointerType() ? T->getPointeeType()
-                                      : T.getNonReferenceType();
-      Data |= (T->isPointerType() || T->isReferenceType()) &&
-              (isFloating(O) || hasFloatingData(O));
-    }
-    Data |= hasFloatingData(MD->getThisType()->getPointeeType());
-    if (Data)
-      return {fail(CE, virtualCallName(MD)),
-              nullptr};
-  }
+  if (const CXXMethodDecl *MD = virtualDispatch(CE))
+    if ((NeedT && floatingOrPointer(CE->getType())) || virtualTakesData(MD))
+      return {fail(CE, virtualCallName(MD)), nullptr};
   // free(w) of heap memory with a tangent: the tangent memory too.
   if (isDeallocation(CE->getDirectCallee()) && CE->getNumArgs() == 1)
     if (Expr *FreeT = freedTangent(CE->getArg(0))) {
@@ -589,101 +792,16 @@ VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
     return {fail(CE, constructName(CE)), nullptr};
   if (const Expr *A = movedArg(CE))
     return expr(A, NeedT);
-  // A pullback built in verify mode, pushed forward (HVP, vector pullback):
-  // `verify_reread(now, then, what)` is `now`.
-  if (FD->getIdentifier() && FD->getName() == "verify_reread" &&
-      CE->getNumArgs() == 3 &&
-      StringRef(FD->getQualifiedNameAsString()).starts_with("grad::detail::"))
-    return expr(CE->getArg(0), NeedT);
-  // The runtime's `zeroed<T>()` (a struct's zero shadow) is a constant.
-  if (FD->getIdentifier() && FD->getName() == "zeroed" &&
-      CE->getNumArgs() == 0 &&
-      StringRef(FD->getQualifiedNameAsString()).starts_with("grad::detail::"))
-    return {B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), {}), nullptr};
-  // The runtime's sin_cos(x), pair_sin(x), pair_cos(x) (sin and cos in a
-  // pullback that a Hessian-vector product pushes forward).
-  if (FD->getIdentifier() && CE->getNumArgs() == 1 &&
-      (FD->getName() == "sin_cos" || FD->getName() == "pair_sin" ||
-       FD->getName() == "pair_cos") &&
-      StringRef(FD->getQualifiedNameAsString()).starts_with("grad::detail::"))
-    return sinCosPair(CE, FD, NeedT);
-  // The runtime's `zero(x)` and `accumulate(dst, src)` in a pullback are
-  // linear: the same call on the tangents. (Linear mode: `shadow_free(p)`
-  // of a shadow frees its lanes.)
-  if (FD->getIdentifier() &&
-      (FD->getName() == "zero" || FD->getName() == "accumulate" ||
-       (Linear && FD->getName() == "shadow_free")) &&
-      StringRef(FD->getQualifiedNameAsString()).starts_with("grad::detail::")) {
-    SmallVector<Expr *, 2> Vs, Ts;
-    bool Any = false;
-    for (const Expr *A : CE->arguments()) {
-      VT X = expr(A, true);
-      if (!X.V)
-        return {};
-      Vs.push_back(X.V);
-      Ts.push_back(X.T);
-      Any |= X.T != nullptr;
-    }
-    if (Any) {
-      if (!Ts[0])
-        return {fail(CE, "write of a differentiated value to memory without "
-                         "a tangent"),
-                nullptr};
-      // (Lanes: the runtime's template deduced again for the tangents.)
-      if (Ts.size() < 2 || Ts[1])
-        emit(Lanes ? B.callRuntime(FD->getName(), {}, Ts, /*Detail=*/true)
-                   : B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Ts));
-      if (Linear) // (no value to zero or accumulate)
-        return {};
-    }
-    return {B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Vs), nullptr};
-  }
+  if (VT Out; runtimeHelper(CE, FD, NeedT, Out))
+    return Out;
   // An accessor (`double *at(double *a, int i) { return a + i; }`): called
   // on the tangent memory, it gives the tangent location.
-  if (const Expr *Acc = accessorArg(CE)) {
-    SmallVector<VT, 4> Args;
-    for (const Expr *A : CE->arguments()) {
-      if (isa<CXXDefaultArgExpr>(A))
-        break;
-      Args.push_back(expr(A, A == Acc));
-      if (!Args.back().V)
-        return {};
-    }
-    SmallVector<Expr *, 4> Vs, Ts;
-    bool HasT = false;
-    for (unsigned I = 0; I < Args.size(); ++I) {
-      const Expr *A = CE->getArg(I);
-      if (A == Acc) {
-        HasT = Args[I].T != nullptr;
-        Ts.push_back(Args[I].T);
-      } else {
-        Ts.push_back(dup(Args[I], A));
-      }
-      Vs.push_back(Args[I].V);
-    }
-    Expr *Fn2 = B.funcRef(const_cast<FunctionDecl *>(FD));
-    if (HasT && Lanes && NeedT)
-      return laneAccessor(CE, FD, Acc, Args, Vs, Ts);
-    if (Lanes)
-      HasT = false; // (lanes cannot be passed to the accessor itself)
-    Expr *V = B.call(Fn2, Vs);
-    return {V, HasT ? B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Ts)
-                    : nullptr};
-  }
+  if (const Expr *Acc = accessorArg(CE))
+    return accessorCall(CE, FD, Acc, NeedT);
   // [[grad::nodiff]]: its calls are constants for differentiation (SPEC),
   // as in reverse mode: run as written, without tangents.
-  if (Facts::get(Ctx).isNodiff(FD)) {
-    SmallVector<Expr *, 4> Vs;
-    for (const Expr *A : CE->arguments()) {
-      if (isa<CXXDefaultArgExpr>(A))
-        break;
-      VT X = expr(A, false);
-      if (!X.V)
-        return {};
-      Vs.push_back(X.V);
-    }
-    return {B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Vs), nullptr};
-  }
+  if (Facts::get(Ctx).isNodiff(FD))
+    return nodiffCall(CE, FD);
   if (const Rule *R = findRule(FD))
     return ruleCall(CE, FD, *R, NeedT);
   // (A library template's specialization may not be instantiated yet:
@@ -713,43 +831,7 @@ VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
                          "', which writes differentiated memory and has no "
                          "visible body or user pushforward"),
             nullptr};
-  // (`std::bit_cast<std::uint64_t>(x)`: the derivative cannot follow.)
-  QualType BitsTo;
-  const Expr *Bits = bitCopySource(CE, BitsTo);
-  SmallVector<Expr *, 4> Vs;
-  bool AnyT = false;
-  for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
-    const Expr *A = CE->getArg(I);
-    if (isa<CXXDefaultArgExpr>(A))
-      break;
-    bool BitsArg = Bits && A->IgnoreParenImpCasts() == Bits->IgnoreParenImpCasts();
-    VT X = expr(A, (NeedT && FloatResult) || BitsArg);
-    if (!X.V)
-      return {};
-    if (BitsArg && X.T)
-      return {fail(CE, bitCopyMessage(Ctx, CE)), nullptr};
-    // Differentiated memory handed to a parameter that may write it
-    // (`memset(a, 0, sizeof a)` through `void *`): its tangent would be
-    // left as it was.
-    if (X.T && I < FD->getNumParams()) {
-      if (writableParam(FD->getParamDecl(I)->getType()))
-        return {fail(A, "call to '" + FD->getNameAsString() +
-                            "', which may write the differentiated memory '" +
-                            spelled(A) +
-                            "' and has no visible body or user pushforward"),
-                nullptr};
-    }
-    AnyT |= X.T != nullptr;
-    Vs.push_back(X.V);
-  }
-  if (NeedT && FloatResult && AnyT &&
-      (isFloating(FD->getReturnType()) ||
-       FD->getReturnType()->isPointerType()))
-    return {fail(CE, "call to '" + FD->getNameAsString() +
-                         "' (no visible body, no derivative rule and no "
-                         "user pushforward)"),
-            nullptr};
-  return {B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Vs), nullptr};
+  return opaqueCall(CE, FD, NeedT);
 }
 
 /// `sin_cos(x)` (or the pair with one member, `pair_sin(x)`, `pair_cos(x)`):

@@ -142,52 +142,38 @@ static bool pureAccess(const Expr *E, const ASTContext &Ctx) {
   return !E->HasSideEffects(Ctx);
 }
 
-VT TangentBuilder::assignment(const Expr *Whole, BinaryOperatorKind Op,
-                              const Expr *L, const Expr *R) {
-  modelled(Whole);
-  bool Discarded = Whole == Discard;
-  if (const Expr *F = derefFormOf(L))
-    L = F; // *std::max_element(v.begin(), v.end()) *= x
-  QualType LT = L->getType();
-  if (isa<ConditionalOperator>(L->IgnoreParens()) && floatingOrPointer(LT))
-    return {fail(L, "assignment to a '?:' of differentiated memory"),
-            nullptr};
-  bool Tracked = floatingOrPointer(LT);
-  bool IsThisRoot = false;
-  const VarDecl *Root = pathRoot(L, IsThisRoot, /*Strict=*/true);
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(L->IgnoreParenImpCasts());
-      !Root && DRE)
-    Root = dyn_cast<VarDecl>(DRE->getDecl()); // (a dropped scalar local)
-  if (Root && Dropped.count(Root)) {
-    // d_x[i] += e in a pullback: only the tangent is kept. (Linear mode:
-    // also d_x *= c and d_x /= c, scaled by a value without derivatives.)
-    bool Scale = Linear && (Op == BO_MulAssign || Op == BO_DivAssign);
-    if (!Discarded || (Op != BO_AddAssign && Op != BO_SubAssign &&
-                       Op != BO_Assign && !Scale))
-      return {fail(Whole, "use of the adjoint '" + Root->getNameAsString() +
+VT TangentBuilder::droppedAssignment(const Assign &A, const VarDecl *Root) {
+  BinaryOperatorKind Op = A.Op;
+  // d_x[i] += e in a pullback: only the tangent is kept. (Linear mode:
+  // also d_x *= c and d_x /= c, scaled by a value without derivatives.)
+  bool Scale = Linear && (Op == BO_MulAssign || Op == BO_DivAssign);
+  if (!A.Discarded ||
+      (Op != BO_AddAssign && Op != BO_SubAssign && Op != BO_Assign && !Scale))
+    return {fail(A.Whole, "use of the adjoint '" + Root->getNameAsString() +
                               "' other than accumulating into it"),
-              nullptr};
-    VT RV = expr(R, true);
-    AllowDropped = true;
-    VT LV = expr(L, true);
-    AllowDropped = false;
-    if (!RV.V || !LV.T)
-      return {};
-    if (Scale) {
-      if (RV.T)
-        return {fail(Whole, "product of two adjoints"), nullptr};
-      emit(B.binop(Op, LV.T, rhs(RV.V)));
-      return {};
-    }
-    if (RV.T || Op == BO_Assign)
-      emit(B.binop(Op, LV.T, rhs(orZero(RV.T, LT))));
+            nullptr};
+  VT RV = expr(A.R, true);
+  AllowDropped = true;
+  VT LV = expr(A.L, true);
+  AllowDropped = false;
+  if (!RV.V || !LV.T)
+    return {};
+  if (Scale) {
+    if (RV.T)
+      return {fail(A.Whole, "product of two adjoints"), nullptr};
+    emit(B.binop(Op, LV.T, rhs(RV.V)));
     return {};
   }
-  VT RV = expr(R, Tracked);
+  if (RV.T || Op == BO_Assign)
+    emit(B.binop(Op, LV.T, rhs(orZero(RV.T, A.LT))));
+  return {};
+}
+
+bool TangentBuilder::innerAssignments(Assign &A, VT &RV, bool Tracked) {
   // `(t *= x) *= y`, `++t += y`: the inner write happens first (the right
   // side is sequenced before the left), then the outer one writes t.
   for (;;) {
-    const Expr *LK = L->IgnoreParens();
+    const Expr *LK = A.L->IgnoreParens();
     const Expr *Inner = nullptr;
     if (const auto *IB = dyn_cast<BinaryOperator>(LK);
         IB && IB->isAssignmentOp())
@@ -199,128 +185,89 @@ VT TangentBuilder::assignment(const Expr *Whole, BinaryOperatorKind Op,
              OC && OC->getOperator() == OO_Equal)
       Inner = OC->getArg(0);
     if (!Inner)
-      break;
+      return true;
     if (Inner->HasSideEffects(Ctx))
-      return {fail(L, "assignment to an assignment with side effects in its "
-                      "left side"),
-              nullptr};
+      return failed(A.L, "assignment to an assignment with side effects in "
+                         "its left side");
     // The right side was evaluated first: its value and tangent are taken
     // now, before the inner write changes what they read.
     if (NoHoist)
-      return {fail(L, "assignment to an assignment in a loop condition or "
-                      "increment"),
-              nullptr};
+      return failed(A.L, "assignment to an assignment in a loop condition "
+                         "or increment");
     if (!isa<FloatingLiteral, IntegerLiteral>(RV.V->IgnoreParenImpCasts()))
-      RV.V = hoist(RV.V, R->getType(), R);
+      RV.V = hoist(RV.V, A.R->getType(), A.R);
     if (RV.T)
       RV.T = hoist(RV.T, RV.T->getType(), nullptr);
     VT X = expr(LK, Tracked);
     if (isa<UnaryOperator>(LK) && X.V)
       emit(X.V);
-    L = Inner;
+    A.L = Inner;
   }
-  // `*++r = y * *r`: the right side's tangent is taken before the left
-  // side's effects (on the tangent pointer too) run.
-  if (RV.T && !NoHoist && !pureAccess(L, Ctx))
-    RV.T = hoist(RV.T, RV.T->getType(), nullptr);
-  // `*argmax(a, n) *= e`, `largest(a, n) /= e`, `row(A, n, i)[j] *= e`:
-  // the address and its tangent's are computed once.
-  ValueDecl *AddrV = nullptr, *AddrT = nullptr;
-  if ((Op == BO_MulAssign || Op == BO_DivAssign) && Tracked &&
-      L->isLValue() && !pureAccess(L, Ctx)) {
-    VT X = expr(L, true);
-    if (!X.V)
-      return {};
-    if (X.T) {
-      Expr *HV = hoist(B.addrOf(X.V), Ctx.getPointerType(X.V->getType()),
-                       nullptr);
-      Expr *HT = HV ? hoist(B.addrOf(X.T), Ctx.getPointerType(X.T->getType()),
-                            nullptr)
-                    : nullptr;
-      if (!HT)
-        return {};
-      AddrV = cast<DeclRefExpr>(HV)->getDecl();
-      AddrT = cast<DeclRefExpr>(HT)->getDecl();
-    }
-  }
-  auto LVal = [&](bool NeedT) -> VT {
-    if (!AddrV)
-      return expr(L, NeedT);
-    return {B.deref(B.ref(AddrV)), NeedT ? B.deref(B.ref(AddrT)) : nullptr};
-  };
-  VT LV = LVal(Tracked);
-  if (!LV.V || !RV.V)
-    return {};
-  if (!Tracked) {
-    Expr *A = B.binop(Op, LV.V, rhs(RV.V));
-    return {A, nullptr};
-  }
-  if (!LV.T) {
-    // (Linear mode: the pullback's own values have no tangents.)
-    if (!RV.T && ((Op != BO_MulAssign && Op != BO_DivAssign) || Linear))
-      return {B.binop(Op, LV.V, rhs(RV.V)), nullptr};
-    return {fail(L, "write of a differentiated value to '" +
-                        spelled(L) +
-                        "', which has no tangent (memory outside the "
-                        "function's differentiated parameters)"),
-            nullptr};
-  }
-  if (Linear) {
-    // Only adjoint memory has tangents here (through a pointer that
-    // chooses between adjoints, `*((c ? &_d_a : &_d_b) + o) += e`): its
-    // lanes only, as for a dropped variable.
-    if (!Discarded)
-      return {fail(Whole, "assignment to an adjoint used as a value"),
-              nullptr};
-    switch (Op) {
-    case BO_Assign:
-      emit(B.binop(Op, LV.T, rhs(orZero(RV.T, LT))));
-      break;
-    case BO_AddAssign:
-    case BO_SubAssign:
-      if (RV.T)
-        emit(B.binop(Op, LV.T, rhs(RV.T)));
-      break;
-    case BO_MulAssign:
-    case BO_DivAssign:
-      if (RV.T)
-        return {fail(Whole, "product of two adjoints"), nullptr};
-      emit(B.binop(Op, LV.T, rhs(RV.V)));
-      break;
-    default:
-      return {fail(Whole, constructName(Whole)), nullptr};
-    }
-    return {};
-  }
-  if (LV.T->getType().isConstQualified())
-    return {fail(L, "write to '" +
-                        spelled(L) +
-                        "', whose tangent is read-only (a 'T[]' parameter "
-                        "gets a 'const T *' tangent: declare it 'T *')"),
-            nullptr};
-  bool Pure = AddrV || pureAccess(L, Ctx);
-  // The value of the left side before the write, when the tangent needs
-  // it (x *= e, x /= e).
-  Expr *Old = nullptr;
-  if (Op == BO_MulAssign || Op == BO_DivAssign) {
-    if (!Pure)
-      return {fail(L, "compound assignment to an expression with side "
-                      "effects"),
-              nullptr};
-    Old = LVal(false).V;
-  }
-  Expr *TL = LV.T;
-  Expr *NewT = nullptr;
-  bool Skip = false;
-  switch (Op) {
+}
+
+bool TangentBuilder::hoistAssignedAddress(Assign &A) {
+  VT X = expr(A.L, true);
+  if (!X.V)
+    return false;
+  if (!X.T)
+    return true;
+  Expr *HV = hoist(B.addrOf(X.V), Ctx.getPointerType(X.V->getType()), nullptr);
+  Expr *HT =
+      HV ? hoist(B.addrOf(X.T), Ctx.getPointerType(X.T->getType()), nullptr)
+         : nullptr;
+  if (!HT)
+    return false;
+  A.AddrV = cast<DeclRefExpr>(HV)->getDecl();
+  A.AddrT = cast<DeclRefExpr>(HT)->getDecl();
+  return true;
+}
+
+VT TangentBuilder::assignedLValue(const Assign &A, bool NeedT) {
+  if (!A.AddrV)
+    return expr(A.L, NeedT);
+  return {B.deref(B.ref(A.AddrV)), NeedT ? B.deref(B.ref(A.AddrT)) : nullptr};
+}
+
+VT TangentBuilder::linearAssignment(const Assign &A, const VT &LV,
+                                    const VT &RV) {
+  // Only adjoint memory has tangents here (through a pointer that
+  // chooses between adjoints, `*((c ? &_d_a : &_d_b) + o) += e`): its
+  // lanes only, as for a dropped variable.
+  if (!A.Discarded)
+    return {fail(A.Whole, "assignment to an adjoint used as a value"), nullptr};
+  switch (A.Op) {
   case BO_Assign:
-    NewT = orZero(RV.T, LT);
+    emit(B.binop(A.Op, LV.T, rhs(orZero(RV.T, A.LT))));
+    break;
+  case BO_AddAssign:
+  case BO_SubAssign:
+    if (RV.T)
+      emit(B.binop(A.Op, LV.T, rhs(RV.T)));
+    break;
+  case BO_MulAssign:
+  case BO_DivAssign:
+    if (RV.T)
+      return {fail(A.Whole, "product of two adjoints"), nullptr};
+    emit(B.binop(A.Op, LV.T, rhs(RV.V)));
+    break;
+  default:
+    return {fail(A.Whole, constructName(A.Whole)), nullptr};
+  }
+  return {};
+}
+
+bool TangentBuilder::assignedTangent(const Assign &A, VT &RV, Expr *Old,
+                                     Expr *&NewT, bool &Skip) {
+  const Expr *R = A.R;
+  switch (A.Op) {
+  case BO_Assign:
+    NewT = orZero(RV.T, A.LT);
     break;
   case BO_AddAssign:
   case BO_SubAssign:
     if (!RV.T) {
       // p += k on a pointer moves its tangent pointer too.
-      if (LT->isPointerType())
+      if (A.LT->isPointerType())
         NewT = dup(RV, R);
       else
         Skip = true;
@@ -331,14 +278,14 @@ VT TangentBuilder::assignment(const Expr *Whole, BinaryOperatorKind Op,
   case BO_MulAssign: {
     // t' = t' * r + l * r'
     Expr *Rv = dup(RV, R);
-    NewT = add(mul(LVal(true).T, Rv),
+    NewT = add(mul(assignedLValue(A, true).T, Rv),
                RV.T ? mul(Old, RV.T) : nullptr);
     break;
   }
   case BO_DivAssign: {
     // t' = (t' - l / r * r') / r
     Expr *Rv = dup(RV, R);
-    Expr *Num = LVal(true).T;
+    Expr *Num = assignedLValue(A, true).T;
     if (RV.T)
       Num = B.binop(BO_Sub, Num,
                     mul(B.binop(BO_Div, Old, dup(RV, R)), RV.T));
@@ -346,22 +293,98 @@ VT TangentBuilder::assignment(const Expr *Whole, BinaryOperatorKind Op,
     break;
   }
   default:
-    return {fail(Whole, constructName(Whole)), nullptr};
+    return failed(A.Whole, constructName(A.Whole));
   }
+  return true;
+}
+
+VT TangentBuilder::trackedAssignment(const Assign &A, VT &LV, VT &RV) {
+  const Expr *L = A.L;
+  if (LV.T->getType().isConstQualified())
+    return {fail(L, "write to '" + spelled(L) +
+                        "', whose tangent is read-only (a 'T[]' parameter "
+                        "gets a 'const T *' tangent: declare it 'T *')"),
+            nullptr};
+  bool Pure = A.AddrV || pureAccess(L, Ctx);
+  // The value of the left side before the write, when the tangent needs
+  // it (x *= e, x /= e).
+  Expr *Old = nullptr;
+  if (A.Op == BO_MulAssign || A.Op == BO_DivAssign) {
+    if (!Pure)
+      return {fail(L, "compound assignment to an expression with side "
+                      "effects"),
+              nullptr};
+    Old = assignedLValue(A, false).V;
+  }
+  Expr *TL = LV.T;
+  Expr *NewT = nullptr;
+  bool Skip = false;
+  if (!assignedTangent(A, RV, Old, NewT, Skip))
+    return {};
   if (!Skip) {
     BinaryOperatorKind TOp =
-        Op == BO_AddAssign || Op == BO_SubAssign ? Op : BO_Assign;
+        A.Op == BO_AddAssign || A.Op == BO_SubAssign ? A.Op : BO_Assign;
     emit(B.binop(TOp, TL, rhs(NewT)));
   }
-  Expr *A = B.binop(Op, LV.V, rhs(RV.V));
-  if (Discarded)
-    return {A, nullptr};
+  Expr *Asg = B.binop(A.Op, LV.V, rhs(RV.V));
+  if (A.Discarded)
+    return {Asg, nullptr};
   if (!Pure)
-    return {fail(Whole, "assignment with side effects in its left side, "
-                        "used as a value"),
+    return {fail(A.Whole, "assignment with side effects in its left side, "
+                          "used as a value"),
             nullptr};
-  emit(A);
-  return LVal(true);
+  emit(Asg);
+  return assignedLValue(A, true);
+}
+
+VT TangentBuilder::assignment(const Expr *Whole, BinaryOperatorKind Op,
+                              const Expr *L, const Expr *R) {
+  modelled(Whole);
+  bool Discarded = Whole == Discard;
+  if (const Expr *F = derefFormOf(L))
+    L = F; // *std::max_element(v.begin(), v.end()) *= x
+  Assign A{Whole, Op, L, R, L->getType(), Discarded};
+  if (isa<ConditionalOperator>(L->IgnoreParens()) && floatingOrPointer(A.LT))
+    return {fail(L, "assignment to a '?:' of differentiated memory"), nullptr};
+  bool Tracked = floatingOrPointer(A.LT);
+  bool IsThisRoot = false;
+  const VarDecl *Root = pathRoot(L, IsThisRoot, /*Strict=*/true);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(L->IgnoreParenImpCasts());
+      !Root && DRE)
+    Root = dyn_cast<VarDecl>(DRE->getDecl()); // (a dropped scalar local)
+  if (Root && Dropped.count(Root))
+    return droppedAssignment(A, Root);
+  VT RV = expr(R, Tracked);
+  if (!innerAssignments(A, RV, Tracked))
+    return {};
+  // `*++r = y * *r`: the right side's tangent is taken before the left
+  // side's effects (on the tangent pointer too) run.
+  if (RV.T && !NoHoist && !pureAccess(A.L, Ctx))
+    RV.T = hoist(RV.T, RV.T->getType(), nullptr);
+  // `*argmax(a, n) *= e`, `largest(a, n) /= e`, `row(A, n, i)[j] *= e`:
+  // the address and its tangent's are computed once.
+  if ((Op == BO_MulAssign || Op == BO_DivAssign) && Tracked &&
+      A.L->isLValue() && !pureAccess(A.L, Ctx) && !hoistAssignedAddress(A))
+    return {};
+  VT LV = assignedLValue(A, Tracked);
+  if (!LV.V || !RV.V)
+    return {};
+  if (!Tracked) {
+    Expr *Asg = B.binop(Op, LV.V, rhs(RV.V));
+    return {Asg, nullptr};
+  }
+  if (!LV.T) {
+    // (Linear mode: the pullback's own values have no tangents.)
+    if (!RV.T && ((Op != BO_MulAssign && Op != BO_DivAssign) || Linear))
+      return {B.binop(Op, LV.V, rhs(RV.V)), nullptr};
+    return {fail(A.L, "write of a differentiated value to '" + spelled(A.L) +
+                          "', which has no tangent (memory outside the "
+                          "function's differentiated parameters)"),
+            nullptr};
+  }
+  if (Linear)
+    return linearAssignment(A, LV, RV);
+  return trackedAssignment(A, LV, RV);
 }
 
 VT TangentBuilder::binary(const BinaryOperator *BO, bool NeedT) {
@@ -529,6 +552,142 @@ Expr *TangentBuilder::condition(const Expr *C) {
   return Out;
 }
 
+VT TangentBuilder::arraySubscript(const ArraySubscriptExpr *AS) {
+  VT Base = expr(AS->getBase(), true);
+  VT Idx = expr(AS->getIdx(), false);
+  if (!Base.V || !Idx.V)
+    return {};
+  Expr *I2 = Base.T ? dup(Idx, AS->getIdx()) : nullptr;
+  return {B.subscript(Base.V, Idx.V),
+          Base.T ? B.subscript(Base.T, I2) : nullptr};
+}
+
+VT TangentBuilder::memberAccess(const MemberExpr *ME) {
+  const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+  if (!FD || !FD->getIdentifier())
+    return {fail(ME, "member access"), nullptr};
+  VT Base = expr(ME->getBase(), true);
+  if (!Base.V)
+    return {};
+  // A member without floating data (`int n`) has no tangent: the tangent
+  // object holds the value there (`S{x, 3}` -> `S{t_x, 3}`).
+  QualType FT = FD->getType();
+  bool Carries = isFloating(FT) || hasFloatingData(FT) || FT->isPointerType() ||
+                 FT->isReferenceType();
+  return {B.member(Base.V, FD->getName(), ME->isArrow()),
+          Base.T && Carries ? B.member(Base.T, FD->getName(), ME->isArrow())
+                            : nullptr};
+}
+
+VT TangentBuilder::explicitCast(const ExplicitCastExpr *EC, bool NeedT) {
+  QualType T = EC->getTypeAsWritten();
+  const Expr *Sub = EC->getSubExpr();
+  if (isa<CXXFunctionalCastExpr>(EC) &&
+      isa<InitListExpr, CXXConstructExpr>(Sub->IgnoreImplicit())) {
+    if (hasFloatingData(EC->getType()))
+      return objectTemporary(Sub, EC->getType());
+    VT X2 = expr(Sub, false);
+    return {X2.V, nullptr};
+  }
+  bool FloatCast = isFloating(T) && isFloating(Sub->getType());
+  VT X2 = expr(Sub, NeedT && FloatCast);
+  if (!X2.V)
+    return {};
+  if (T->isVoidType())
+    return {B.staticCast(T, X2.V), nullptr};
+  if (T->isPointerType() && X2.T)
+    return {fail(EC, "cast of a pointer to differentiated memory"), nullptr};
+  // (A pullback's byte offsets: `reinterpret_cast<const char *>(p)`.)
+  if (isa<CXXReinterpretCastExpr>(EC))
+    return {B.reinterpretCast(T, X2.V), nullptr};
+  if (isa<CXXConstCastExpr>(EC))
+    return {B.constCast(T, X2.V), nullptr};
+  return {B.staticCast(T, X2.V),
+          FloatCast && X2.T ? B.staticCast(tanType(T), X2.T) : nullptr};
+}
+
+VT TangentBuilder::throwExpr(const CXXThrowExpr *TE) {
+  VT Sub = expr(TE->getSubExpr(), false);
+  ExprResult R = S.BuildCXXThrow(B.Loc, Sub.V, false);
+  return {R.isInvalid() ? nullptr : R.get(), nullptr};
+}
+
+VT TangentBuilder::constructExpr(const CXXConstructExpr *CE, bool NeedT) {
+  // A copy (an argument passed by value): the object itself.
+  if (CE->getConstructor()->isCopyOrMoveConstructor() && CE->getNumArgs() >= 1)
+    return expr(CE->getArg(0), NeedT);
+  // (Linear mode: an object without adjoints is built as written; from
+  // braces, `std::vector<double> v = {a, b}`, replayed.)
+  bool Own = pullbackOwn(CE);
+  if (hasFloatingData(CE->getType()) && !Own)
+    return objectTemporary(CE, CE->getType());
+  if (Own && llvm::any_of(CE->arguments(), [](const Expr *A) {
+        return isa<CXXStdInitializerListExpr>(A->IgnoreImplicit());
+      }))
+    if (Expr *R = replayed(CE))
+      return {R, nullptr};
+  SmallVector<Expr *, 4> Args;
+  for (const Expr *A : CE->arguments()) {
+    if (isa<CXXDefaultArgExpr>(A))
+      break;
+    VT Ai = expr(A, false);
+    if (!Ai.V)
+      return {};
+    Args.push_back(Ai.V);
+  }
+  if (CE->getNumArgs() == 1 && Args.size() == 1 &&
+      !isa<CXXTemporaryObjectExpr>(CE) && !CE->getConstructor()->isExplicit())
+    return {Args[0], nullptr}; // a converting construction
+  return {B.construct(CE->getType(), Args, CE->isListInitialization()),
+          nullptr};
+}
+
+Expr *TangentBuilder::replayedScratch(const Expr *X) {
+  const Expr *Freed = nullptr;
+  if (const auto *DE = dyn_cast<CXXDeleteExpr>(X))
+    Freed = DE->getArgument()->IgnoreImpCasts();
+  // (Heap memory with a tangent: the tangent memory goes with it.)
+  Expr *FreeT = Freed ? freedTangent(Freed) : nullptr;
+  if (FreeT)
+    emit(FreeT);
+  const auto *NE = dyn_cast<CXXNewExpr>(X);
+  // (Linear mode: the pullback's own scratch memory, `new double[n]` of
+  // the primal, has no tangent; the adjoint's shadow is shadow_alloc's.)
+  bool Own = Linear && (NE || Freed) && !LinAct->reachesActive(X);
+  if (Own ||
+      (NE && !hasFloatingData(NE->getAllocatedType()) &&
+       !NE->getAllocatedType()->isPointerType()) ||
+      FreeT ||
+      (Freed && Freed->getType()->isPointerType() &&
+       !hasFloatingData(Freed->getType()->getPointeeType()) &&
+       !Freed->getType()->getPointeeType()->isPointerType()))
+    return replayed(X);
+  return nullptr;
+}
+
+bool TangentBuilder::bracesWithoutTangents(const InitListExpr *IL, VT &Out) {
+  SmallVector<Expr *, 4> Elems;
+  for (const Expr *E : IL->inits()) {
+    VT Ei = expr(E, false);
+    Out = {};
+    if (!Ei.V)
+      return true;
+    if (Ei.T) {
+      Out = {fail(E, "pointer '" + spelled(E) +
+                         "' into differentiated memory in the " +
+                         constructName(IL) + " (pass the pointer itself)"),
+             nullptr};
+      return true;
+    }
+    Elems.push_back(Ei.V);
+  }
+  ExprResult R = S.ActOnInitList(B.Loc, Elems, B.Loc);
+  if (R.isInvalid())
+    return false;
+  Out = {R.get(), nullptr};
+  return true;
+}
+
 VT TangentBuilder::expr(const Expr *X, bool NeedT) {
   if (!X)
     return {};
@@ -578,97 +737,18 @@ VT TangentBuilder::expr(const Expr *X, bool NeedT) {
     return binary(BO, NeedT);
   if (const auto *CO = dyn_cast<ConditionalOperator>(X))
     return conditional(CO, NeedT);
-  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(X)) {
-    VT Base = expr(AS->getBase(), true);
-    VT Idx = expr(AS->getIdx(), false);
-    if (!Base.V || !Idx.V)
-      return {};
-    Expr *I2 = Base.T ? dup(Idx, AS->getIdx()) : nullptr;
-    return {B.subscript(Base.V, Idx.V),
-            Base.T ? B.subscript(Base.T, I2) : nullptr};
-  }
-  if (const auto *ME = dyn_cast<MemberExpr>(X)) {
-    const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
-    if (!FD || !FD->getIdentifier())
-      return {fail(ME, "member access"), nullptr};
-    VT Base = expr(ME->getBase(), true);
-    if (!Base.V)
-      return {};
-    // A member without floating data (`int n`) has no tangent: the tangent
-    // object holds the value there (`S{x, 3}` -> `S{t_x, 3}`).
-    QualType FT = FD->getType();
-    bool Carries = isFloating(FT) || hasFloatingData(FT) ||
-                   FT->isPointerType() || FT->isReferenceType();
-    return {B.member(Base.V, FD->getName(), ME->isArrow()),
-            Base.T && Carries
-                ? B.member(Base.T, FD->getName(), ME->isArrow())
-                : nullptr};
-  }
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(X))
+    return arraySubscript(AS);
+  if (const auto *ME = dyn_cast<MemberExpr>(X))
+    return memberAccess(ME);
   if (const auto *CE = dyn_cast<CallExpr>(X))
     return call(CE, NeedT);
-  if (const auto *EC = dyn_cast<ExplicitCastExpr>(X)) {
-    QualType T = EC->getTypeAsWritten();
-    const Expr *Sub = EC->getSubExpr();
-    if (isa<CXXFunctionalCastExpr>(EC) &&
-        isa<InitListExpr, CXXConstructExpr>(Sub->IgnoreImplicit())) {
-      if (hasFloatingData(EC->getType()))
-        return objectTemporary(Sub, EC->getType());
-      VT X2 = expr(Sub, false);
-      return {X2.V, nullptr};
-    }
-    bool FloatCast = isFloating(T) && isFloating(Sub->getType());
-    VT X2 = expr(Sub, NeedT && FloatCast);
-    if (!X2.V)
-      return {};
-    if (T->isVoidType())
-      return {B.staticCast(T, X2.V), nullptr};
-    if (T->isPointerType() && X2.T)
-      return {fail(EC, "cast of a pointer to differentiated memory"),
-              nullptr};
-    // (A pullback's byte offsets: `reinterpret_cast<const char *>(p)`.)
-    if (isa<CXXReinterpretCastExpr>(EC))
-      return {B.reinterpretCast(T, X2.V), nullptr};
-    if (isa<CXXConstCastExpr>(EC))
-      return {B.constCast(T, X2.V), nullptr};
-    return {B.staticCast(T, X2.V),
-            FloatCast && X2.T ? B.staticCast(tanType(T), X2.T) : nullptr};
-  }
-  if (const auto *TE = dyn_cast<CXXThrowExpr>(X)) {
-    VT Sub = expr(TE->getSubExpr(), false);
-    ExprResult R = S.BuildCXXThrow(B.Loc, Sub.V, false);
-    return {R.isInvalid() ? nullptr : R.get(), nullptr};
-  }
-  if (const auto *CE = dyn_cast<CXXConstructExpr>(X)) {
-    // A copy (an argument passed by value): the object itself.
-    if (CE->getConstructor()->isCopyOrMoveConstructor() &&
-        CE->getNumArgs() >= 1)
-      return expr(CE->getArg(0), NeedT);
-    // (Linear mode: an object without adjoints is built as written; from
-    // braces, `std::vector<double> v = {a, b}`, replayed.)
-    bool Own = pullbackOwn(CE);
-    if (hasFloatingData(CE->getType()) && !Own)
-      return objectTemporary(CE, CE->getType());
-    if (Own && llvm::any_of(CE->arguments(), [](const Expr *A) {
-          return isa<CXXStdInitializerListExpr>(A->IgnoreImplicit());
-        }))
-      if (Expr *R = replayed(CE))
-        return {R, nullptr};
-    SmallVector<Expr *, 4> Args;
-    for (const Expr *A : CE->arguments()) {
-      if (isa<CXXDefaultArgExpr>(A))
-        break;
-      VT Ai = expr(A, false);
-      if (!Ai.V)
-        return {};
-      Args.push_back(Ai.V);
-    }
-    if (CE->getNumArgs() == 1 && Args.size() == 1 &&
-        !isa<CXXTemporaryObjectExpr>(CE) &&
-        !CE->getConstructor()->isExplicit())
-      return {Args[0], nullptr}; // a converting construction
-    return {B.construct(CE->getType(), Args, CE->isListInitialization()),
-            nullptr};
-  }
+  if (const auto *EC = dyn_cast<ExplicitCastExpr>(X))
+    return explicitCast(EC, NeedT);
+  if (const auto *TE = dyn_cast<CXXThrowExpr>(X))
+    return throwExpr(TE);
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(X))
+    return constructExpr(CE, NeedT);
   if (isa<CXXScalarValueInitExpr>(X) || isa<ImplicitValueInitExpr>(X))
     return {valueZero(X->getType()), nullptr};
   if (isa<InitListExpr>(X) && hasFloatingData(X->getType()))
@@ -676,47 +756,14 @@ VT TangentBuilder::expr(const Expr *X, bool NeedT) {
   // Scratch memory without floating data (`new int[n]`, `delete[] idx`):
   // replayed as written (floating scratch gets tangent memory where it is
   // declared, TangentStmts.cpp heapTangent).
-  const Expr *Freed = nullptr;
-  if (const auto *DE = dyn_cast<CXXDeleteExpr>(X))
-    Freed = DE->getArgument()->IgnoreImpCasts();
-  // (Heap memory with a tangent: the tangent memory goes with it.)
-  Expr *FreeT = Freed ? freedTangent(Freed) : nullptr;
-  if (FreeT)
-    emit(FreeT);
-  const auto *NE = dyn_cast<CXXNewExpr>(X);
-  // (Linear mode: the pullback's own scratch memory, `new double[n]` of
-  // the primal, has no tangent; the adjoint's shadow is shadow_alloc's.)
-  bool Own = Linear && (NE || Freed) && !LinAct->reachesActive(X);
-  if (Own ||
-      (NE && !hasFloatingData(NE->getAllocatedType()) &&
-       !NE->getAllocatedType()->isPointerType()) ||
-      FreeT ||
-      (Freed && Freed->getType()->isPointerType() &&
-       !hasFloatingData(Freed->getType()->getPointeeType()) &&
-       !Freed->getType()->getPointeeType()->isPointerType())) {
-    if (Expr *Out = replayed(X))
-      return {Out, nullptr};
-  }
+  if (Expr *Out = replayedScratch(X))
+    return {Out, nullptr};
   // Braces of values without tangents (`const double *rows[2] = {t0, t1}`
   // over constant tables): as written; a pointer into differentiated
   // memory in them would be untracked.
-  if (const auto *IL = dyn_cast<InitListExpr>(X)) {
-    SmallVector<Expr *, 4> Elems;
-    for (const Expr *E : IL->inits()) {
-      VT Ei = expr(E, false);
-      if (!Ei.V)
-        return {};
-      if (Ei.T)
-        return {fail(E, "pointer '" + spelled(E) +
-                            "' into differentiated memory in the " +
-                            constructName(X) + " (pass the pointer itself)"),
-                nullptr};
-      Elems.push_back(Ei.V);
-    }
-    ExprResult R = S.ActOnInitList(B.Loc, Elems, B.Loc);
-    if (!R.isInvalid())
-      return {R.get(), nullptr};
-  }
+  if (const auto *IL = dyn_cast<InitListExpr>(X))
+    if (VT Out; bracesWithoutTangents(IL, Out))
+      return Out;
   return {fail(X, constructName(X)), nullptr};
 }
 
