@@ -115,6 +115,134 @@ void PullbackBuilder::accumulateObject(Expr *Dst, Expr *Adj, QualType T,
       [&] { return B.ref(A); }, Out);
 }
 
+void PullbackBuilder::backpropTemporaryMember(const Expr *K, const Expr *Temp,
+                                              Expr *Adj, QualType T,
+                                              Stmts &Out) {
+  // A member of a temporary: a zero object with that member's adjoint,
+  // sent to what built the temporary.
+  QualType BT = Temp->getType().getNonReferenceType().getUnqualifiedType();
+  VarDecl *G = B.var(PB, fresh("_g"), BT, B.zero(BT));
+  Out.push_back(B.declStmt(G));
+  Expr *M = onTemporaryPath(B, K, B.ref(G));
+  if (!M) {
+    unsupported(K, constructName(K));
+    return;
+  }
+  if (T->isRecordType())
+    accumulateObject(M, Adj, T, Out);
+  else
+    Out.push_back(B.addAssign(M, Adj));
+  backprop(Temp, B.ref(G), Out);
+}
+
+bool PullbackBuilder::backpropAggregate(const Expr *K, Expr *Adj, QualType T,
+                                        Stmts &Out) {
+  if (const CXXConstructExpr *CC = complexConstruction(K)) {
+    backpropComplexConstruction(CC, Adj, Out);
+    return true;
+  }
+  SmallVector<std::pair<const FieldDecl *, const Expr *>, 4> MW;
+  if (memberwiseInit(K, MW)) {
+    ValueDecl *A = bindRef(Adj, T, true, Out);
+    for (auto It = MW.rbegin(); It != MW.rend(); ++It)
+      backprop(It->second, B.member(B.ref(A), It->first->getName()), Out);
+    return true;
+  }
+  if (const CXXConstructExpr *UC = userConstruction(K)) {
+    backpropUserConstruction(UC, Adj, Out);
+    return true;
+  }
+  if (auto Els = tupleElements(K); !Els.empty()) {
+    // Element I's adjoint: .first / .second, or std::get<I>.
+    ValueDecl *A = bindRef(Adj, T, true, Out);
+    for (unsigned I = Els.size(); I-- > 0;)
+      backprop(Els[I],
+               isTuple(T)
+                   ? B.callStd("get", {B.ref(A)},
+                               {B.exprArg(B.intLit(I, Ctx.getSizeType()))})
+                   : B.member(B.ref(A), I == 0 ? "first" : "second"),
+               Out);
+    return true;
+  }
+  if (const InitListExpr *IL = bracedVector(K)) {
+    // std::vector<double>{a, b}: element I gets the adjoint's element I.
+    ValueDecl *A = bindRef(Adj, T, true, Out);
+    backpropBraces(IL, [&] { return B.ref(A); }, Out);
+    return true;
+  }
+  if (const auto *IL = dyn_cast<InitListExpr>(K)) {
+    ValueDecl *A = T->isRecordType() ? bindRef(Adj, T, true, Out) : nullptr;
+    backpropBraces(IL, [&] { return A ? B.ref(A) : Adj; }, Out);
+    return true;
+  }
+  return false;
+}
+
+void PullbackBuilder::backpropBinary(const BinaryOperator *BO, Expr *Adj,
+                                     QualType T, Stmts &Out) {
+  const Expr *L = BO->getLHS(), *R = BO->getRHS();
+  bool LA = Act.isActive(strip(L)), RA = Act.isActive(strip(R));
+  auto Share = [&]() -> std::function<Expr *()> {
+    if (LA && RA) {
+      VarDecl *V = bind(Adj, T, Out);
+      return [this, V] { return B.ref(V); };
+    }
+    return [Adj] { return Adj; };
+  }();
+  // Operands in reverse evaluation order: the forward sweep evaluated
+  // L before R, so calls in R are reversed first (their frames are on
+  // top of the stack, and their writes happened last).
+  switch (BO->getOpcode()) {
+  case BO_Add:
+    backprop(R, Share(), Out);
+    backprop(L, Share(), Out);
+    return;
+  case BO_Sub:
+    if (RA)
+      backprop(R, B.unop(UO_Minus, Share()), Out);
+    backprop(L, Share(), Out);
+    return;
+  case BO_Mul:
+    if (RA)
+      backprop(R, B.binop(BO_Mul, val(L), Share()), Out);
+    if (LA)
+      backprop(L, B.binop(BO_Mul, Share(), val(R)), Out);
+    return;
+  case BO_Div:
+    if (RA)
+      backprop(R,
+               B.unop(UO_Minus,
+                      B.binop(BO_Div, B.binop(BO_Mul, Share(), val(L)),
+                              B.binop(BO_Mul, val(R), val(R)))),
+               Out);
+    if (LA)
+      backprop(L, B.binop(BO_Div, Share(), val(R)), Out);
+    return;
+  case BO_Comma:
+    backprop(R, Adj, Out);
+    return;
+  default:
+    unsupported(BO, "'" + BO->getOpcodeStr().str() + "' operator");
+    return;
+  }
+}
+
+void PullbackBuilder::backpropConditional(const ConditionalOperator *CO,
+                                          Expr *Adj, QualType T, Stmts &Out) {
+  auto It = Values.find(strip(CO->getCond()));
+  if (It == Values.end()) {
+    unsupported(CO, "conditional operator (internal error)");
+    return;
+  }
+  VarDecl *V = bind(Adj, T, Out);
+  Stmts TB, FB;
+  backprop(CO->getTrueExpr(), B.ref(V), TB);
+  backprop(CO->getFalseExpr(), B.ref(V), FB);
+  if (!TB.empty() || !FB.empty())
+    Out.push_back(B.ifStmt(B.ref(It->second), B.block(TB),
+                           FB.empty() ? nullptr : B.block(FB)));
+}
+
 void PullbackBuilder::backprop(const Expr *E, Expr *Adj, Stmts &Out) {
   if (Failed || !Adj)
     return;
@@ -134,21 +262,7 @@ void PullbackBuilder::backprop(const Expr *E, Expr *Adj, Stmts &Out) {
     return;
   }
   if (const Expr *Temp = temporaryRoot(Ctx, K)) {
-    // A member of a temporary: a zero object with that member's adjoint,
-    // sent to what built the temporary.
-    QualType BT = Temp->getType().getNonReferenceType().getUnqualifiedType();
-    VarDecl *G = B.var(PB, fresh("_g"), BT, B.zero(BT));
-    Out.push_back(B.declStmt(G));
-    Expr *M = onTemporaryPath(B, K, B.ref(G));
-    if (!M) {
-      unsupported(K, constructName(K));
-      return;
-    }
-    if (T->isRecordType())
-      accumulateObject(M, Adj, T, Out);
-    else
-      Out.push_back(B.addAssign(M, Adj));
-    backprop(Temp, B.ref(G), Out);
+    backpropTemporaryMember(K, Temp, Adj, T, Out);
     return;
   }
   if (const auto *DRE = dyn_cast<DeclRefExpr>(K)) {
@@ -162,44 +276,8 @@ void PullbackBuilder::backprop(const Expr *E, Expr *Adj, Stmts &Out) {
     Out.push_back(B.addAssign(B.ref(adjointOf(VD)), Adj));
     return;
   }
-  if (const CXXConstructExpr *CC = complexConstruction(K)) {
-    backpropComplexConstruction(CC, Adj, Out);
+  if (backpropAggregate(K, Adj, T, Out))
     return;
-  }
-  SmallVector<std::pair<const FieldDecl *, const Expr *>, 4> MW;
-  if (memberwiseInit(K, MW)) {
-    ValueDecl *A = bindRef(Adj, T, true, Out);
-    for (auto It = MW.rbegin(); It != MW.rend(); ++It)
-      backprop(It->second, B.member(B.ref(A), It->first->getName()), Out);
-    return;
-  }
-  if (const CXXConstructExpr *UC = userConstruction(K)) {
-    backpropUserConstruction(UC, Adj, Out);
-    return;
-  }
-  if (auto Els = tupleElements(K); !Els.empty()) {
-    // Element I's adjoint: .first / .second, or std::get<I>.
-    ValueDecl *A = bindRef(Adj, T, true, Out);
-    for (unsigned I = Els.size(); I-- > 0;)
-      backprop(Els[I],
-               isTuple(T)
-                   ? B.callStd("get", {B.ref(A)},
-                               {B.exprArg(B.intLit(I, Ctx.getSizeType()))})
-                   : B.member(B.ref(A), I == 0 ? "first" : "second"),
-               Out);
-    return;
-  }
-  if (const InitListExpr *IL = bracedVector(K)) {
-    // std::vector<double>{a, b}: element I gets the adjoint's element I.
-    ValueDecl *A = bindRef(Adj, T, true, Out);
-    backpropBraces(IL, [&] { return B.ref(A); }, Out);
-    return;
-  }
-  if (const auto *IL = dyn_cast<InitListExpr>(K)) {
-    ValueDecl *A = T->isRecordType() ? bindRef(Adj, T, true, Out) : nullptr;
-    backpropBraces(IL, [&] { return A ? B.ref(A) : Adj; }, Out);
-    return;
-  }
   // A side effect hoisted out of this expression: its value is its target.
   if (HoistedEffects.count(K)) {
     if (const auto *BO = dyn_cast<BinaryOperator>(K))
@@ -218,65 +296,11 @@ void PullbackBuilder::backprop(const Expr *E, Expr *Adj, Stmts &Out) {
     return;
   }
   if (const auto *BO = dyn_cast<BinaryOperator>(K)) {
-    const Expr *L = BO->getLHS(), *R = BO->getRHS();
-    bool LA = Act.isActive(strip(L)), RA = Act.isActive(strip(R));
-    auto Share = [&]() -> std::function<Expr *()> {
-      if (LA && RA) {
-        VarDecl *V = bind(Adj, T, Out);
-        return [this, V] { return B.ref(V); };
-      }
-      return [Adj] { return Adj; };
-    }();
-    // Operands in reverse evaluation order: the forward sweep evaluated
-    // L before R, so calls in R are reversed first (their frames are on
-    // top of the stack, and their writes happened last).
-    switch (BO->getOpcode()) {
-    case BO_Add:
-      backprop(R, Share(), Out);
-      backprop(L, Share(), Out);
-      return;
-    case BO_Sub:
-      if (RA)
-        backprop(R, B.unop(UO_Minus, Share()), Out);
-      backprop(L, Share(), Out);
-      return;
-    case BO_Mul:
-      if (RA)
-        backprop(R, B.binop(BO_Mul, val(L), Share()), Out);
-      if (LA)
-        backprop(L, B.binop(BO_Mul, Share(), val(R)), Out);
-      return;
-    case BO_Div:
-      if (RA)
-        backprop(R,
-                 B.unop(UO_Minus,
-                        B.binop(BO_Div, B.binop(BO_Mul, Share(), val(L)),
-                                B.binop(BO_Mul, val(R), val(R)))),
-                 Out);
-      if (LA)
-        backprop(L, B.binop(BO_Div, Share(), val(R)), Out);
-      return;
-    case BO_Comma:
-      backprop(R, Adj, Out);
-      return;
-    default:
-      unsupported(BO, "'" + BO->getOpcodeStr().str() + "' operator");
-      return;
-    }
+    backpropBinary(BO, Adj, T, Out);
+    return;
   }
   if (const auto *CO = dyn_cast<ConditionalOperator>(K)) {
-    auto It = Values.find(strip(CO->getCond()));
-    if (It == Values.end()) {
-      unsupported(CO, "conditional operator (internal error)");
-      return;
-    }
-    VarDecl *V = bind(Adj, T, Out);
-    Stmts TB, FB;
-    backprop(CO->getTrueExpr(), B.ref(V), TB);
-    backprop(CO->getFalseExpr(), B.ref(V), FB);
-    if (!TB.empty() || !FB.empty())
-      Out.push_back(B.ifStmt(B.ref(It->second), B.block(TB),
-                             FB.empty() ? nullptr : B.block(FB)));
+    backpropConditional(CO, Adj, T, Out);
     return;
   }
   if (const auto *CE = dyn_cast<CallExpr>(K)) {

@@ -74,69 +74,70 @@ void PullbackBuilder::ifStmt(const IfStmt *IS, Stmts &Fwd, Stmts &Rev) {
                            RE.empty() ? nullptr : B.block(RE)));
 }
 
-/// `switch` on an integer, lowered to an if-chain on the recorded value:
-/// one link per run of case groups that fall through into each other (a
-/// run ends at a group ending in `break` or `return`), the groups of a run
-/// each under the test "entered at this group or an earlier one of the
-/// run", reversed in reverse order. A `break` elsewhere in a group (`if
-/// (c) break;`) makes the switch a loop that runs once (switchOnce).
-void PullbackBuilder::switchStmt(const SwitchStmt *SS, Stmts &Fwd,
-                                 Stmts &Rev) {
-  if ((SS->getInit() || SS->getConditionVariable()) &&
-      HeadersSplit.insert(SS).second) {
-    headerScope(SS->getInit(), SS->getConditionVariableDeclStmt(), SS, Fwd,
-                Rev);
-    return;
-  }
-  const auto *Body = dyn_cast<CompoundStmt>(SS->getBody());
-  if (!Body) {
-    unsupported(SS, "'switch' statement without a block");
-    return;
-  }
+/// A `switch` lowered to an if-chain (switchStmt): its case groups, the
+/// runs of groups that fall through into each other, the recorded value.
+struct PullbackBuilder::SwitchLowering {
   struct Group {
     SmallVector<const Expr *, 4> Values;
     bool Default = false;
     SmallVector<const Stmt *, 8> Body;
     bool Closed = false;
   };
+  struct Run {
+    unsigned First, Last; // indices into Groups
+    bool Default = false;
+  };
   std::vector<Group> Groups;
-  bool NestedBreak = false;
+  SmallVector<Run, 8> Runs;
+  VarDecl *C = nullptr; // the recorded value
+};
+
+bool PullbackBuilder::peelSwitchLabels(const Stmt *&St, SwitchLowering &L) {
+  auto &Groups = L.Groups;
+  bool Labeled = false;
+  while (true) {
+    if (const auto *CS = dyn_cast<CaseStmt>(St)) {
+      if (CS->getRHS()) {
+        unsupported(CS, "'case' range");
+        return false;
+      }
+      if (!Labeled && (Groups.empty() || !Groups.back().Body.empty() ||
+                       Groups.back().Closed))
+        Groups.emplace_back();
+      Labeled = true;
+      Groups.back().Values.push_back(CS->getLHS());
+      St = CS->getSubStmt();
+      continue;
+    }
+    if (const auto *DS = dyn_cast<DefaultStmt>(St)) {
+      if (!Labeled && (Groups.empty() || !Groups.back().Body.empty() ||
+                       Groups.back().Closed))
+        Groups.emplace_back();
+      Labeled = true;
+      Groups.back().Default = true;
+      St = DS->getSubStmt();
+      continue;
+    }
+    return true;
+  }
+}
+
+bool PullbackBuilder::switchGroups(const SwitchStmt *SS,
+                                   const CompoundStmt *Body,
+                                   SwitchLowering &L, bool &NestedBreak) {
+  auto &Groups = L.Groups;
   for (const Stmt *St : Body->body()) {
     // Peel the labels off this statement.
-    bool Labeled = false;
-    while (true) {
-      if (const auto *CS = dyn_cast<CaseStmt>(St)) {
-        if (CS->getRHS()) {
-          unsupported(CS, "'case' range");
-          return;
-        }
-        if (!Labeled && (Groups.empty() || !Groups.back().Body.empty() ||
-                         Groups.back().Closed))
-          Groups.emplace_back();
-        Labeled = true;
-        Groups.back().Values.push_back(CS->getLHS());
-        St = CS->getSubStmt();
-        continue;
-      }
-      if (const auto *DS = dyn_cast<DefaultStmt>(St)) {
-        if (!Labeled && (Groups.empty() || !Groups.back().Body.empty() ||
-                         Groups.back().Closed))
-          Groups.emplace_back();
-        Labeled = true;
-        Groups.back().Default = true;
-        St = DS->getSubStmt();
-        continue;
-      }
-      break;
-    }
+    if (!peelSwitchLabels(St, L))
+      return false;
     if (Groups.empty()) {
       unsupported(St, "statement before the first 'case'");
-      return;
+      return false;
     }
     if (Groups.back().Closed) {
       if (!isa<NullStmt>(St)) {
         unsupported(St, "unreachable statement in a 'switch'");
-        return;
+        return false;
       }
       continue;
     }
@@ -166,6 +167,91 @@ void PullbackBuilder::switchStmt(const SwitchStmt *SS, Stmts &Fwd,
   }
   if (!Groups.empty() && !Groups.back().Closed)
     Groups.back().Closed = true; // the last group may fall off the end
+  return true;
+}
+
+Expr *PullbackBuilder::switchMatches(SwitchLowering &L, unsigned From,
+                                     unsigned To) {
+  Expr *Test = nullptr;
+  for (unsigned K = From; K <= To; ++K)
+    for (const Expr *V : L.Groups[K].Values) {
+      Expr *Eq = B.binop(BO_EQ, B.ref(L.C), plain(V));
+      Test = Test ? B.binop(BO_LOr, Test, Eq) : Eq;
+    }
+  return Test;
+}
+
+Expr *PullbackBuilder::switchReached(SwitchLowering &L, unsigned Run,
+                                     unsigned K) {
+  const SwitchLowering::Run &Rn = L.Runs[Run];
+  bool DefaultBefore = false;
+  for (unsigned I = Rn.First; I <= K; ++I)
+    DefaultBefore |= L.Groups[I].Default;
+  if (!DefaultBefore)
+    return switchMatches(L, Rn.First, K);
+  return B.unop(UO_LNot, B.paren(switchMatches(L, K + 1, Rn.Last)));
+}
+
+void PullbackBuilder::switchRun(SwitchLowering &L, unsigned Run, Stmts &F,
+                                Stmts &R) {
+  const SwitchLowering::Run &Rn = L.Runs[Run];
+  if (Rn.First == Rn.Last) {
+    sequence(L.Groups[Rn.First].Body, F, R);
+    return;
+  }
+  // A jump (a `return`, or `continue` of a loop around the switch) in
+  // one group skips the reverse of the groups after it, as in a sequence.
+  auto [Flag, NextId] = jumpScope();
+  unsigned Start = *NextId;
+  SmallVector<Stmts, 4> RevParts;
+  for (unsigned K = Rn.First; K <= Rn.Last; ++K) {
+    unsigned Before = *NextId;
+    Stmts GF, GR;
+    sequence(L.Groups[K].Body, GF, GR);
+    if (Before > Start)
+      unlessJumped(Flag, Before, GR);
+    if (K == Rn.Last) {
+      F.insert(F.end(), GF.begin(), GF.end());
+      RevParts.push_back(std::move(GR));
+      continue;
+    }
+    F.push_back(B.ifStmt(switchReached(L, Run, K), B.block(GF), nullptr));
+    if (GR.empty()) {
+      RevParts.emplace_back();
+      continue;
+    }
+    Stmts Guarded;
+    Guarded.push_back(
+        B.ifStmt(switchReached(L, Run, K), B.block(GR), nullptr));
+    RevParts.push_back(std::move(Guarded));
+  }
+  for (auto It = RevParts.rbegin(); It != RevParts.rend(); ++It)
+    R.insert(R.end(), It->begin(), It->end());
+}
+
+/// `switch` on an integer, lowered to an if-chain on the recorded value:
+/// one link per run of case groups that fall through into each other (a
+/// run ends at a group ending in `break` or `return`), the groups of a run
+/// each under the test "entered at this group or an earlier one of the
+/// run", reversed in reverse order. A `break` elsewhere in a group (`if
+/// (c) break;`) makes the switch a loop that runs once (switchOnce).
+void PullbackBuilder::switchStmt(const SwitchStmt *SS, Stmts &Fwd,
+                                 Stmts &Rev) {
+  if ((SS->getInit() || SS->getConditionVariable()) &&
+      HeadersSplit.insert(SS).second) {
+    headerScope(SS->getInit(), SS->getConditionVariableDeclStmt(), SS, Fwd,
+                Rev);
+    return;
+  }
+  const auto *Body = dyn_cast<CompoundStmt>(SS->getBody());
+  if (!Body) {
+    unsupported(SS, "'switch' statement without a block");
+    return;
+  }
+  SwitchLowering L;
+  bool NestedBreak = false;
+  if (!switchGroups(SS, Body, L, NestedBreak))
+    return;
   if (NestedBreak) {
     switchOnce(SS, Fwd, Rev);
     return;
@@ -175,104 +261,45 @@ void PullbackBuilder::switchStmt(const SwitchStmt *SS, Stmts &Fwd,
   QualType CT = SS->getCond()->IgnoreParenImpCasts()->getType();
   if (!CT->isIntegralOrEnumerationType())
     CT = Ctx.IntTy;
-  VarDecl *C = hoist("_s", CT.getUnqualifiedType());
-  Fwd.push_back(B.assign(B.ref(C), plain(SS->getCond())));
+  L.C = hoist("_s", CT.getUnqualifiedType());
+  Fwd.push_back(B.assign(B.ref(L.C), plain(SS->getCond())));
   if (!Loops.empty() && !Frames.empty())
-    Frames.back().Recorded.push_back(C);
+    Frames.back().Recorded.push_back(L.C);
 
   // Runs of groups: a group that does not end in `break` or `return` falls
   // through into the next one, so a run is the groups from one that follows
   // a closed group up to the next closed one. One run is entered at most.
-  struct Run {
-    unsigned First, Last; // indices into Groups
-    bool Default = false;
-  };
-  SmallVector<Run, 8> Runs;
-  for (unsigned I = 0; I < Groups.size(); ++I) {
-    if (Runs.empty() || Groups[Runs.back().Last].Closed)
+  auto &Runs = L.Runs;
+  for (unsigned I = 0; I < L.Groups.size(); ++I) {
+    if (Runs.empty() || L.Groups[Runs.back().Last].Closed)
       Runs.push_back({I, I});
     Runs.back().Last = I;
-    Runs.back().Default |= Groups[I].Default;
+    Runs.back().Default |= L.Groups[I].Default;
   }
-  // c == v for the values of groups [From, To] (none of them the default).
-  auto Matches = [&](unsigned From, unsigned To) {
-    Expr *Test = nullptr;
-    for (unsigned K = From; K <= To; ++K)
-      for (const Expr *V : Groups[K].Values) {
-        Expr *Eq = B.binop(BO_EQ, B.ref(C), plain(V));
-        Test = Test ? B.binop(BO_LOr, Test, Eq) : Eq;
-      }
-    return Test;
-  };
-  // Inside run Rn, whether group K runs: the run was entered at one of its
-  // groups up to K. With the default among those, the complement (entered
-  // at none of the groups after K).
-  auto Reached = [&](const Run &Rn, unsigned K) -> Expr * {
-    bool DefaultBefore = false;
-    for (unsigned I = Rn.First; I <= K; ++I)
-      DefaultBefore |= Groups[I].Default;
-    if (!DefaultBefore)
-      return Matches(Rn.First, K);
-    return B.unop(UO_LNot, B.paren(Matches(K + 1, Rn.Last)));
-  };
-  // A run's forward and reverse statements: the groups in order, and
-  // their reverses in reverse order, each under its test but the last.
-  auto Build = [&](const Run &Rn, Stmts &F, Stmts &R) {
-    if (Rn.First == Rn.Last) {
-      sequence(Groups[Rn.First].Body, F, R);
-      return;
-    }
-    // A jump (a `return`, or `continue` of a loop around the switch) in
-    // one group skips the reverse of the groups after it, as in a sequence.
-    auto [Flag, NextId] = jumpScope();
-    unsigned Start = *NextId;
-    SmallVector<Stmts, 4> RevParts;
-    for (unsigned K = Rn.First; K <= Rn.Last; ++K) {
-      unsigned Before = *NextId;
-      Stmts GF, GR;
-      sequence(Groups[K].Body, GF, GR);
-      if (Before > Start)
-        unlessJumped(Flag, Before, GR);
-      if (K == Rn.Last) {
-        F.insert(F.end(), GF.begin(), GF.end());
-        RevParts.push_back(std::move(GR));
-        continue;
-      }
-      F.push_back(B.ifStmt(Reached(Rn, K), B.block(GF), nullptr));
-      if (GR.empty()) {
-        RevParts.emplace_back();
-        continue;
-      }
-      Stmts Guarded;
-      Guarded.push_back(B.ifStmt(Reached(Rn, K), B.block(GR), nullptr));
-      RevParts.push_back(std::move(Guarded));
-    }
-    for (auto It = RevParts.rbegin(); It != RevParts.rend(); ++It)
-      R.insert(R.end(), It->begin(), It->end());
-  };
 
   // if (c == v1 || c == v2) {...} else if ... else {default run}
   Stmt *FwdChain = nullptr, *RevChain = nullptr;
-  const Run *Default = nullptr;
-  for (const Run &Rn : Runs)
-    if (Rn.Default)
-      Default = &Rn;
+  std::optional<unsigned> Default;
+  for (unsigned I = 0; I < Runs.size(); ++I)
+    if (Runs[I].Default)
+      Default = I;
   Stmts DF, DR;
   if (Default)
-    Build(*Default, DF, DR);
+    switchRun(L, *Default, DF, DR);
   FwdChain = Default ? B.block(DF) : nullptr;
   RevChain = Default && !DR.empty() ? B.block(DR) : nullptr;
-  for (auto It = Runs.rbegin(); It != Runs.rend(); ++It) {
-    if (&*It == Default)
+  for (unsigned I = Runs.size(); I-- > 0;) {
+    if (I == Default)
       continue;
     Stmts F, R;
-    Build(*It, F, R);
+    switchRun(L, I, F, R);
     if (Failed)
       return;
-    FwdChain = B.ifStmt(Matches(It->First, It->Last), B.block(F), FwdChain);
+    FwdChain = B.ifStmt(switchMatches(L, Runs[I].First, Runs[I].Last),
+                        B.block(F), FwdChain);
     RevChain = (!R.empty() || RevChain)
-                   ? B.ifStmt(Matches(It->First, It->Last), B.block(R),
-                              RevChain)
+                   ? B.ifStmt(switchMatches(L, Runs[I].First, Runs[I].Last),
+                              B.block(R), RevChain)
                    : RevChain;
   }
   if (FwdChain)

@@ -96,41 +96,62 @@ static bool counterPath(const Expr *E,
   return false;
 }
 
-void PullbackBuilder::rangeFor(const CXXForRangeStmt *RF, Stmts &Fwd,
-                               Stmts &Rev) {
-  const Expr *RangeE = RF->getRangeInit();
-  const auto *DRE = dyn_cast<DeclRefExpr>(RangeE->IgnoreParenImpCasts());
-  const auto *C = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  VarDecl *MC = C ? mapVar(C) : nullptr;
-  const VarDecl *V = RF->getLoopVariable();
-  QualType VT = V->getType();
+/// A range-based for loop as rangeFor reads it: the range, the loop
+/// variable, and what the range is read through.
+struct PullbackBuilder::RangeLoop {
+  const CXXForRangeStmt *RF;
+  const Expr *RangeE;
+  const VarDecl *C; // the range's variable, if it is one
+  VarDecl *MC;      // C in the pullback
+  const VarDecl *V; // the loop variable
+  QualType VT;
   // A reference is an alias of the element it binds to: its shadow is
   // that element's shadow (see aliasOffset).
-  bool ByRef = VT->isReferenceType();
-  QualType ET = VT.getNonReferenceType().getUnqualifiedType();
+  bool ByRef;
+  QualType ET; // the element type
+  const VarDecl *Root = nullptr;
+  bool ThisRoot = false, ElementPath = false;
+  // A reference to each element of a container of containers (`for (const
+  // auto &row : rows)`) is an alias of that element.
+  bool ClassRef = false;
+  bool RangeActive = false;
+};
+
+Expr *PullbackBuilder::rangeOf(const RangeLoop &RL) {
+  return RL.MC ? B.ref(RL.MC) : rebuild(RL.RangeE, false, /*Plain=*/true);
+}
+
+Expr *PullbackBuilder::rangeShadowOf(const RangeLoop &RL) {
+  // (A local reference to a container, `auto &r = v`: v's shadow.)
+  return RL.C && !isElementAccess(RL.RangeE)
+             ? adjointStorage(RL.C)
+             : shadowLValue(*this, B, stripExpr(RL.RangeE));
+}
+
+bool PullbackBuilder::rangeForRoot(RangeLoop &RL) {
+  const Expr *RangeE = RL.RangeE;
+  const VarDecl *&Root = RL.Root;
+  bool &ThisRoot = RL.ThisRoot;
   // A member path (`m.data`, `s.pts`, `this->w`, `a.b.v`): the elements
   // are read by index on the path, their adjoints go to the same path on
   // the shadow.
-  const VarDecl *Root = C;
-  bool ThisRoot = false;
-  if (!MC && memberPath(RangeE)) {
+  if (!RL.MC && memberPath(RangeE)) {
     Root = pathRoot(RangeE, ThisRoot, /*Strict=*/true);
     if (!(Root ? mapVar(Root) != nullptr : ThisRoot))
       Root = nullptr;
-    else if (ByRef && Act.memberPathOf(V).empty()) {
-      unsupported(RF, "range-based 'for' loop binding a reference to the "
-                      "elements of '" + spelled(RangeE) +
-                      "' (take the elements by value, or loop over an "
-                      "index)");
-      return;
+    else if (RL.ByRef && Act.memberPathOf(RL.V).empty()) {
+      unsupported(RL.RF, "range-based 'for' loop binding a reference to the "
+                         "elements of '" + spelled(RangeE) +
+                         "' (take the elements by value, or loop over an "
+                         "index)");
+      return false;
     }
   }
   // An element of a container of containers by value (`for (double e :
   // a[i])`), indexed by counters of enclosing loops (recomputed in the
   // reverse sweep), integer parameters the function does not write, or
   // constants: read by index like a member path.
-  bool ElementPath = false;
-  if (!MC && !Root && !ThisRoot && !ByRef &&
+  if (!RL.MC && !Root && !ThisRoot && !RL.ByRef &&
       counterPath(RangeE, [&](const VarDecl *I) {
         return RevIndex.count(I) != 0 ||
                (isa<ParmVarDecl>(I) && !Act.isWritten(I) &&
@@ -138,106 +159,164 @@ void PullbackBuilder::rangeFor(const CXXForRangeStmt *RF, Stmts &Fwd,
                 I->getType()->isIntegralOrEnumerationType());
       })) {
     Root = pathRoot(RangeE, ThisRoot, /*Strict=*/true);
-    ElementPath = Root && mapVar(Root) && !ThisRoot;
-    if (!ElementPath)
+    RL.ElementPath = Root && mapVar(Root) && !ThisRoot;
+    if (!RL.ElementPath)
       Root = nullptr, ThisRoot = false;
   }
-  if (!MC && !Root && !ThisRoot) {
-    unsupported(RF, ByRef && isElementAccess(stripExpr(RangeE))
-                        ? "range-based 'for' loop binding a reference to the "
-                          "elements of '" + spelled(RangeE) +
-                              "' (take the elements by value, or loop over "
-                              "an index)"
-                        : std::string("range-based 'for' loop over an "
-                                      "expression"));
-    return;
+  if (!RL.MC && !Root && !ThisRoot) {
+    unsupported(RL.RF,
+                RL.ByRef && isElementAccess(stripExpr(RangeE))
+                    ? "range-based 'for' loop binding a reference to the "
+                      "elements of '" + spelled(RangeE) +
+                          "' (take the elements by value, or loop over "
+                          "an index)"
+                    : std::string("range-based 'for' loop over an "
+                                  "expression"));
+    return false;
   }
-  QualType RangeT = RangeE->getType().getNonReferenceType();
-  auto Range = [&]() -> Expr * {
-    return MC ? B.ref(MC) : rebuild(RangeE, false, /*Plain=*/true);
-  };
-  auto RangeShadow = [&]() -> Expr * {
-    // (A local reference to a container, `auto &r = v`: v's shadow.)
-    return C && !isElementAccess(RangeE)
-               ? adjointStorage(C)
-               : shadowLValue(*this, B, stripExpr(RangeE));
-  };
-  bool RangeActive = C ? Act.isActive(C)
-                       : ThisRoot ? Act.ThisActive : Act.isActive(Root);
-  // A reference to each element of a container of containers (`for (const
-  // auto &row : rows)`) is an alias of that element (ClassRef below).
-  bool ClassRef = ByRef && (isStdClass(ET, "vector") || isStdClass(ET, "array"));
-  // A std::array of numbers by value: a copy like a plain struct's.
-  bool ArrayCopy = !ByRef && isStdClass(ET, "array") &&
-                   elementTypeOf(Ctx, ET)->isArithmeticType();
-  if (!ET->isArithmeticType() && !isPlainStruct(ET) && !ClassRef &&
+  return true;
+}
+
+bool PullbackBuilder::rangeElementsModelled(const RangeLoop &RL,
+                                            bool ArrayCopy) {
+  QualType ET = RL.ET;
+  const VarDecl *C = RL.C;
+  if (!ET->isArithmeticType() && !isPlainStruct(ET) && !RL.ClassRef &&
       !ArrayCopy) {
-    unsupported(RF, "range-based 'for' loop over elements of type '" +
-                        ET.getAsString() + "'" +
-                        (isStdClass(ET, "vector") || isStdClass(ET, "array")
-                             ? " by value (take them by reference, `const "
-                               "auto &`, or loop over an index)"
-                             : ""));
-    return;
+    unsupported(RL.RF, "range-based 'for' loop over elements of type '" +
+                           ET.getAsString() + "'" +
+                           (isStdClass(ET, "vector") || isStdClass(ET, "array")
+                                ? " by value (take them by reference, `const "
+                                  "auto &`, or loop over an index)"
+                                : ""));
+    return false;
   }
   // The elements of such a reference are not at an offset from the outer
   // container's data(): a reference to them is refused like `double &r =
   // m[i][j]`.
-  if (ByRef && !ClassRef && C) {
+  if (RL.ByRef && !RL.ClassRef && C) {
     const VarDecl *SR = Act.storageOf(C);
     if (SR && SR != C && isNestedContainer(SR->getType())) {
-      unsupported(RF, "range-based 'for' loop binding a reference to the "
-                      "elements of '" + spelled(RangeE) +
-                          "', an element of '" + SR->getNameAsString() +
-                          "' (take the elements by value, or loop over an "
-                          "index)");
-      return;
+      unsupported(RL.RF, "range-based 'for' loop binding a reference to the "
+                         "elements of '" + spelled(RL.RangeE) +
+                             "', an element of '" + SR->getNameAsString() +
+                             "' (take the elements by value, or loop over "
+                             "an index)");
+      return false;
     }
   }
+  return true;
+}
+
+bool PullbackBuilder::rangeElementReread(const RangeLoop &RL) {
+  const VarDecl *Root = RL.Root;
+  // (Not in a split derivative's reverse half when the range is a
+  // parameter it does not receive: the caller may have changed it.)
+  const auto *CP = dyn_cast_or_null<ParmVarDecl>(Root);
+  // (Nor when the range's variable is declared in a block the reverse
+  // sweep is outside of.)
+  return (Root ? !Act.isDataWritten(Root) && inScopeInReverse(Root)
+               : !Act.ThisWritten) &&
+         !Act.isWritten(RL.V) &&
+         (Half == SplitHalf::None ||
+          (RL.C && (!CP || Entry.reverseHalfTakes(
+                               CP->getFunctionScopeIndex()))));
+}
+
+VarDecl *PullbackBuilder::rangeElementInReverse(const RangeLoop &RL,
+                                                VarDecl *RK) {
+  // A reference to a container element: an alias of element RK of the
+  // range, whose shadow is element RK of the range's shadow; re-read by
+  // reference, not copied.
+  // (An element path with the reverse sweep's counters.)
+  Expr *RevRange =
+      RL.ElementPath ? valPath(stripExpr(RL.RangeE)) : rangeOf(RL);
+  VarDecl *RV = B.var(PB, RL.V->getName(), RL.ClassRef ? RL.VT : RL.ET,
+                      B.subscript(RevRange, B.ref(RK)));
+  RevIndex[RL.V] = RV;
+  return RV;
+}
+
+Stmt *PullbackBuilder::rangeForReverse(const RangeLoop &RL, LoopInfo *LI,
+                                       VarDecl *RK, VarDecl *RV,
+                                       Stmts &BodyRev) {
+  Stmts RevBody;
+  RevBody.push_back(B.declStmt(RK));
+  if (RV)
+    RevBody.push_back(B.declStmt(RV));
+  if (LI->Flag)
+    RevBody.push_back(pop(LI->Flag));
+  RevBody.insert(RevBody.end(), BodyRev.begin(), BodyRev.end());
+  if (!RL.ByRef && Act.isActive(RL.V) && RL.RangeActive) {
+    // The element's adjoint flows back into the range's adjoint.
+    VarDecl *A = adjointOf(RL.V);
+    if (RL.ET->isRecordType()) {
+      accumulateObject(B.subscript(rangeShadowOf(RL), B.ref(RK)), B.ref(A),
+                       RL.ET, RevBody);
+      RevBody.push_back(B.callRuntime("zero", {}, {B.ref(A)}));
+    } else {
+      RevBody.push_back(
+          B.addAssign(B.subscript(rangeShadowOf(RL), B.ref(RK)), B.ref(A)));
+      RevBody.push_back(B.assign(B.ref(A), B.zero(A->getType())));
+    }
+  }
+  Stmts R;
+  if (LI->Nested)
+    R.push_back(pop(LI->Count));
+  R.push_back(B.whileStmt(B.ref(LI->Count), B.block(RevBody)));
+  return B.block(R);
+}
+
+void PullbackBuilder::rangeFor(const CXXForRangeStmt *RF, Stmts &Fwd,
+                               Stmts &Rev) {
+  RangeLoop RL;
+  RL.RF = RF;
+  const Expr *RangeE = RL.RangeE = RF->getRangeInit();
+  const auto *DRE = dyn_cast<DeclRefExpr>(RangeE->IgnoreParenImpCasts());
+  const auto *C = RL.C = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  RL.MC = C ? mapVar(C) : nullptr;
+  const VarDecl *V = RL.V = RF->getLoopVariable();
+  QualType VT = RL.VT = V->getType();
+  bool ByRef = RL.ByRef = VT->isReferenceType();
+  QualType ET = RL.ET = VT.getNonReferenceType().getUnqualifiedType();
+  RL.Root = C;
+  if (!rangeForRoot(RL))
+    return;
+  QualType RangeT = RangeE->getType().getNonReferenceType();
+  RL.RangeActive = C ? Act.isActive(C)
+                   : RL.ThisRoot ? Act.ThisActive
+                                 : Act.isActive(RL.Root);
+  RL.ClassRef =
+      ByRef && (isStdClass(ET, "vector") || isStdClass(ET, "array"));
+  // A std::array of numbers by value: a copy like a plain struct's.
+  bool ArrayCopy = !ByRef && isStdClass(ET, "array") &&
+                   elementTypeOf(Ctx, ET)->isArithmeticType();
+  if (!rangeElementsModelled(RL, ArrayCopy))
+    return;
   LoopInfo *LI = newLoop(hasJumps(RF->getBody()));
   QualType SizeT = Ctx.getSizeType();
   Expr *N;
   if (const auto *CAT = Ctx.getAsConstantArrayType(RangeT))
     N = B.intLit(CAT->getSize().getZExtValue(), SizeT);
   else
-    N = B.memberCall(Range(), "size", {});
+    N = B.memberCall(rangeOf(RL), "size", {});
   VarDecl *K = B.var(PB, fresh("_k"), SizeT, B.intLit(0, SizeT));
   Stmts Outer;
   Outer.push_back(B.assign(B.ref(LI->Count), B.intLit(0, SizeT)));
 
   // The element, re-read in the reverse sweep when the range is not written.
-  // (Not in a split derivative's reverse half when the range is a
-  // parameter it does not receive: the caller may have changed it.)
-  const auto *CP = dyn_cast_or_null<ParmVarDecl>(Root);
-  // (Nor when the range's variable is declared in a block the reverse
-  // sweep is outside of.)
-  bool Reread = (Root ? !Act.isDataWritten(Root) && inScopeInReverse(Root)
-                      : !Act.ThisWritten) &&
-                !Act.isWritten(V) &&
-                (Half == SplitHalf::None ||
-                 (C && (!CP || Entry.reverseHalfTakes(
-                                   CP->getFunctionScopeIndex()))));
+  bool Reread = rangeElementReread(RL);
   VarDecl *RK = B.var(PB, fresh("_k"), SizeT,
                       B.unop(UO_PreDec, B.ref(LI->Count)));
-  VarDecl *RV = nullptr;
-  // A reference to a container element: an alias of element RK of the
-  // range, whose shadow is element RK of the range's shadow; re-read by
-  // reference, not copied.
-  if (Reread) {
-    // (An element path with the reverse sweep's counters.)
-    Expr *RevRange = ElementPath ? valPath(stripExpr(RangeE)) : Range();
-    RV = B.var(PB, V->getName(), ClassRef ? VT : ET,
-               B.subscript(RevRange, B.ref(RK)));
-    RevIndex[V] = RV;
-  }
-  if (ClassRef)
+  VarDecl *RV = Reread ? rangeElementInReverse(RL, RK) : nullptr;
+  if (RL.ClassRef)
     AliasOffsets[V] = RK;
   Loops.push_back(LI);
   LI->BodyFrame = Frames.size();
   Stmts BodyFwd, BodyRev;
   BodyFwd.push_back(B.unop(UO_PreInc, B.ref(LI->Count)));
   VarDecl *NV = B.var(PB, V->getName(), ByRef ? VT : ET,
-                      B.subscript(Range(), B.ref(K)));
+                      B.subscript(rangeOf(RL), B.ref(K)));
   VarMap[V] = NV;
   BodyFwd.push_back(B.declStmt(NV));
   stmt(RF->getBody(), BodyFwd, BodyRev);
@@ -245,7 +324,7 @@ void PullbackBuilder::rangeFor(const CXXForRangeStmt *RF, Stmts &Fwd,
     BodyFwd.push_back(pushValue(B.intLit(0, SizeT), SizeT));
   Loops.pop_back();
   RevIndex.erase(V);
-  if (ClassRef)
+  if (RL.ClassRef)
     AliasOffsets.erase(V);
   if (Failed)
     return;
@@ -254,32 +333,7 @@ void PullbackBuilder::rangeFor(const CXXForRangeStmt *RF, Stmts &Fwd,
   if (LI->Nested)
     Outer.push_back(push(LI->Count));
   Fwd.push_back(B.block(Outer));
-
-  Stmts RevBody;
-  RevBody.push_back(B.declStmt(RK));
-  if (RV)
-    RevBody.push_back(B.declStmt(RV));
-  if (LI->Flag)
-    RevBody.push_back(pop(LI->Flag));
-  RevBody.insert(RevBody.end(), BodyRev.begin(), BodyRev.end());
-  if (!ByRef && Act.isActive(V) && RangeActive) {
-    // The element's adjoint flows back into the range's adjoint.
-    VarDecl *A = adjointOf(V);
-    if (ET->isRecordType()) {
-      accumulateObject(B.subscript(RangeShadow(), B.ref(RK)), B.ref(A),
-                       ET, RevBody);
-      RevBody.push_back(B.callRuntime("zero", {}, {B.ref(A)}));
-    } else {
-      RevBody.push_back(B.addAssign(
-          B.subscript(RangeShadow(), B.ref(RK)), B.ref(A)));
-      RevBody.push_back(B.assign(B.ref(A), B.zero(A->getType())));
-    }
-  }
-  Stmts R;
-  if (LI->Nested)
-    R.push_back(pop(LI->Count));
-  R.push_back(B.whileStmt(B.ref(LI->Count), B.block(RevBody)));
-  Rev.push_back(B.block(R));
+  Rev.push_back(rangeForReverse(RL, LI, RK, RV, BodyRev));
 }
 
 } // namespace grad

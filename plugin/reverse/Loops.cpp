@@ -246,28 +246,177 @@ void PullbackBuilder::jump(const Stmt *J, Stmts &Fwd, Stmts &Rev) {
   }
 }
 
-void PullbackBuilder::loop(const Stmt *L, Stmts &Fwd, Stmts &Rev) {
-  const Stmt *Init = nullptr, *Body = nullptr;
-  const Expr *Cond = nullptr, *Inc = nullptr;
+/// The parts of for, while or do loop \p L; true if it declares a
+/// condition variable.
+static bool loopParts(const Stmt *L, const Stmt *&Init, const Expr *&Cond,
+                      const Expr *&Inc, const Stmt *&Body) {
   if (const auto *FS = dyn_cast<ForStmt>(L)) {
     Init = FS->getInit();
     Cond = FS->getCond();
     Inc = FS->getInc();
     Body = FS->getBody();
-    if (FS->getConditionVariable()) {
-      loop(withoutConditionVariable(FS), Fwd, Rev);
-      return;
-    }
-  } else if (const auto *WS = dyn_cast<WhileStmt>(L)) {
+    return FS->getConditionVariable();
+  }
+  if (const auto *WS = dyn_cast<WhileStmt>(L)) {
     Cond = WS->getCond();
     Body = WS->getBody();
-    if (WS->getConditionVariable()) {
-      loop(withoutConditionVariable(WS), Fwd, Rev);
-      return;
-    }
-  } else if (const auto *DS = dyn_cast<DoStmt>(L)) {
+    return WS->getConditionVariable();
+  }
+  if (const auto *DS = dyn_cast<DoStmt>(L)) {
     Cond = DS->getCond();
     Body = DS->getBody();
+  }
+  return false;
+}
+
+/// The forward loop: \p L's kind, with the rebuilt parts.
+static Stmt *rebuiltLoop(SemaBuilder &B, const Stmt *L, Stmt *Init,
+                         Expr *Cond, Expr *Inc, Stmt *Body) {
+  if (isa<ForStmt>(L))
+    return B.forStmt(Init, Cond, Inc, Body);
+  if (isa<WhileStmt>(L))
+    return B.whileStmt(Cond, Body);
+  return B.doStmt(Body, Cond);
+}
+
+const BinaryOperator *PullbackBuilder::recomputableBound(const VarDecl *Index,
+                                                         int Step,
+                                                         const Expr *Cond) {
+  if (const auto *C = dyn_cast_or_null<BinaryOperator>(
+          Cond ? Cond->IgnoreParenImpCasts() : nullptr)) {
+    const auto *L = dyn_cast<DeclRefExpr>(C->getLHS()->IgnoreParenImpCasts());
+    BinaryOperatorKind Op = C->getOpcode();
+    bool Up = Op == BO_LT || Op == BO_LE || Op == BO_NE;
+    bool Down = Op == BO_GT || Op == BO_GE || Op == BO_NE;
+    if (L && L->getDecl() == Index && recomputable(C->getRHS()) &&
+        ((Step > 0 && Up) || (Step < 0 && Down)))
+      return C;
+  }
+  return nullptr;
+}
+
+Stmt *PullbackBuilder::loopIndexInit(const VarDecl *Index, bool Bound,
+                                     Stmts &Outer, VarDecl *&IndexStart) {
+  Stmts *Saved = Cur;
+  Cur = &Outer;
+  Expr *A = rebuild(Index->getInit(), false, true);
+  if (!Bound) {
+    // The start value, recorded; the index itself is recomputed.
+    QualType IT = Index->getType().getUnqualifiedType();
+    IndexStart = hoist("_t", IT);
+    Outer.push_back(B.assign(B.ref(IndexStart), A));
+    if (!Frames.empty() && !Loops.empty())
+      Frames.back().Recorded.push_back(IndexStart);
+    A = B.ref(IndexStart);
+  }
+  VarDecl *NV = B.var(PB, Index->getName(), Index->getType(), A);
+  VarMap[Index] = NV;
+  Cur = Saved;
+  return B.declStmt(NV);
+}
+
+Stmt *PullbackBuilder::recomputeTripCount(LoopInfo *LI, const VarDecl *Index,
+                                          const BinaryOperator *Bound,
+                                          int Step) {
+  // n = max(0, b - a) (+1 for <= and >=).
+  Expr *A = val(Index->getInit()), *Bv = val(Bound->getRHS());
+  // Folded where it reads better: `n - 1 - 0 + 1` is `n`.
+  auto IntValue = [&](const Expr *E) -> std::optional<llvm::APSInt> {
+    if (!E || E->isValueDependent())
+      return std::nullopt;
+    return E->getIntegerConstantExpr(Ctx);
+  };
+  auto Sub = [&](Expr *X, Expr *Y) {
+    auto V = IntValue(Y);
+    return V && *V == 0 ? X : B.binop(BO_Sub, X, Y);
+  };
+  Expr *Diff = Step > 0 ? Sub(Bv, A) : Sub(A, Bv);
+  BinaryOperatorKind Op = Bound->getOpcode();
+  bool Incl = Op == BO_LE || Op == BO_GE;
+  if (Incl) {
+    const auto *BO = Diff ? dyn_cast<BinaryOperator>(
+                                Diff->IgnoreParenImpCasts())
+                          : nullptr;
+    auto One = BO && BO->getOpcode() == BO_Sub ? IntValue(BO->getRHS())
+                                               : std::nullopt;
+    if (One && *One == 1 && BO->getLHS()->getType() == Diff->getType())
+      Diff = const_cast<Expr *>(BO->getLHS());
+    else
+      Diff = B.binop(BO_Add, Diff, B.intLit(1, Diff ? Diff->getType()
+                                                    : Ctx.IntTy));
+  }
+  Expr *Pos = B.binop(BO_GT, Diff, B.intLit(0, Diff ? Diff->getType()
+                                                     : Ctx.IntTy));
+  Expr *Zero = B.intLit(0, Ctx.getSizeType());
+  // Diff appears twice: it is built from fresh val() nodes over values
+  // that do not change, so sharing the node is safe.
+  return B.assign(
+      B.ref(LI->Count),
+      B.cond(Pos, B.staticCast(Ctx.getSizeType(), Diff),
+             Zero));
+}
+
+VarDecl *PullbackBuilder::reverseLoopIndex(LoopInfo *LI, const VarDecl *Index,
+                                           VarDecl *IndexStart, int Step) {
+  Expr *K = B.staticCast(Index->getType().getUnqualifiedType(),
+                         B.ref(LI->Count));
+  Expr *Start = IndexStart ? B.ref(IndexStart) : val(Index->getInit());
+  VarDecl *RI = B.var(PB, Index->getName(),
+                      Index->getType().getUnqualifiedType(),
+                      B.binop(Step > 0 ? BO_Add : BO_Sub, Start, K));
+  RevIndex[Index] = RI;
+  return RI;
+}
+
+void PullbackBuilder::plainLoopHeader(const Expr *Cond, const Expr *Inc,
+                                      Expr *&FCond, Expr *&FInc) {
+  NoHoistScope NH(*this, "in a loop condition or increment");
+  FCond = Cond ? plain(Cond) : nullptr;
+  FInc = Inc ? plain(Inc) : nullptr;
+}
+
+Stmts PullbackBuilder::countedLoopReverseBody(LoopInfo *LI, VarDecl *RI,
+                                              Stmts &Again, Stmts &BodyRev) {
+  Stmts RevBody;
+  RevBody.push_back(B.unop(UO_PreDec, B.ref(LI->Count)));
+  if (RI)
+    RevBody.push_back(B.declStmt(RI));
+  if (LI->Flag)
+    RevBody.push_back(pop(LI->Flag));
+  RevBody.insert(RevBody.end(), Again.begin(), Again.end());
+  RevBody.insert(RevBody.end(), BodyRev.begin(), BodyRev.end());
+  return RevBody;
+}
+
+void PullbackBuilder::countedLoopBody(const Stmt *Body, LoopInfo *LI,
+                                      const VarDecl *Index,
+                                      const ForStmt *Recomputable,
+                                      Stmts &BodyFwd, Stmts &BodyRev,
+                                      Stmts &Again) {
+  Loops.push_back(LI);
+  LI->BodyFrame = Frames.size();
+  BodyFwd.push_back(B.unop(UO_PreInc, B.ref(LI->Count)));
+  unsigned RecomputedBefore = RecomputedLoops;
+  stmt(Body, BodyFwd, BodyRev);
+  if (LI->Flag)
+    BodyFwd.push_back(pushValue(B.intLit(0, Ctx.getSizeType()),
+                                Ctx.getSizeType()));
+  // Each iteration run again just before its reverse instead of recorded
+  // (not inside another such loop, nor around one).
+  if (Recomputable && !LI->Flag && !Failed && Half == SplitHalf::None &&
+      !RecomputeRoot && RecomputedLoops == RecomputedBefore)
+    recomputeIterations(Recomputable, Index, BodyFwd, BodyRev, Again);
+  Loops.pop_back();
+  if (Index)
+    RevIndex.erase(Index);
+}
+
+void PullbackBuilder::loop(const Stmt *L, Stmts &Fwd, Stmts &Rev) {
+  const Stmt *Init = nullptr, *Body = nullptr;
+  const Expr *Cond = nullptr, *Inc = nullptr;
+  if (loopParts(L, Init, Cond, Inc, Body)) {
+    loop(withoutConditionVariable(L), Fwd, Rev);
+    return;
   }
   // A condition or increment that changes differentiated values
   // (for (double t = 0; t < T; t += dt), while ((r *= 0.5) > eps)).
@@ -282,96 +431,39 @@ void PullbackBuilder::loop(const Stmt *L, Stmts &Fwd, Stmts &Rev) {
   Stmts Outer, InitRev;
   Stmt *ForInit = nullptr;
   int Step = 0;
-  const VarDecl *Index = nullptr;
+  const auto *FS = dyn_cast<ForStmt>(L);
+  const VarDecl *Index = FS ? canonicalIndex(FS, Step) : nullptr;
   VarDecl *IndexStart = nullptr;
-  if (const auto *FS = dyn_cast<ForStmt>(L))
-    Index = canonicalIndex(FS, Step);
   // A counted loop over unchanging bounds recomputes its start and trip
   // count in the reverse sweep: no tape for its control.
   const BinaryOperator *Bound = nullptr;
   if (Index && !LI->Flag && recomputable(Index->getInit()))
-    if (const auto *C = dyn_cast_or_null<BinaryOperator>(
-            Cond ? Cond->IgnoreParenImpCasts() : nullptr)) {
-      const auto *L = dyn_cast<DeclRefExpr>(C->getLHS()->IgnoreParenImpCasts());
-      BinaryOperatorKind Op = C->getOpcode();
-      bool Up = Op == BO_LT || Op == BO_LE || Op == BO_NE;
-      bool Down = Op == BO_GT || Op == BO_GE || Op == BO_NE;
-      if (L && L->getDecl() == Index && recomputable(C->getRHS()) &&
-          ((Step > 0 && Up) || (Step < 0 && Down)))
-        Bound = C;
-    }
-  if (Index) {
-    Stmts *Saved = Cur;
-    Cur = &Outer;
-    Expr *A = rebuild(Index->getInit(), false, true);
-    if (!Bound) {
-      // The start value, recorded; the index itself is recomputed.
-      QualType IT = Index->getType().getUnqualifiedType();
-      IndexStart = hoist("_t", IT);
-      Outer.push_back(B.assign(B.ref(IndexStart), A));
-      if (!Frames.empty() && !Loops.empty())
-        Frames.back().Recorded.push_back(IndexStart);
-      A = B.ref(IndexStart);
-    }
-    VarDecl *NV = B.var(PB, Index->getName(), Index->getType(), A);
-    VarMap[Index] = NV;
-    ForInit = B.declStmt(NV);
-    Cur = Saved;
-  } else if (Init) {
+    Bound = recomputableBound(Index, Step, Cond);
+  if (Index)
+    ForInit = loopIndexInit(Index, Bound, Outer, IndexStart);
+  else if (Init)
     stmt(Init, Outer, InitRev);
-  }
   if (Failed)
     return;
   Outer.push_back(B.assign(B.ref(LI->Count), B.intLit(0, Ctx.getSizeType())));
   Expr *FCond, *FInc;
-  {
-    NoHoistScope NH(*this, "in a loop condition or increment");
-    FCond = Cond ? plain(Cond) : nullptr;
-    FInc = Inc ? plain(Inc) : nullptr;
-  }
+  plainLoopHeader(Cond, Inc, FCond, FInc);
   if (Failed)
     return;
 
   // The reverse index, declared in the reverse body.
-  VarDecl *RI = nullptr;
-  if (Index) {
-    Expr *K = B.staticCast(Index->getType().getUnqualifiedType(),
-                           B.ref(LI->Count));
-    Expr *Start = IndexStart ? B.ref(IndexStart) : val(Index->getInit());
-    RI = B.var(PB, Index->getName(), Index->getType().getUnqualifiedType(),
-               B.binop(Step > 0 ? BO_Add : BO_Sub, Start, K));
-    RevIndex[Index] = RI;
-  }
+  VarDecl *RI =
+      Index ? reverseLoopIndex(LI, Index, IndexStart, Step) : nullptr;
 
-  Loops.push_back(LI);
-  LI->BodyFrame = Frames.size();
   Stmts BodyFwd, BodyRev, Again;
-  BodyFwd.push_back(B.unop(UO_PreInc, B.ref(LI->Count)));
-  unsigned RecomputedBefore = RecomputedLoops;
-  stmt(Body, BodyFwd, BodyRev);
-  if (LI->Flag)
-    BodyFwd.push_back(pushValue(B.intLit(0, Ctx.getSizeType()),
-                                Ctx.getSizeType()));
-  // Each iteration run again just before its reverse instead of recorded
-  // (not inside another such loop, nor around one).
-  if (Bound && !LI->Flag && !Failed && Half == SplitHalf::None &&
-      !RecomputeRoot && RecomputedLoops == RecomputedBefore)
-    recomputeIterations(cast<ForStmt>(L), Index, BodyFwd, BodyRev, Again);
-  Loops.pop_back();
-  if (Index)
-    RevIndex.erase(Index);
+  countedLoopBody(Body, LI, Index, Bound ? FS : nullptr, BodyFwd, BodyRev,
+                  Again);
   if (Failed)
     return;
 
   if (Bound)
     BodyFwd.erase(BodyFwd.begin()); // the count is recomputed
-  Stmt *FBody = B.block(BodyFwd);
-  if (isa<ForStmt>(L))
-    Outer.push_back(B.forStmt(ForInit, FCond, FInc, FBody));
-  else if (isa<WhileStmt>(L))
-    Outer.push_back(B.whileStmt(FCond, FBody));
-  else
-    Outer.push_back(B.doStmt(FBody, FCond));
+  Outer.push_back(rebuiltLoop(B, L, ForInit, FCond, FInc, B.block(BodyFwd)));
   if (LI->Nested && !Bound)
     Outer.push_back(push(LI->Count));
   if (Bound)
@@ -379,55 +471,12 @@ void PullbackBuilder::loop(const Stmt *L, Stmts &Fwd, Stmts &Rev) {
   Fwd.push_back(B.block(Outer));
 
   // Reverse: as many reversed iterations as forward ones.
-  Stmts RevBody;
-  RevBody.push_back(B.unop(UO_PreDec, B.ref(LI->Count)));
-  if (RI)
-    RevBody.push_back(B.declStmt(RI));
-  if (LI->Flag)
-    RevBody.push_back(pop(LI->Flag));
-  RevBody.insert(RevBody.end(), Again.begin(), Again.end());
-  RevBody.insert(RevBody.end(), BodyRev.begin(), BodyRev.end());
+  Stmts RevBody = countedLoopReverseBody(LI, RI, Again, BodyRev);
   Stmts R;
-  if (Bound) {
-    // n = max(0, b - a) (+1 for <= and >=).
-    Expr *A = val(Index->getInit()), *Bv = val(Bound->getRHS());
-    // Folded where it reads better: `n - 1 - 0 + 1` is `n`.
-    auto IntValue = [&](const Expr *E) -> std::optional<llvm::APSInt> {
-      if (!E || E->isValueDependent())
-        return std::nullopt;
-      return E->getIntegerConstantExpr(Ctx);
-    };
-    auto Sub = [&](Expr *X, Expr *Y) {
-      auto V = IntValue(Y);
-      return V && *V == 0 ? X : B.binop(BO_Sub, X, Y);
-    };
-    Expr *Diff = Step > 0 ? Sub(Bv, A) : Sub(A, Bv);
-    BinaryOperatorKind Op = Bound->getOpcode();
-    bool Incl = Op == BO_LE || Op == BO_GE;
-    if (Incl) {
-      const auto *BO = Diff ? dyn_cast<BinaryOperator>(
-                                  Diff->IgnoreParenImpCasts())
-                            : nullptr;
-      auto One = BO && BO->getOpcode() == BO_Sub ? IntValue(BO->getRHS())
-                                                 : std::nullopt;
-      if (One && *One == 1 && BO->getLHS()->getType() == Diff->getType())
-        Diff = const_cast<Expr *>(BO->getLHS());
-      else
-        Diff = B.binop(BO_Add, Diff, B.intLit(1, Diff ? Diff->getType()
-                                                      : Ctx.IntTy));
-    }
-    Expr *Pos = B.binop(BO_GT, Diff, B.intLit(0, Diff ? Diff->getType()
-                                                       : Ctx.IntTy));
-    Expr *Zero = B.intLit(0, Ctx.getSizeType());
-    // Diff appears twice: it is built from fresh val() nodes over values
-    // that do not change, so sharing the node is safe.
-    R.push_back(B.assign(
-        B.ref(LI->Count),
-        B.cond(Pos, B.staticCast(Ctx.getSizeType(), Diff),
-               Zero)));
-  } else if (LI->Nested) {
+  if (Bound)
+    R.push_back(recomputeTripCount(LI, Index, Bound, Step));
+  else if (LI->Nested)
     R.push_back(pop(LI->Count));
-  }
   R.push_back(B.whileStmt(B.ref(LI->Count), B.block(RevBody)));
   R.insert(R.end(), InitRev.begin(), InitRev.end());
   Rev.push_back(B.block(R));
@@ -479,6 +528,39 @@ static Expr *commaJoin(SemaBuilder &B, ArrayRef<Stmt *> Pieces, Expr *Last,
   return R;
 }
 
+Stmts PullbackBuilder::effectLoopReverseBody(LoopInfo *LI, bool IsDo,
+                                             const Expr *Cond, Stmts &CondRev,
+                                             Stmts &IncRev, Stmts &BodyRev) {
+  Stmts RevBody;
+  RevBody.push_back(B.unop(UO_PreDec, B.ref(LI->Count)));
+  // The body pushed its jump id last; the increment (and, for a do loop,
+  // the condition) ran after it.
+  Stmts JumpPop;
+  if (LI->Flag)
+    JumpPop.push_back(pop(LI->Flag));
+  if (IsDo) {
+    // body_k then cond_k: undo cond_k, then body_k.
+    RevBody.insert(RevBody.end(), CondRev.begin(), CondRev.end());
+    RevBody.insert(RevBody.end(), JumpPop.begin(), JumpPop.end());
+    RevBody.insert(RevBody.end(), BodyRev.begin(), BodyRev.end());
+    return RevBody;
+  }
+  // Per iteration inc_k, body_k, cond_k (the final (false) condition is
+  // undone before the loop).
+  RevBody.insert(RevBody.end(), IncRev.begin(), IncRev.end());
+  RevBody.insert(RevBody.end(), JumpPop.begin(), JumpPop.end());
+  RevBody.insert(RevBody.end(), BodyRev.begin(), BodyRev.end());
+  if (!CondRev.empty()) {
+    // A second copy of the condition's reverse (one per place).
+    Stmts CF2, CR2;
+    Loops.push_back(LI);
+    loopHeaderExpr(Cond, CF2, CR2);
+    Loops.pop_back();
+    RevBody.insert(RevBody.end(), CR2.begin(), CR2.end());
+  }
+  return RevBody;
+}
+
 void PullbackBuilder::loopWithEffects(const Stmt *L, const Stmt *Init,
                                       const Expr *Cond, const Expr *Inc,
                                       const Stmt *Body, Stmts &Fwd,
@@ -526,13 +608,7 @@ void PullbackBuilder::loopWithEffects(const Stmt *L, const Stmt *Init,
                 "statements)");
     return;
   }
-  Stmt *FBody = B.block(BodyFwd);
-  if (isa<ForStmt>(L))
-    Outer.push_back(B.forStmt(nullptr, FCond, FInc, FBody));
-  else if (isa<WhileStmt>(L))
-    Outer.push_back(B.whileStmt(FCond, FBody));
-  else
-    Outer.push_back(B.doStmt(FBody, FCond));
+  Outer.push_back(rebuiltLoop(B, L, nullptr, FCond, FInc, B.block(BodyFwd)));
   if (LI->Nested)
     Outer.push_back(push(LI->Count));
   Fwd.push_back(B.block(Outer));
@@ -541,34 +617,11 @@ void PullbackBuilder::loopWithEffects(const Stmt *L, const Stmt *Init,
   Stmts R;
   if (LI->Nested)
     R.push_back(pop(LI->Count));
-  Stmts RevBody;
-  RevBody.push_back(B.unop(UO_PreDec, B.ref(LI->Count)));
-  // The body pushed its jump id last; the increment (and, for a do loop,
-  // the condition) ran after it.
-  Stmts JumpPop;
-  if (LI->Flag)
-    JumpPop.push_back(pop(LI->Flag));
-  if (IsDo) {
-    // body_k then cond_k: undo cond_k, then body_k.
-    RevBody.insert(RevBody.end(), CondRev.begin(), CondRev.end());
-    RevBody.insert(RevBody.end(), JumpPop.begin(), JumpPop.end());
-    RevBody.insert(RevBody.end(), BodyRev.begin(), BodyRev.end());
-  } else {
-    // The final (false) condition first; then per iteration inc_k,
-    // body_k, cond_k.
+  // (Not a do loop: the final (false) condition first.)
+  if (!IsDo)
     R.insert(R.end(), CondRev.begin(), CondRev.end());
-    RevBody.insert(RevBody.end(), IncRev.begin(), IncRev.end());
-    RevBody.insert(RevBody.end(), JumpPop.begin(), JumpPop.end());
-    RevBody.insert(RevBody.end(), BodyRev.begin(), BodyRev.end());
-    if (!CondRev.empty()) {
-      // A second copy of the condition's reverse (one per place).
-      Stmts CF2, CR2;
-      Loops.push_back(LI);
-      loopHeaderExpr(Cond, CF2, CR2);
-      Loops.pop_back();
-      RevBody.insert(RevBody.end(), CR2.begin(), CR2.end());
-    }
-  }
+  Stmts RevBody = effectLoopReverseBody(LI, IsDo, Cond, CondRev, IncRev,
+                                        BodyRev);
   R.push_back(B.whileStmt(B.ref(LI->Count), B.block(RevBody)));
   R.insert(R.end(), InitRev.begin(), InitRev.end());
   Rev.push_back(B.block(R));

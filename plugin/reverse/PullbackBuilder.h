@@ -325,6 +325,10 @@ private:
   void compound(const clang::CompoundStmt *CS, Stmts &Fwd, Stmts &Rev);
   void declStmt(const clang::DeclStmt *DS, Stmts &Fwd, Stmts &Rev);
   void exprStmt(const clang::Expr *E, Stmts &Fwd, Stmts &Rev);
+  /// `++x`, `v[i]--`, `++(t += y)`: an increment as a statement.
+  void incrementStmt(const clang::UnaryOperator *UO, Stmts &Fwd, Stmts &Rev);
+  /// A call whose value is discarded: its side effects, if any.
+  void discardedCall(const clang::CallExpr *CE, Stmts &Fwd);
   /// A local array or std::vector, with its adjoint storage.
   void storageDecl(const clang::VarDecl *VD, Stmts &Fwd, Stmts &Blocks);
   /// The kind of a local array, container or struct, and its rebuilt
@@ -387,6 +391,23 @@ private:
   /// exit records for \p VD (mapped to \p V).
   clang::Expr *exitMark(clang::VarDecl *V, const clang::VarDecl *VD);
   void assignment(const clang::BinaryOperator *BO, Stmts &Fwd, Stmts &Rev);
+  /// The target of an active floating assignment (Statements.cpp).
+  struct AssignTarget;
+  /// Refuses a right operand that reads what an effect in the left operand
+  /// \p LHS changes (C++17 evaluates it first); true if refused.
+  bool refuseReadOfLeftEffect(const clang::BinaryOperator *BO,
+                              const clang::Expr *LHS);
+  /// `(t *= x) *= y`, `(++x) *= 2`, `(a, t) = e`: emits the inner effects
+  /// of \p LHS and returns the target they leave.
+  const clang::Expr *innerEffectsOfTarget(const clang::Expr *LHS);
+  /// Refuses an assignment to \p LHS, which is not a variable or element.
+  void refuseUnassignableTarget(const clang::Expr *LHS);
+  /// `=`, `+=`, `-=`, `*=`, `/=` on an active floating target.
+  void floatingAssignment(const clang::BinaryOperator *BO, AssignTarget &AT,
+                          Stmts &Fwd, Stmts &Rev);
+  /// `*=`, `/=`: the old value recorded, the adjoints scaled.
+  void scaleAssignment(const clang::BinaryOperator *BO, AssignTarget &AT,
+                       Stmts &Fwd, Stmts &R);
   /// `a = b` on objects of a plain class type.
   void recordAssignment(const clang::Expr *LHS, const clang::Expr *RHS,
                         Stmts &Fwd, Stmts &Rev);
@@ -403,6 +424,25 @@ private:
   /// those jumps was taken (\p Flag is the jump scope's flag).
   void unlessJumped(clang::VarDecl *Flag, unsigned Before, Stmts &Rev);
   void switchStmt(const clang::SwitchStmt *SS, Stmts &Fwd, Stmts &Rev);
+  /// A switch's case groups and runs (Branches.cpp).
+  struct SwitchLowering;
+  /// Peels the case and default labels off \p St into \p L's groups;
+  /// false after refusing a case range.
+  bool peelSwitchLabels(const clang::Stmt *&St, SwitchLowering &L);
+  /// Splits the switch's body into case groups; sets \p NestedBreak for a
+  /// `break` nested in a group's statements. False after an error.
+  bool switchGroups(const clang::SwitchStmt *SS,
+                    const clang::CompoundStmt *Body, SwitchLowering &L,
+                    bool &NestedBreak);
+  /// c == v for the values of groups [From, To] (none of them the default).
+  clang::Expr *switchMatches(SwitchLowering &L, unsigned From, unsigned To);
+  /// Inside run \p Run, whether group \p K runs: the run was entered at
+  /// one of its groups up to K. With the default among those, the
+  /// complement (entered at none of the groups after K).
+  clang::Expr *switchReached(SwitchLowering &L, unsigned Run, unsigned K);
+  /// A run's forward and reverse statements: the groups in order, and
+  /// their reverses in reverse order, each under its test but the last.
+  void switchRun(SwitchLowering &L, unsigned Run, Stmts &F, Stmts &R);
   /// \p SS (with a `break` nested in a case's statements) inside a loop
   /// that runs once.
   void switchOnce(const clang::SwitchStmt *SS, Stmts &Fwd, Stmts &Rev);
@@ -411,6 +451,21 @@ private:
   void returnStmt(const clang::ReturnStmt *RS, Stmts &Fwd, Stmts &Rev);
   /// Accumulates the adjoint \p Adj (used once) of \p E into its inputs.
   void backprop(const clang::Expr *E, clang::Expr *Adj, Stmts &Out);
+  /// A member \p K of temporary \p Temp: a zero object with that
+  /// member's adjoint, sent to what built the temporary.
+  void backpropTemporaryMember(const clang::Expr *K, const clang::Expr *Temp,
+                               clang::Expr *Adj, clang::QualType T,
+                               Stmts &Out);
+  /// Constructions, braces and tuples: their parts' adjoints; false if
+  /// \p K is none of them.
+  bool backpropAggregate(const clang::Expr *K, clang::Expr *Adj,
+                         clang::QualType T, Stmts &Out);
+  /// The operands of +, -, *, / and the comma operator.
+  void backpropBinary(const clang::BinaryOperator *BO, clang::Expr *Adj,
+                      clang::QualType T, Stmts &Out);
+  /// `c ? a : b`: the branch taken on the recorded condition.
+  void backpropConditional(const clang::ConditionalOperator *CO,
+                           clang::Expr *Adj, clang::QualType T, Stmts &Out);
   void backpropCall(const clang::CallExpr *CE, clang::Expr *Adj, Stmts &Out);
   /// Dst += Adj for objects of class type \p T (member by member for
   /// plain structs, element by element for containers).
@@ -444,6 +499,29 @@ private:
   /// declares it and breaks when it converts to false.
   const clang::Stmt *withoutConditionVariable(const clang::Stmt *L);
   void rangeFor(const clang::CXXForRangeStmt *RF, Stmts &Fwd, Stmts &Rev);
+  /// A range-based for loop as rangeFor reads it (LoopForms.cpp).
+  struct RangeLoop;
+  /// The range, rebuilt for the forward sweep.
+  clang::Expr *rangeOf(const RangeLoop &RL);
+  /// The range's shadow.
+  clang::Expr *rangeShadowOf(const RangeLoop &RL);
+  /// The variable (or `this`) a range that is not a mapped variable is
+  /// read through: a member path or an element path; false after
+  /// refusing the range.
+  bool rangeForRoot(RangeLoop &RL);
+  /// Refuses elements of a type the loop cannot take as it binds them;
+  /// true if they are modelled.
+  bool rangeElementsModelled(const RangeLoop &RL, bool ArrayCopy);
+  /// True if the reverse sweep may re-read the element from the range.
+  bool rangeElementReread(const RangeLoop &RL);
+  /// The loop variable in the reverse sweep: element \p RK of the range.
+  clang::VarDecl *rangeElementInReverse(const RangeLoop &RL,
+                                        clang::VarDecl *RK);
+  struct LoopInfo; // (Loops.cpp, below)
+  /// The reverse loop: each element's adjoint back into the range's.
+  clang::Stmt *rangeForReverse(const RangeLoop &RL, LoopInfo *LI,
+                               clang::VarDecl *RK, clang::VarDecl *RV,
+                               Stmts &BodyRev);
   // Loops.cpp
   struct LoopInfo {
     clang::VarDecl *Count = nullptr;
@@ -480,6 +558,35 @@ private:
   /// argument or returns a writable reference into one.
   bool hasHoistedCall(const clang::Stmt *St);
   void loop(const clang::Stmt *L, Stmts &Fwd, Stmts &Rev);
+  /// `i < n` (or `i > n`, `i != n`) on a loop's canonical index over a
+  /// recomputable bound, matching the step's direction; or null.
+  const clang::BinaryOperator *recomputableBound(const clang::VarDecl *Index,
+                                                 int Step,
+                                                 const clang::Expr *Cond);
+  /// The loop's index declaration; its start recorded in \p IndexStart
+  /// unless the trip count is recomputed (\p Bound).
+  clang::Stmt *loopIndexInit(const clang::VarDecl *Index, bool Bound,
+                             Stmts &Outer, clang::VarDecl *&IndexStart);
+  /// `_n = max(0, b - a)` (+1 for <= and >=): the trip count, recomputed.
+  clang::Stmt *recomputeTripCount(LoopInfo *LI, const clang::VarDecl *Index,
+                                  const clang::BinaryOperator *Bound,
+                                  int Step);
+  /// A counted loop's body, forward and reverse; each iteration run again
+  /// before its reverse if the loop is \p Recomputable (its bound is).
+  void countedLoopBody(const clang::Stmt *Body, LoopInfo *LI,
+                       const clang::VarDecl *Index,
+                       const clang::ForStmt *Recomputable, Stmts &BodyFwd,
+                       Stmts &BodyRev, Stmts &Again);
+  /// A loop's condition and increment without effects, rebuilt plain.
+  void plainLoopHeader(const clang::Expr *Cond, const clang::Expr *Inc,
+                       clang::Expr *&FCond, clang::Expr *&FInc);
+  /// The reverse of one iteration of a counted loop: the count down, the
+  /// reverse index, the jump id, the recomputed iteration, the reverse.
+  Stmts countedLoopReverseBody(LoopInfo *LI, clang::VarDecl *RI,
+                               Stmts &Again, Stmts &BodyRev);
+  /// The index of the reverse iteration, from the start and the count.
+  clang::VarDecl *reverseLoopIndex(LoopInfo *LI, const clang::VarDecl *Index,
+                                   clang::VarDecl *IndexStart, int Step);
   /// A new loop's bookkeeping (trip count; jump id if \p Jumps), not yet
   /// on the Loops stack.
   LoopInfo *newLoop(bool Jumps);
@@ -487,6 +594,10 @@ private:
   void loopWithEffects(const clang::Stmt *L, const clang::Stmt *Init,
                        const clang::Expr *Cond, const clang::Expr *Inc,
                        const clang::Stmt *Body, Stmts &Fwd, Stmts &Rev);
+  /// The reverse of one iteration of loopWithEffects's loop: the undo of
+  /// the condition, body and increment in the order they ran.
+  Stmts effectLoopReverseBody(LoopInfo *LI, bool IsDo, const clang::Expr *Cond,
+                              Stmts &CondRev, Stmts &IncRev, Stmts &BodyRev);
   /// One evaluation of a loop condition or increment with side effects;
   /// returns its value (null for an increment).
   clang::Expr *loopHeaderExpr(const clang::Expr *E, Stmts &Fwd, Stmts &Rev);
@@ -560,6 +671,40 @@ private:
   /// Emits the mutation into the forward sweep, its undo on the shadow
   /// as a side effect of the statement; returns the forward call.
   clang::Expr *containerMutation(const clang::CallExpr *CE);
+  /// The call being modelled by containerMutation (Containers.cpp).
+  struct VectorMutation;
+  /// The values that went into a vector, each with its adjoint's variable.
+  using MutationFlows =
+      llvm::SmallVector<std::pair<const clang::Expr *, clang::VarDecl *>, 4>;
+  /// Records the vector's size before the call, for the reverse sweep.
+  clang::VarDecl *recordMutatedSize(VectorMutation &M);
+  /// insert(pos, ...): records the position (and \p CountExpr) as indices.
+  void recordMutationPosition(VectorMutation &M, clang::Expr *CountExpr);
+  /// The forward call's arguments for each kind of mutation; false after
+  /// an error.
+  bool forwardMutationOperands(VectorMutation &M);
+  /// assign({x, y}), insert(pos, {x, y}): the braced values, forward.
+  bool forwardBracedElements(VectorMutation &M);
+  /// v.swap(w): refuses a w that is not a like vector variable.
+  bool forwardSwapOperand(VectorMutation &M);
+  /// insert of one value, a count of one value, or a pointer range.
+  bool forwardInsertOperands(VectorMutation &M);
+  /// erase(pos) and erase(first, last), with indices for the reverse.
+  bool forwardEraseOperands(VectorMutation &M);
+  /// The reverse sweep's undo of the mutation on the shadow.
+  void undoMutation(VectorMutation &M, Stmts &R, MutationFlows &Flows);
+  /// The braced values' adjoints back; the shadow as it was.
+  void undoBracedElements(VectorMutation &M, Stmts &R, MutationFlows &Flows);
+  /// insert of a count or a range: the adjoints back, the elements erased.
+  void undoCountedInsert(VectorMutation &M, Stmts &R, MutationFlows &Flows);
+  /// erase: zero elements back at the position.
+  void undoErase(VectorMutation &M, Stmts &R);
+  /// resize, assign, clear: the new elements' adjoints summed, old size.
+  void undoResize(VectorMutation &M, Stmts &R, MutationFlows &Flows);
+  /// `shadow(p)[k] += shadow(v)[At + k]` for k < \p N: the adjoints of
+  /// elements copied from memory go back to it.
+  void mutatedElementsToRange(VectorMutation &M, clang::Expr *At,
+                              clang::Expr *N, Stmts &R);
   /// `m = other;`, `m = make(x);` on a local whose shadow is a copy (an
   /// object keeping its elements in a container member, a vector of
   /// vectors) (Declarations.cpp): the old
@@ -972,6 +1117,27 @@ private:
   bool failedBuilding(llvm::StringRef What);
   /// Assembles the body of a split half.
   bool finishSplit(Stmts &Fwd, Stmts &Rev, Stmts &Epilogue);
+  /// Each local vector's adjoint with the temporary for its final size.
+  using SplitSizes = llvm::SmallVector<
+      std::pair<const clang::VarDecl *, clang::VarDecl *>, 4>;
+  /// The adjoints the forward sweep touches, and the sizes of those that
+  /// are vectors; false after refusing a container of containers.
+  bool splitForwardAdjoints(
+      Stmts &Fwd, llvm::SmallVectorImpl<const clang::VarDecl *> &FwdAdjoints,
+      SplitSizes &Sizes);
+  /// The temporaries the reverse half may read before it assigns them.
+  llvm::SmallVector<clang::Expr *, 16>
+  splitFrame(Stmts &Rev, Stmts &Epilogue, const SplitSizes &Sizes);
+  /// The forward half's body: its locals, the sweep, the frame pushed,
+  /// the value; false after an error.
+  bool forwardHalfBody(Stmts &Fwd,
+                       llvm::ArrayRef<const clang::VarDecl *> FwdAdjoints,
+                       const SplitSizes &Sizes,
+                       llvm::ArrayRef<clang::Expr *> Frame, Stmts &All);
+  /// The reverse half's body: the frame popped, the sizes restored, the
+  /// sweep; false if it would read a dropped parameter.
+  bool reverseHalfBody(Stmts &Rev, Stmts &Epilogue, const SplitSizes &Sizes,
+                       llvm::ArrayRef<clang::Expr *> Frame, Stmts &All);
   // The steps of build() (Statements.cpp).
   void bindParams();
   bool reportActivityProblems(const clang::CompoundStmt *Body);

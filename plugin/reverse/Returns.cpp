@@ -249,13 +249,9 @@ Expr *PullbackBuilder::returnedValue() {
   return B.ref(RetVal);
 }
 
-bool PullbackBuilder::finishSplit(Stmts &Fwd, Stmts &Rev, Stmts &Epilogue) {
-  if (failedBuilding("its split derivative"))
-    return false;
-  // Adjoints the forward sweep touches (the shadow of a local vector is
-  // sized as the vector grows): the forward half has its own, and passes
-  // the final size of each vector's in the frame; the reverse half sizes
-  // its shadow from that before the reverse sweep.
+bool PullbackBuilder::splitForwardAdjoints(
+    Stmts &Fwd, SmallVectorImpl<const VarDecl *> &FwdAdjoints,
+    SplitSizes &Sizes) {
   llvm::DenseSet<const VarDecl *> InPrologue;
   for (Stmt *St : Prologue)
     if (const auto *DS = dyn_cast<DeclStmt>(St))
@@ -275,8 +271,6 @@ bool PullbackBuilder::finishSplit(Stmts &Fwd, Stmts &Rev, Stmts &Epilogue) {
   for (Stmt *St : Fwd)
     FwdRefs.TraverseStmt(St);
   llvm::DenseSet<const VarDecl *> HoistedSet(Hoisted.begin(), Hoisted.end());
-  SmallVector<const VarDecl *, 4> FwdAdjoints;
-  SmallVector<std::pair<const VarDecl *, VarDecl *>, 4> Sizes;
   for (const VarDecl *VD : FwdRefs.Found) {
     if (!InPrologue.count(VD) || HoistedSet.count(VD) || VD == Stack)
       continue;
@@ -314,11 +308,12 @@ bool PullbackBuilder::finishSplit(Stmts &Fwd, Stmts &Rev, Stmts &Epilogue) {
     }
     Sizes.push_back({VD, hoist("_size", Ctx.getSizeType())});
   }
-  // The frame: every temporary the reverse sweep may read before it
-  // assigns it (a value popped or recomputed in each iteration of a loop
-  // before it is read, or a loop's counter, set where the reverse loop
-  // starts, needs no place in it). Both halves decide alike: they build the
-  // same sweeps.
+  return true;
+}
+
+SmallVector<Expr *, 16>
+PullbackBuilder::splitFrame(Stmts &Rev, Stmts &Epilogue,
+                            const SplitSizes &Sizes) {
   llvm::DenseSet<const VarDecl *> Needed;
   for (auto &[A, Size] : Sizes)
     Needed.insert(Size);
@@ -335,91 +330,99 @@ bool PullbackBuilder::finishSplit(Stmts &Fwd, Stmts &Rev, Stmts &Epilogue) {
         FrameUses{V}.list(After) == FirstUse::Reads)
       Frame.push_back(B.ref(V));
   }
-  if (!Frame.empty() && !stackVar())
-    return false;
-  Stmts All(LocalTypes.begin(), LocalTypes.end());
-  if (Half == SplitHalf::Forward) {
-    // The stack, the temporaries, the forward sweep, the frame, the value.
-    llvm::DenseSet<const Decl *> Keep(Hoisted.begin(), Hoisted.end());
-    Keep.insert(Stack);
-    Keep.insert(FwdAdjoints.begin(), FwdAdjoints.end());
-    for (Stmt *St : Prologue)
-      if (const auto *DS = dyn_cast<DeclStmt>(St))
-        if (DS->isSingleDecl() && Keep.count(DS->getSingleDecl()))
-          All.push_back(St);
-    bool Void = Primal->getReturnType()->isVoidType() ||
-                (returnsWritableReference(Primal) && pointedParam(Primal) < 0);
-    if (!RetVal && !Void)
-      return unsupported(Primal, "function whose value the forward half "
-                                 "does not compute (internal error)"),
-             false;
-    if (RetVal)
-      All.push_back(B.declStmt(RetVal));
-    All.insert(All.end(), FwdStart.begin(), FwdStart.end());
-    All.insert(All.end(), Fwd.begin(), Fwd.end());
-    for (auto &[A, Size] : Sizes)
-      All.push_back(B.assign(
-          B.ref(Size),
-          B.memberCall(B.ref(const_cast<VarDecl *>(A)), "size", {})));
-    for (auto &[Slot, Made] : SplitOwners)
-      All.push_back(B.ifStmt(
-          B.binop(BO_NE, B.ref(Made), B.intLit(0, Ctx.getSizeType())),
-          B.memberCall(B.ref(Slot), "save", {}), nullptr));
-    // In chunks (a fold over hundreds of arguments exceeds clang's
-    // nesting limit); the reverse half pops them last chunk first.
-    for (size_t I = 0; I < Frame.size(); I += FrameChunk)
-      All.push_back(B.memberCall(
-          B.ref(Stack), "push_all",
-          ArrayRef(Frame).slice(I, std::min(FrameChunk, Frame.size() - I))));
-    if (RetVal)
-      All.push_back(B.returnStmt(returnedValue()));
-  } else {
-    // The frame back into the same temporaries, then the reverse sweep.
-    // Nothing may read the primal parameters the reverse half drops.
-    struct Finder : RecursiveASTVisitor<Finder> {
-      const llvm::SmallPtrSetImpl<const ParmVarDecl *> *Dropped;
-      const DeclRefExpr *Found = nullptr;
-      bool VisitDeclRefExpr(DeclRefExpr *DRE) {
-        if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl()))
-          if (Dropped->count(P) && !Found)
-            Found = DRE;
-        return true;
-      }
-    } F;
-    F.Dropped = &Dropped;
-    for (Stmt *St : Prologue)
-      F.TraverseStmt(St);
-    for (Stmt *St : Rev)
-      F.TraverseStmt(St);
-    for (Stmt *St : Epilogue)
-      F.TraverseStmt(St);
-    if (F.Found) {
-      unsupported(Primal, "reverse half reading parameter '" +
-                              F.Found->getDecl()->getNameAsString() +
-                              "' (internal error)");
-      return false;
+  return Frame;
+}
+
+bool PullbackBuilder::forwardHalfBody(Stmts &Fwd,
+                                      ArrayRef<const VarDecl *> FwdAdjoints,
+                                      const SplitSizes &Sizes,
+                                      ArrayRef<Expr *> Frame, Stmts &All) {
+  // The stack, the temporaries, the forward sweep, the frame, the value.
+  llvm::DenseSet<const Decl *> Keep(Hoisted.begin(), Hoisted.end());
+  Keep.insert(Stack);
+  Keep.insert(FwdAdjoints.begin(), FwdAdjoints.end());
+  for (Stmt *St : Prologue)
+    if (const auto *DS = dyn_cast<DeclStmt>(St))
+      if (DS->isSingleDecl() && Keep.count(DS->getSingleDecl()))
+        All.push_back(St);
+  bool Void = Primal->getReturnType()->isVoidType() ||
+              (returnsWritableReference(Primal) && pointedParam(Primal) < 0);
+  if (!RetVal && !Void)
+    return unsupported(Primal, "function whose value the forward half "
+                               "does not compute (internal error)"),
+           false;
+  if (RetVal)
+    All.push_back(B.declStmt(RetVal));
+  All.insert(All.end(), FwdStart.begin(), FwdStart.end());
+  All.insert(All.end(), Fwd.begin(), Fwd.end());
+  for (auto &[A, Size] : Sizes)
+    All.push_back(B.assign(
+        B.ref(Size),
+        B.memberCall(B.ref(const_cast<VarDecl *>(A)), "size", {})));
+  for (auto &[Slot, Made] : SplitOwners)
+    All.push_back(B.ifStmt(
+        B.binop(BO_NE, B.ref(Made), B.intLit(0, Ctx.getSizeType())),
+        B.memberCall(B.ref(Slot), "save", {}), nullptr));
+  // In chunks (a fold over hundreds of arguments exceeds clang's
+  // nesting limit); the reverse half pops them last chunk first.
+  for (size_t I = 0; I < Frame.size(); I += FrameChunk)
+    All.push_back(B.memberCall(
+        B.ref(Stack), "push_all",
+        Frame.slice(I, std::min(FrameChunk, Frame.size() - I))));
+  if (RetVal)
+    All.push_back(B.returnStmt(returnedValue()));
+  return true;
+}
+
+bool PullbackBuilder::reverseHalfBody(Stmts &Rev, Stmts &Epilogue,
+                                      const SplitSizes &Sizes,
+                                      ArrayRef<Expr *> Frame, Stmts &All) {
+  // The frame back into the same temporaries, then the reverse sweep.
+  // Nothing may read the primal parameters the reverse half drops.
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const llvm::SmallPtrSetImpl<const ParmVarDecl *> *Dropped;
+    const DeclRefExpr *Found = nullptr;
+    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+      if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl()))
+        if (Dropped->count(P) && !Found)
+          Found = DRE;
+      return true;
     }
-    All.insert(All.end(), Prologue.begin(), Prologue.end());
-    for (size_t I = (Frame.size() + FrameChunk - 1) / FrameChunk; I-- > 0;)
-      All.push_back(B.memberCall(
-          B.ref(Stack), "pop_all",
-          ArrayRef(Frame).slice(I * FrameChunk,
-                                std::min(FrameChunk,
-                                         Frame.size() - I * FrameChunk))));
-    for (auto &[A, Size] : Sizes)
-      All.push_back(B.memberCall(B.ref(const_cast<VarDecl *>(A)), "resize",
-                                 {B.ref(Size)}));
-    for (auto It = SplitOwners.rbegin(); It != SplitOwners.rend(); ++It)
-      All.push_back(B.ifStmt(
-          B.binop(BO_NE, B.ref(It->second), B.intLit(0, Ctx.getSizeType())),
-          B.memberCall(B.ref(It->first), "restore", {}), nullptr));
-    All.insert(All.end(), Rev.begin(), Rev.end());
-    All.insert(All.end(), Epilogue.begin(), Epilogue.end());
-  }
-  if (B.Failed)
+  } F;
+  F.Dropped = &Dropped;
+  for (Stmt *St : Prologue)
+    F.TraverseStmt(St);
+  for (Stmt *St : Rev)
+    F.TraverseStmt(St);
+  for (Stmt *St : Epilogue)
+    F.TraverseStmt(St);
+  if (F.Found) {
+    unsupported(Primal, "reverse half reading parameter '" +
+                            F.Found->getDecl()->getNameAsString() +
+                            "' (internal error)");
     return false;
-  // A half names only its own parameters: a placeholder of a parameter it
-  // does not take (an adjoint in the forward half) would read garbage.
+  }
+  All.insert(All.end(), Prologue.begin(), Prologue.end());
+  for (size_t I = (Frame.size() + FrameChunk - 1) / FrameChunk; I-- > 0;)
+    All.push_back(B.memberCall(
+        B.ref(Stack), "pop_all",
+        Frame.slice(I * FrameChunk,
+                    std::min(FrameChunk, Frame.size() - I * FrameChunk))));
+  for (auto &[A, Size] : Sizes)
+    All.push_back(B.memberCall(B.ref(const_cast<VarDecl *>(A)), "resize",
+                               {B.ref(Size)}));
+  for (auto It = SplitOwners.rbegin(); It != SplitOwners.rend(); ++It)
+    All.push_back(B.ifStmt(
+        B.binop(BO_NE, B.ref(It->second), B.intLit(0, Ctx.getSizeType())),
+        B.memberCall(B.ref(It->first), "restore", {}), nullptr));
+  All.insert(All.end(), Rev.begin(), Rev.end());
+  All.insert(All.end(), Epilogue.begin(), Epilogue.end());
+  return true;
+}
+
+/// A parameter of \p PB that \p All names but \p PB does not take (a
+/// placeholder of the other half's parameter), or null.
+static const ParmVarDecl *foreignParam(FunctionDecl *PB, const Stmts &All) {
   struct Foreign : RecursiveASTVisitor<Foreign> {
     FunctionDecl *PB;
     const ParmVarDecl *Found = nullptr;
@@ -434,14 +437,46 @@ bool PullbackBuilder::finishSplit(Stmts &Fwd, Stmts &Rev, Stmts &Epilogue) {
   for (Stmt *St : All)
     if (!F.Found)
       F.TraverseStmt(St);
-  if (F.Found)
+  return F.Found;
+}
+
+bool PullbackBuilder::finishSplit(Stmts &Fwd, Stmts &Rev, Stmts &Epilogue) {
+  if (failedBuilding("its split derivative"))
+    return false;
+  // Adjoints the forward sweep touches (the shadow of a local vector is
+  // sized as the vector grows): the forward half has its own, and passes
+  // the final size of each vector's in the frame; the reverse half sizes
+  // its shadow from that before the reverse sweep.
+  SmallVector<const VarDecl *, 4> FwdAdjoints;
+  SplitSizes Sizes;
+  if (!splitForwardAdjoints(Fwd, FwdAdjoints, Sizes))
+    return false;
+  // The frame: every temporary the reverse sweep may read before it
+  // assigns it (a value popped or recomputed in each iteration of a loop
+  // before it is read, or a loop's counter, set where the reverse loop
+  // starts, needs no place in it). Both halves decide alike: they build the
+  // same sweeps.
+  SmallVector<Expr *, 16> Frame = splitFrame(Rev, Epilogue, Sizes);
+  if (!Frame.empty() && !stackVar())
+    return false;
+  Stmts All(LocalTypes.begin(), LocalTypes.end());
+  if (Half == SplitHalf::Forward) {
+    if (!forwardHalfBody(Fwd, FwdAdjoints, Sizes, Frame, All))
+      return false;
+  } else if (!reverseHalfBody(Rev, Epilogue, Sizes, Frame, All)) {
+    return false;
+  }
+  if (B.Failed)
+    return false;
+  // A half names only its own parameters: a placeholder of a parameter it
+  // does not take (an adjoint in the forward half) would read garbage.
+  if (const ParmVarDecl *Found = foreignParam(PB, All))
     return unsupported(Primal,
                        "function whose " +
                            std::string(Half == SplitHalf::Forward
                                            ? "forward"
                                            : "reverse") +
-                           " half would use '" +
-                           F.Found->getNameAsString() +
+                           " half would use '" + Found->getNameAsString() +
                            "', which it does not take (internal error)"),
            false;
   PB->setBody(B.block(All));

@@ -459,6 +459,78 @@ void PullbackBuilder::compound(const CompoundStmt *CS, Stmts &Fwd,
     Rev.push_back(B.block(InnerRev));
 }
 
+void PullbackBuilder::incrementStmt(const UnaryOperator *UO, Stmts &Fwd,
+                                    Stmts &Rev) {
+  // `++(t += y)`, `(t *= x)--`, `++++t`: the inner write first (a
+  // statement of its own), then the increment of its target.
+  const Expr *Target = UO->getSubExpr()->IgnoreParens();
+  if (const auto *IB = dyn_cast<BinaryOperator>(Target);
+      IB && IB->isAssignmentOp()) {
+    exprStmt(IB, Fwd, Rev);
+    Target = IB->getLHS();
+  } else if (const auto *IU = dyn_cast<UnaryOperator>(Target);
+             IU && IU->isPrefix() && IU->isIncrementDecrementOp()) {
+    exprStmt(IU, Fwd, Rev);
+    Target = IU->getSubExpr();
+  } else {
+    Target = nullptr;
+  }
+  if (Target) {
+    if (Target->HasSideEffects(Ctx)) {
+      unsupported(UO, "increment of an assignment with side effects in "
+                      "its left side");
+      return;
+    }
+    auto *Inc = UnaryOperator::Create(
+        Ctx, const_cast<Expr *>(Target), UO->getOpcode(),
+        Target->getType(), VK_LValue, OK_Ordinary, UO->getOperatorLoc(),
+        false, FPOptionsOverride());
+    exprStmt(Inc, Fwd, Rev);
+    return;
+  }
+  // (A structured binding: the part it names.)
+  const Expr *Sub = strip(UO->getSubExpr());
+  if (isElementAccess(Sub)) {
+    Fwd.push_back(B.unop(UO->getOpcode(), rebuildElement(Sub, false,
+                                                         true)));
+    return;
+  }
+  const auto *DRE =
+      dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParenImpCasts());
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || !mapVar(VD)) {
+    unsupported(UO, "increment of " + constructName(UO->getSubExpr()));
+    return;
+  }
+  // d(x + 1)/dx = 1: the adjoint is unchanged.
+  Fwd.push_back(B.unop(UO->getOpcode(), B.ref(mapVar(VD))));
+}
+
+void PullbackBuilder::discardedCall(const CallExpr *CE, Stmts &Fwd) {
+  const Expr *K = CE;
+  // A call whose result is discarded: keep its side effects, unless it
+  // is differentiable (its only effect would be the discarded value).
+  // Calls that write differentiated memory are refused in rebuildCall.
+  // Only a math function whose arguments have no side effects may be
+  // dropped: any other callee may log, throw or count, and an argument
+  // may write (`unit(x += y)`); those are replayed.
+  if (Act.isActive(CE) && isFloating(CE->getType()) && !writtenStorage(CE) &&
+      findRule(CE->getDirectCallee()) &&
+      llvm::none_of(CE->arguments(), [&](const Expr *A) {
+        return A->HasSideEffects(Ctx);
+      }))
+    return;
+  Expr *R = plain(K);
+  // A call that writes memory put itself in the forward sweep (also as
+  // its form over pointers: `v.insert(pos, w.begin(), w.end())`).
+  const Expr *F = K;
+  if (const CallExpr *PF = pointerForm(Facts::get(Ctx), CE))
+    F = PF;
+  if (R && !Plans.count(K) && !SideEffectCalls.count(K) &&
+      !Plans.count(F) && !SideEffectCalls.count(F))
+    Fwd.push_back(R);
+}
+
 void PullbackBuilder::exprStmt(const Expr *E, Stmts &Fwd, Stmts &Rev) {
   const Expr *K = strip(E);
   if (const auto *BO = dyn_cast<BinaryOperator>(K)) {
@@ -484,53 +556,10 @@ void PullbackBuilder::exprStmt(const Expr *E, Stmts &Fwd, Stmts &Rev) {
       return;
     }
   }
-  if (const auto *UO = dyn_cast<UnaryOperator>(K)) {
-    if (UO->isIncrementDecrementOp()) {
-      // `++(t += y)`, `(t *= x)--`, `++++t`: the inner write first (a
-      // statement of its own), then the increment of its target.
-      const Expr *Target = UO->getSubExpr()->IgnoreParens();
-      if (const auto *IB = dyn_cast<BinaryOperator>(Target);
-          IB && IB->isAssignmentOp()) {
-        exprStmt(IB, Fwd, Rev);
-        Target = IB->getLHS();
-      } else if (const auto *IU = dyn_cast<UnaryOperator>(Target);
-                 IU && IU->isPrefix() && IU->isIncrementDecrementOp()) {
-        exprStmt(IU, Fwd, Rev);
-        Target = IU->getSubExpr();
-      } else {
-        Target = nullptr;
-      }
-      if (Target) {
-        if (Target->HasSideEffects(Ctx)) {
-          unsupported(UO, "increment of an assignment with side effects in "
-                          "its left side");
-          return;
-        }
-        auto *Inc = UnaryOperator::Create(
-            Ctx, const_cast<Expr *>(Target), UO->getOpcode(),
-            Target->getType(), VK_LValue, OK_Ordinary, UO->getOperatorLoc(),
-            false, FPOptionsOverride());
-        exprStmt(Inc, Fwd, Rev);
-        return;
-      }
-      // (A structured binding: the part it names.)
-      const Expr *Sub = strip(UO->getSubExpr());
-      if (isElementAccess(Sub)) {
-        Fwd.push_back(B.unop(UO->getOpcode(), rebuildElement(Sub, false,
-                                                             true)));
-        return;
-      }
-      const auto *DRE =
-          dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParenImpCasts());
-      const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-      if (!VD || !mapVar(VD)) {
-        unsupported(UO, "increment of " + constructName(UO->getSubExpr()));
-        return;
-      }
-      // d(x + 1)/dx = 1: the adjoint is unchanged.
-      Fwd.push_back(B.unop(UO->getOpcode(), B.ref(mapVar(VD))));
-      return;
-    }
+  if (const auto *UO = dyn_cast<UnaryOperator>(K);
+      UO && UO->isIncrementDecrementOp()) {
+    incrementStmt(UO, Fwd, Rev);
+    return;
   }
   if (isa<CXXThrowExpr>(K)) {
     unsupported(K, constructName(K));
@@ -555,27 +584,7 @@ void PullbackBuilder::exprStmt(const Expr *E, Stmts &Fwd, Stmts &Rev) {
     }
   }
   if (const auto *CE = dyn_cast<CallExpr>(K)) {
-    // A call whose result is discarded: keep its side effects, unless it
-    // is differentiable (its only effect would be the discarded value).
-    // Calls that write differentiated memory are refused in rebuildCall.
-    // Only a math function whose arguments have no side effects may be
-    // dropped: any other callee may log, throw or count, and an argument
-    // may write (`unit(x += y)`); those are replayed.
-    if (Act.isActive(CE) && isFloating(CE->getType()) && !writtenStorage(CE) &&
-        findRule(CE->getDirectCallee()) &&
-        llvm::none_of(CE->arguments(), [&](const Expr *A) {
-          return A->HasSideEffects(Ctx);
-        }))
-      return;
-    Expr *R = plain(K);
-    // A call that writes memory put itself in the forward sweep (also as
-    // its form over pointers: `v.insert(pos, w.begin(), w.end())`).
-    const Expr *F = K;
-    if (const CallExpr *PF = pointerForm(Facts::get(Ctx), CE))
-      F = PF;
-    if (R && !Plans.count(K) && !SideEffectCalls.count(K) &&
-        !Plans.count(F) && !SideEffectCalls.count(F))
-      Fwd.push_back(R);
+    discardedCall(CE, Fwd);
     return;
   }
   Expr *R = plain(K);
@@ -626,55 +635,65 @@ static bool readsMember(const Stmt *S, const VarDecl *V,
 }
 
 
-void PullbackBuilder::assignment(const BinaryOperator *BO, Stmts &Fwd,
-                                 Stmts &Rev) {
-  modelled(BO);
-  const Expr *LHS = strip(BO->getLHS());
-  // C++17 sequences the right operand before the left one: a right operand
-  // that reads what an effect in the left operand changes
-  // (`(z += z) += (y + z)`) would read the new value here.
-  if (LHS != BO->getLHS()->IgnoreParens() || isa<BinaryOperator>(LHS) ||
-      isa<UnaryOperator>(LHS)) {
-    const auto *In = dyn_cast<BinaryOperator>(LHS);
-    const auto *U = dyn_cast<UnaryOperator>(LHS);
-    const Expr *Changed = In && In->isAssignmentOp() ? In->getLHS()
-                          : U && U->isIncrementDecrementOp() ? U->getSubExpr()
-                                                             : nullptr;
-    bool IsThis = false;
-    const VarDecl *CV = Changed ? pathRoot(Changed, IsThis) : nullptr;
-    // Written through a pointer or reference (`(*w = e) *= x` with w =
-    // &x): any floating memory the right operand reads may be the one.
-    if (CV && mayAlias(CV) && readsAliasable(BO->getRHS(), CV)) {
-      unsupported(BO, "assignment whose right operand reads memory that its "
-                      "left operand may change through '" +
+/// The target of an assignment to a floating value, as assignment() found
+/// it: the lvalue, its variable (null for a member of `this`), and the
+/// target rebuilt for the forward sweep.
+struct PullbackBuilder::AssignTarget {
+  const Expr *LHS;
+  const VarDecl *VD;
+  VarDecl *NV;
+  bool Element;
+  Expr *Target;
+  QualType T;   // the assigned type
+  bool RActive; // whether the right operand is active
+  Expr *adjoint(PullbackBuilder &PB) const {
+    return Element ? PB.adjointElement(LHS) : PB.B.ref(PB.adjointOf(VD));
+  }
+};
+
+bool PullbackBuilder::refuseReadOfLeftEffect(const BinaryOperator *BO,
+                                             const Expr *LHS) {
+  const auto *In = dyn_cast<BinaryOperator>(LHS);
+  const auto *U = dyn_cast<UnaryOperator>(LHS);
+  const Expr *Changed = In && In->isAssignmentOp() ? In->getLHS()
+                        : U && U->isIncrementDecrementOp() ? U->getSubExpr()
+                                                           : nullptr;
+  bool IsThis = false;
+  const VarDecl *CV = Changed ? pathRoot(Changed, IsThis) : nullptr;
+  // Written through a pointer or reference (`(*w = e) *= x` with w =
+  // &x): any floating memory the right operand reads may be the one.
+  if (CV && mayAlias(CV) && readsAliasable(BO->getRHS(), CV)) {
+    unsupported(BO, "assignment whose right operand reads memory that its "
+                    "left operand may change through '" +
+                        CV->getNameAsString() +
+                        "' (C++ evaluates the right operand first: use "
+                        "two statements)");
+    return true;
+  }
+  if (CV) {
+    DeclaredVars Reads;
+    llvm::DenseSet<const VarDecl *> Probe{CV};
+    Reads.Probe = &Probe;
+    Reads.TraverseStmt(const_cast<Expr *>(BO->getRHS()));
+    // A member of a local struct conflicts only with reads of the same
+    // member (or of the whole object): `(s.z /= a) -= s.y` is fine.
+    SmallVector<const FieldDecl *, 4> CP;
+    if (Reads.Mentions && memberPath(Changed, CP) == CV && !CP.empty() &&
+        !CV->getType()->isReferenceType())
+      Reads.Mentions = readsMember(BO->getRHS(), CV, CP);
+    if (Reads.Mentions) {
+      unsupported(BO, "assignment whose right operand reads '" +
                           CV->getNameAsString() +
-                          "' (C++ evaluates the right operand first: use "
-                          "two statements)");
-      return;
-    }
-    if (CV) {
-      DeclaredVars Reads;
-      llvm::DenseSet<const VarDecl *> Probe{CV};
-      Reads.Probe = &Probe;
-      Reads.TraverseStmt(const_cast<Expr *>(BO->getRHS()));
-      // A member of a local struct conflicts only with reads of the same
-      // member (or of the whole object): `(s.z /= a) -= s.y` is fine.
-      SmallVector<const FieldDecl *, 4> CP;
-      if (Reads.Mentions && memberPath(Changed, CP) == CV && !CP.empty() &&
-          !CV->getType()->isReferenceType())
-        Reads.Mentions = readsMember(BO->getRHS(), CV, CP);
-      if (Reads.Mentions) {
-        unsupported(BO, "assignment whose right operand reads '" +
-                            CV->getNameAsString() +
-                            "', which its left operand changes (C++ "
-                            "evaluates the right operand first: use two "
-                            "statements)");
-        return;
-      }
+                          "', which its left operand changes (C++ "
+                          "evaluates the right operand first: use two "
+                          "statements)");
+      return true;
     }
   }
-  // (t *= x) *= y, (++x) *= 2: the inner effect first, then this one on
-  // its target.
+  return false;
+}
+
+const Expr *PullbackBuilder::innerEffectsOfTarget(const Expr *LHS) {
   for (;;) {
     if (const auto *In = dyn_cast<BinaryOperator>(LHS);
         In && In->isAssignmentOp()) {
@@ -694,8 +713,128 @@ void PullbackBuilder::assignment(const BinaryOperator *BO, Stmts &Fwd,
       LHS = strip(C->getRHS());
       continue;
     }
+    return LHS;
+  }
+}
+
+void PullbackBuilder::refuseUnassignableTarget(const Expr *LHS) {
+  const Expr *Acc = LHS;
+  while (Acc && !accessorArg(Acc))
+    Acc = pathBase(Acc);
+  if (Acc)
+    unsupported(LHS, "assignment to " + constructName(LHS) + " through '" +
+                         spelled(Acc) +
+                         "' (bind the result to a local pointer or "
+                         "reference first)");
+  else
+    unsupported(LHS, "assignment to '" + spelled(LHS) + "', a " +
+                         constructName(LHS) + pointerMemberHint(LHS));
+}
+
+void PullbackBuilder::scaleAssignment(const BinaryOperator *BO,
+                                      AssignTarget &AT, Stmts &Fwd,
+                                      Stmts &R) {
+  BinaryOperatorKind Op = BO->getOpcode();
+  const Expr *RHS = BO->getRHS(), *LHS = AT.LHS;
+  Expr *&Target = AT.Target;
+  VarDecl *Old = hoist("_t", AT.T);
+  Expr *RV;
+  Expr *Cur0;
+  if (AT.Element && LHS->HasSideEffects(Ctx)) {
+    // `*r-- *= e`: the target is evaluated once, after the right operand
+    // (C++17), through a pointer bound to its address.
+    RV = fwd(RHS, true);
+    VarDecl *P = hoist("_p", Ctx.getPointerType(Target->getType()));
+    Fwd.push_back(B.assign(B.ref(P), B.addrOf(Target)));
+    Target = B.paren(B.deref(B.ref(P)));
+    Cur0 = B.paren(B.deref(B.ref(P)));
+  } else {
+    Cur0 = AT.Element ? rebuildElement(LHS, false, true) : B.ref(AT.NV);
+    RV = nullptr;
+  }
+  Fwd.push_back(B.assign(B.ref(Old), Cur0));
+  if (!Loops.empty() && !Frames.empty())
+    Frames.back().Recorded.push_back(Old);
+  if (!RV)
+    RV = fwd(RHS, true);
+  Fwd.push_back(B.binop(Op, Target, RV));
+  VarDecl *Rv = bind(AT.adjoint(*this), AT.T, R);
+  if (Op == BO_MulAssign) {
+    R.push_back(
+        B.assign(AT.adjoint(*this), B.binop(BO_Mul, B.ref(Rv), val(RHS))));
+    if (AT.RActive)
+      backprop(RHS, B.binop(BO_Mul, B.ref(Rv), B.ref(Old)), R);
+  } else {
+    R.push_back(
+        B.assign(AT.adjoint(*this), B.binop(BO_Div, B.ref(Rv), val(RHS))));
+    if (AT.RActive)
+      backprop(RHS,
+               B.unop(UO_Minus,
+                      B.binop(BO_Div, B.binop(BO_Mul, B.ref(Rv), B.ref(Old)),
+                              B.binop(BO_Mul, val(RHS), val(RHS)))),
+               R);
+  }
+}
+
+void PullbackBuilder::floatingAssignment(const BinaryOperator *BO,
+                                         AssignTarget &AT, Stmts &Fwd,
+                                         Stmts &Rev) {
+  BinaryOperatorKind Op = BO->getOpcode();
+  const Expr *RHS = BO->getRHS();
+  auto Adjoint = [&]() -> Expr * { return AT.adjoint(*this); };
+  QualType T = AT.T;
+  Stmts R;
+  switch (Op) {
+  case BO_Assign: {
+    Fwd.push_back(B.assign(AT.Target, fwd(RHS, false)));
+    if (AT.RActive) {
+      VarDecl *Rv = bind(Adjoint(), T, R);
+      size_t Zero = R.size();
+      R.push_back(B.assign(Adjoint(), B.zero(T)));
+      backprop(RHS, B.ref(Rv), R);
+      if (!AT.Element)
+        fuseZeroAccumulate(R, Zero, adjointOf(AT.VD));
+    } else {
+      R.push_back(B.assign(Adjoint(), B.zero(T)));
+    }
     break;
   }
+  case BO_AddAssign:
+  case BO_SubAssign: {
+    Fwd.push_back(B.binop(Op, AT.Target, fwd(RHS, false)));
+    if (AT.RActive) {
+      VarDecl *Rv = bind(Adjoint(), T, R);
+      Expr *Adj = B.ref(Rv);
+      backprop(RHS, Op == BO_SubAssign ? B.unop(UO_Minus, Adj) : Adj, R);
+    }
+    break;
+  }
+  case BO_MulAssign:
+  case BO_DivAssign:
+    scaleAssignment(BO, AT, Fwd, R);
+    break;
+  default:
+    unsupported(BO, "'" + BO->getOpcodeStr().str() + "' on a floating value");
+    return;
+  }
+  if (!R.empty())
+    Rev.push_back(B.block(R));
+}
+
+void PullbackBuilder::assignment(const BinaryOperator *BO, Stmts &Fwd,
+                                 Stmts &Rev) {
+  modelled(BO);
+  const Expr *LHS = strip(BO->getLHS());
+  // C++17 sequences the right operand before the left one: a right operand
+  // that reads what an effect in the left operand changes
+  // (`(z += z) += (y + z)`) would read the new value here.
+  if ((LHS != BO->getLHS()->IgnoreParens() || isa<BinaryOperator>(LHS) ||
+       isa<UnaryOperator>(LHS)) &&
+      refuseReadOfLeftEffect(BO, LHS))
+    return;
+  // (t *= x) *= y, (++x) *= 2: the inner effect first, then this one on
+  // its target.
+  LHS = innerEffectsOfTarget(LHS);
   if (Failed)
     return;
   const auto *DRE = dyn_cast<DeclRefExpr>(LHS);
@@ -709,17 +848,7 @@ void PullbackBuilder::assignment(const BinaryOperator *BO, Stmts &Fwd,
   bool IsThis = false;
   bool ThisMember = !VD && Element && !pathRoot(LHS, IsThis) && IsThis;
   if (!VD && !ThisMember) {
-    const Expr *Acc = LHS;
-    while (Acc && !accessorArg(Acc))
-      Acc = pathBase(Acc);
-    if (Acc)
-      unsupported(LHS, "assignment to " + constructName(LHS) + " through '" +
-                           spelled(Acc) +
-                           "' (bind the result to a local pointer or "
-                           "reference first)");
-    else
-      unsupported(LHS, "assignment to '" + spelled(LHS) + "', a " +
-                           constructName(LHS) + pointerMemberHint(LHS));
+    refuseUnassignableTarget(LHS);
     return;
   }
   if (VD && !VD->isLocalVarDeclOrParm()) {
@@ -744,82 +873,10 @@ void PullbackBuilder::assignment(const BinaryOperator *BO, Stmts &Fwd,
       noteAliasDef(VD, RHS, Fwd);
     return;
   }
-  auto Adjoint = [&]() -> Expr * {
-    return Element ? adjointElement(LHS) : B.ref(adjointOf(VD));
-  };
-  QualType T = LHS->getType().getNonReferenceType().getUnqualifiedType();
-  bool RActive = Act.isActive(strip(RHS));
-  Stmts R;
-  switch (Op) {
-  case BO_Assign: {
-    Fwd.push_back(B.assign(Target, fwd(RHS, false)));
-    if (RActive) {
-      VarDecl *Rv = bind(Adjoint(), T, R);
-      size_t Zero = R.size();
-      R.push_back(B.assign(Adjoint(), B.zero(T)));
-      backprop(RHS, B.ref(Rv), R);
-      if (!Element)
-        fuseZeroAccumulate(R, Zero, adjointOf(VD));
-    } else {
-      R.push_back(B.assign(Adjoint(), B.zero(T)));
-    }
-    break;
-  }
-  case BO_AddAssign:
-  case BO_SubAssign: {
-    Fwd.push_back(B.binop(Op, Target, fwd(RHS, false)));
-    if (RActive) {
-      VarDecl *Rv = bind(Adjoint(), T, R);
-      Expr *Adj = B.ref(Rv);
-      backprop(RHS, Op == BO_SubAssign ? B.unop(UO_Minus, Adj) : Adj, R);
-    }
-    break;
-  }
-  case BO_MulAssign:
-  case BO_DivAssign: {
-    VarDecl *Old = hoist("_t", T);
-    Expr *RV;
-    Expr *Cur0;
-    if (Element && LHS->HasSideEffects(Ctx)) {
-      // `*r-- *= e`: the target is evaluated once, after the right operand
-      // (C++17), through a pointer bound to its address.
-      RV = fwd(RHS, true);
-      VarDecl *P = hoist("_p", Ctx.getPointerType(Target->getType()));
-      Fwd.push_back(B.assign(B.ref(P), B.addrOf(Target)));
-      Target = B.paren(B.deref(B.ref(P)));
-      Cur0 = B.paren(B.deref(B.ref(P)));
-    } else {
-      Cur0 = Element ? rebuildElement(LHS, false, true) : B.ref(NV);
-      RV = nullptr;
-    }
-    Fwd.push_back(B.assign(B.ref(Old), Cur0));
-    if (!Loops.empty() && !Frames.empty())
-      Frames.back().Recorded.push_back(Old);
-    if (!RV)
-      RV = fwd(RHS, true);
-    Fwd.push_back(B.binop(Op, Target, RV));
-    VarDecl *Rv = bind(Adjoint(), T, R);
-    if (Op == BO_MulAssign) {
-      R.push_back(B.assign(Adjoint(), B.binop(BO_Mul, B.ref(Rv), val(RHS))));
-      if (RActive)
-        backprop(RHS, B.binop(BO_Mul, B.ref(Rv), B.ref(Old)), R);
-    } else {
-      R.push_back(B.assign(Adjoint(), B.binop(BO_Div, B.ref(Rv), val(RHS))));
-      if (RActive)
-        backprop(RHS,
-                 B.unop(UO_Minus,
-                        B.binop(BO_Div, B.binop(BO_Mul, B.ref(Rv), B.ref(Old)),
-                                B.binop(BO_Mul, val(RHS), val(RHS)))),
-                 R);
-    }
-    break;
-  }
-  default:
-    unsupported(BO, "'" + BO->getOpcodeStr().str() + "' on a floating value");
-    return;
-  }
-  if (!R.empty())
-    Rev.push_back(B.block(R));
+  AssignTarget AT{LHS, VD, NV, Element, Target,
+                  LHS->getType().getNonReferenceType().getUnqualifiedType(),
+                  Act.isActive(strip(RHS))};
+  floatingAssignment(BO, AT, Fwd, Rev);
 }
 
 static bool mentions(const Stmt *St, const VarDecl *VD) {
