@@ -16,7 +16,6 @@
 #include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
-#include <functional>
 
 using namespace clang;
 
@@ -160,6 +159,83 @@ bool Activity::reachesActive(const Expr *E) const {
   return false;
 }
 
+bool Activity::pathIsActive(const Expr *E) const {
+  // Through a pointer of unknown origin: it may be differentiated.
+  bool IsThis = false;
+  const VarDecl *R = rootOf(E, IsThis);
+  if (!R && !IsThis && RootsDecide) {
+    // (Through a pointer into several known storages: one of them.)
+    auto Rs = mayReach(E);
+    if (!Rs.empty())
+      return llvm::any_of(Rs, [&](const VarDecl *V) { return isActive(V); });
+  }
+  return IsThis ? ThisActive : (!R || isActive(R));
+}
+
+bool Activity::argumentIsActive(const Expr *A) const {
+  if (compute(A))
+    return true;
+  // An object holding a pointer into active memory (`View{a, n}`): the
+  // callee reads derivatives through it (the builder refuses it).
+  if (holdsFloatingPointer(A->getType()) && reachesActive(A))
+    return true;
+  // Pointers to (and containers of) active data.
+  QualType AT = A->getType();
+  if (AT->isPointerType() || A->isGLValue()) {
+    bool IsThis = false;
+    const VarDecl *R = rootOf(A, IsThis);
+    if ((R && isActive(R)) || (IsThis && ThisActive))
+      return true;
+    // A local pointer into several storages, or into one it cannot
+    // name: it may point into differentiated memory.
+    if (!R && !IsThis &&
+        hasFloatingData(AT->isPointerType() ? AT->getPointeeType()
+                                            : AT.getNonReferenceType()))
+      if (const VarDecl *P = pathRoot(A, IsThis))
+        if (isAlias(P) && !storageOf(P) &&
+            (!RootsDecide || rootsOf(P).empty() || isActive(P)))
+          return true;
+  }
+  return false;
+}
+
+bool Activity::callIsActive(const CallExpr *CE) const {
+  if (const FunctionDecl *FD = CE->getDirectCallee())
+    if (St.isNodiff(FD))
+      return false;
+  if (capturesActive(CE))
+    return true;
+  for (const Expr *A : CE->arguments())
+    if (argumentIsActive(A))
+      return true;
+  // obj.method(...) on an object that carries derivatives.
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
+    const Expr *Obj = MC->getImplicitObjectArgument();
+    bool IsThis = false;
+    const VarDecl *Root = Obj ? rootOf(Obj, IsThis) : nullptr;
+    if ((Root && isActive(Root)) || (IsThis && ThisActive))
+      return true;
+    // A temporary object built from active values (Vec3(x, y, z).norm()).
+    if (Obj && !Root && !IsThis && compute(Obj))
+      return true;
+  }
+  return false;
+}
+
+bool Activity::constructionIsActive(const CXXConstructExpr *CE) const {
+  for (const Expr *A : CE->arguments()) {
+    if (compute(A))
+      return true;
+    if (A->getType()->isPointerType()) {
+      bool IsThis = false;
+      const VarDecl *R = rootOf(A, IsThis);
+      if ((R && isActive(R)) || (IsThis && ThisActive))
+        return true;
+    }
+  }
+  return false;
+}
+
 bool Activity::compute(const Expr *E) const {
   if (!E)
     return false;
@@ -190,62 +266,10 @@ bool Activity::compute(const Expr *E) const {
     return isActive(VD);
   if (isThisPath(E))
     return ThisActive;
-  if (pathBase(E)) {
-    // Through a pointer of unknown origin: it may be differentiated.
-    bool IsThis = false;
-    const VarDecl *R = rootOf(E, IsThis);
-    if (!R && !IsThis && RootsDecide) {
-      // (Through a pointer into several known storages: one of them.)
-      auto Rs = mayReach(E);
-      if (!Rs.empty())
-        return llvm::any_of(Rs, [&](const VarDecl *V) { return isActive(V); });
-    }
-    return IsThis ? ThisActive : (!R || isActive(R));
-  }
-  if (const auto *CE = dyn_cast<CallExpr>(E)) {
-    if (const FunctionDecl *FD = CE->getDirectCallee())
-      if (St.isNodiff(FD))
-        return false;
-    if (capturesActive(CE))
-      return true;
-    for (const Expr *A : CE->arguments()) {
-      if (compute(A))
-        return true;
-      // An object holding a pointer into active memory (`View{a, n}`): the
-      // callee reads derivatives through it (the builder refuses it).
-      if (holdsFloatingPointer(A->getType()) && reachesActive(A))
-        return true;
-      // Pointers to (and containers of) active data.
-      QualType AT = A->getType();
-      if (AT->isPointerType() || A->isGLValue()) {
-        bool IsThis = false;
-        const VarDecl *R = rootOf(A, IsThis);
-        if ((R && isActive(R)) || (IsThis && ThisActive))
-          return true;
-        // A local pointer into several storages, or into one it cannot
-        // name: it may point into differentiated memory.
-        if (!R && !IsThis && hasFloatingData(AT->isPointerType()
-                                                 ? AT->getPointeeType()
-                                                 : AT.getNonReferenceType()))
-          if (const VarDecl *P = pathRoot(A, IsThis))
-            if (isAlias(P) && !storageOf(P) &&
-                (!RootsDecide || rootsOf(P).empty() || isActive(P)))
-              return true;
-      }
-    }
-    // obj.method(...) on an object that carries derivatives.
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
-      const Expr *Obj = MC->getImplicitObjectArgument();
-      bool IsThis = false;
-      const VarDecl *Root = Obj ? rootOf(Obj, IsThis) : nullptr;
-      if ((Root && isActive(Root)) || (IsThis && ThisActive))
-        return true;
-      // A temporary object built from active values (Vec3(x, y, z).norm()).
-      if (Obj && !Root && !IsThis && compute(Obj))
-        return true;
-    }
-    return false;
-  }
+  if (pathBase(E))
+    return pathIsActive(E);
+  if (const auto *CE = dyn_cast<CallExpr>(E))
+    return callIsActive(CE);
   // What a default member initializer or an opaque value stands for.
   if (const auto *DI = dyn_cast<CXXDefaultInitExpr>(E))
     return compute(DI->getExpr());
@@ -267,16 +291,8 @@ bool Activity::compute(const Expr *E) const {
   }
   // Containers built from pointers into active memory (v(p, p + n)).
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
-    for (const Expr *A : CE->arguments()) {
-      if (compute(A))
-        return true;
-      if (A->getType()->isPointerType()) {
-        bool IsThis = false;
-        const VarDecl *R = rootOf(A, IsThis);
-        if ((R && isActive(R)) || (IsThis && ThisActive))
-          return true;
-      }
-    }
+    if (constructionIsActive(CE))
+      return true;
   for (const Stmt *Child : E->children())
     if (const auto *CE = dyn_cast_or_null<Expr>(Child))
       if (compute(CE))
@@ -295,7 +311,19 @@ bool Activity::isActive(const Expr *E) {
   return R;
 }
 
-void Activity::run(const FunctionDecl *FD, const WrtMask &Wrt) {
+namespace {
+/// A variable that can carry derivatives: floating, a differentiable
+/// parameter kind, or an array of floating data.
+bool isEligible(const VarDecl *VD) {
+  return isFloating(VD->getType().getNonReferenceType()) ||
+         classifyParam(const_cast<ASTContext &>(VD->getASTContext()),
+                       VD->getType())
+                 .Kind != ParamKind::None ||
+         (VD->getType()->isArrayType() && hasFloatingData(VD->getType()));
+}
+} // namespace
+
+void Activity::seedActive(const FunctionDecl *FD, const WrtMask &Wrt) {
   ThisActive = hasThisAdjoint(FD) && Wrt.size() > FD->getNumParams() &&
                Wrt.back();
   for (unsigned I = 0; I < FD->getNumParams(); ++I)
@@ -306,42 +334,31 @@ void Activity::run(const FunctionDecl *FD, const WrtMask &Wrt) {
   for (const VarDecl *V : Seeds)
     if (Active.insert(V).second)
       Order.push_back(V);
-  computeAliases(FD->getBody());
-  Body = FD->getBody();
-  Writes C;
-  collectWrites(FD->getBody(), C);
-  // A constructor's member initialisers write the object.
-  if (isa<CXXConstructorDecl>(FD))
-    ThisWritten = true;
-  auto Eligible = [](const VarDecl *VD) {
-    return isFloating(VD->getType().getNonReferenceType()) ||
-           classifyParam(const_cast<ASTContext &>(VD->getASTContext()),
-                         VD->getType())
-                   .Kind != ParamKind::None ||
-           (VD->getType()->isArrayType() &&
-            hasFloatingData(VD->getType()));
-  };
-  auto Activate = [&](const VarDecl *VD) {
-    Active.insert(VD);
-    Order.push_back(VD);
-  };
-  // A call that may write memory has an active input.
-  auto EffectIn = [&](const CallExpr *CE) {
-    bool In = false;
-    for (const Expr *A : CE->arguments()) {
-      bool IsThis = false;
-      const VarDecl *R =
-          (A->getType()->isPointerType() || A->isGLValue()) ? rootOf(A, IsThis)
-                                                            : nullptr;
-      In |= compute(A) || (R && isActive(R)) || (IsThis && ThisActive);
-    }
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
-      bool IsThis = false;
-      const VarDecl *R = rootOf(MC->getImplicitObjectArgument(), IsThis);
-      In |= (R && isActive(R)) || (IsThis && ThisActive);
-    }
-    return In || capturesActive(CE);
-  };
+}
+
+void Activity::activate(const VarDecl *VD) {
+  Active.insert(VD);
+  Order.push_back(VD);
+}
+
+bool Activity::effectHasActiveInput(const CallExpr *CE) const {
+  bool In = false;
+  for (const Expr *A : CE->arguments()) {
+    bool IsThis = false;
+    const VarDecl *R = (A->getType()->isPointerType() || A->isGLValue())
+                           ? rootOf(A, IsThis)
+                           : nullptr;
+    In |= compute(A) || (R && isActive(R)) || (IsThis && ThisActive);
+  }
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
+    bool IsThis = false;
+    const VarDecl *R = rootOf(MC->getImplicitObjectArgument(), IsThis);
+    In |= (R && isActive(R)) || (IsThis && ThisActive);
+  }
+  return In || capturesActive(CE);
+}
+
+void Activity::propagateActivity(const Writes &C) {
   // Fixed point: a variable is active if any definition of it is active,
   // or a call that may write it has an active input. Each round adds at
   // least one variable, so this is linear in the number of variables times
@@ -352,7 +369,7 @@ void Activity::run(const FunctionDecl *FD, const WrtMask &Wrt) {
     Changed = false;
     for (auto &[V, Range] : C.Ranges)
       if (!Active.count(V) && (Range ? isActive(Range) : ThisActive)) {
-        Activate(V);
+        activate(V);
         Changed = true;
       }
     for (auto &[VD, Init] : C.Defs) {
@@ -360,27 +377,30 @@ void Activity::run(const FunctionDecl *FD, const WrtMask &Wrt) {
       // a definition reaches active memory.)
       if (RootsDecide && isAlias(VD) && !storageOf(VD) && !Roots.count(VD) &&
           !Active.count(VD) && reachesActive(Init)) {
-        Activate(VD);
+        activate(VD);
         Changed = true;
         continue;
       }
       if (C.RangeVars.count(VD) || Active.count(VD) ||
-          (isAlias(VD) && !isOwner(VD)) || !Eligible(VD))
+          (isAlias(VD) && !isOwner(VD)) || !isEligible(VD))
         continue;
       if (compute(Init)) {
-        Activate(VD);
+        activate(VD);
         Changed = true;
       }
     }
     for (auto &[VD, CE] : C.Effects) {
-      if (Active.count(VD) || !Eligible(VD))
+      if (Active.count(VD) || !isEligible(VD))
         continue;
-      if (EffectIn(CE)) {
-        Activate(VD);
+      if (effectHasActiveInput(CE)) {
+        activate(VD);
         Changed = true;
       }
     }
   }
+}
+
+void Activity::collectLost(const Writes &C) {
   // Active values stored into memory that only a variable carrying no
   // derivatives reaches: an object (or a pointer to one) holding pointers
   // to floating data and no floating data of its own.
@@ -398,33 +418,46 @@ void Activity::run(const FunctionDecl *FD, const WrtMask &Wrt) {
       else
         break;
     }
-    return !Eligible(VD) && !C.RangeVars.count(VD) && holdsFloatingPointer(T);
+    return !isEligible(VD) && !C.RangeVars.count(VD) && holdsFloatingPointer(T);
   };
   for (auto &[VD, Init] : C.Defs)
     if (Init && Opaque(VD) && compute(Init))
       Lost.push_back({VD, Init});
   for (auto &[VD, CE] : C.Effects)
-    if (Opaque(VD) && EffectIn(CE))
+    if (Opaque(VD) && effectHasActiveInput(CE))
       Lost.push_back({VD, CE});
-  std::function<void(const Stmt *)> BitCopy = [&](const Stmt *S) {
-    if (!S)
-      return;
-    if (const auto *CE = dyn_cast<CallExpr>(S)) {
-      QualType To;
-      if (const Expr *Src = bitCopySource(CE, To)) {
-        bool IsThis = false;
-        const VarDecl *R = Src->getType()->isPointerType()
-                               ? rootOf(Src, IsThis)
-                               : nullptr;
-        if (compute(Src) || (R && isActive(R)) || (IsThis && ThisActive) ||
-            (Src->getType()->isPointerType() && !R && !IsThis))
-          BitCopies.push_back(CE);
-      }
+}
+
+void Activity::collectBitCopies(const Stmt *S) {
+  if (!S)
+    return;
+  if (const auto *CE = dyn_cast<CallExpr>(S)) {
+    QualType To;
+    if (const Expr *Src = bitCopySource(CE, To)) {
+      bool IsThis = false;
+      const VarDecl *R =
+          Src->getType()->isPointerType() ? rootOf(Src, IsThis) : nullptr;
+      if (compute(Src) || (R && isActive(R)) || (IsThis && ThisActive) ||
+          (Src->getType()->isPointerType() && !R && !IsThis))
+        BitCopies.push_back(CE);
     }
-    for (const Stmt *C : S->children())
-      BitCopy(C);
-  };
-  BitCopy(Body);
+  }
+  for (const Stmt *C : S->children())
+    collectBitCopies(C);
+}
+
+void Activity::run(const FunctionDecl *FD, const WrtMask &Wrt) {
+  seedActive(FD, Wrt);
+  computeAliases(FD->getBody());
+  Body = FD->getBody();
+  Writes C;
+  collectWrites(FD->getBody(), C);
+  // A constructor's member initialisers write the object.
+  if (isa<CXXConstructorDecl>(FD))
+    ThisWritten = true;
+  propagateActivity(C);
+  collectLost(C);
+  collectBitCopies(Body);
   Done = true;
 }
 

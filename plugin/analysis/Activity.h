@@ -191,6 +191,20 @@ public:
 
 private:
   bool compute(const clang::Expr *E) const;
+  /// compute() for a member or element path through a pointer.
+  bool pathIsActive(const clang::Expr *E) const;
+  /// True if the call argument \p A is active or points into active data.
+  bool argumentIsActive(const clang::Expr *A) const;
+  /// compute() for a call: its arguments, captures and object.
+  bool callIsActive(const clang::CallExpr *CE) const;
+  /// True if a construction takes active values or pointers into them.
+  bool constructionIsActive(const clang::CXXConstructExpr *CE) const;
+  /// Marks the parameters in \p Wrt, `this` and the seeds active.
+  void seedActive(const clang::FunctionDecl *FD, const WrtMask &Wrt);
+  /// Marks \p VD active, in order.
+  void activate(const clang::VarDecl *VD);
+  /// True if the call \p CE, which may write memory, has an active input.
+  bool effectHasActiveInput(const clang::CallExpr *CE) const;
   /// No write in \p Sites can run after \p Read; with \p Root, only the
   /// writes inside \p Root count, and only loops inside it.
   bool sitesEndBefore(llvm::ArrayRef<const clang::Stmt *> Sites,
@@ -214,7 +228,17 @@ private:
   };
   /// The write analysis of \p Body (ActivityWrites.cpp).
   void collectWrites(const clang::Stmt *Body, Writes &W);
+  /// The fixed point over the definitions and effects in \p C.
+  void propagateActivity(const Writes &C);
+  /// Fills Lost: active values stored where no shadow would receive them.
+  void collectLost(const Writes &C);
+  /// Fills BitCopies from the calls under \p S.
+  void collectBitCopies(const clang::Stmt *S);
   void computeAliases(const clang::Stmt *Body);
+  /// One round of computeAliases for the alias \p VD defined by \p Defs:
+  /// true if its storage, storages or loads changed.
+  bool updateAlias(const clang::VarDecl *VD,
+                   llvm::ArrayRef<const clang::Expr *> Defs);
   void computeMemberPaths(
       const llvm::MapVector<const clang::VarDecl *,
                             llvm::SmallVector<const clang::Expr *, 2>> &Defs);

@@ -15,7 +15,6 @@
 #include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
-#include <functional>
 
 using namespace clang;
 
@@ -33,6 +32,28 @@ static bool isScalarStorage(const VarDecl *VD) {
   return VD && VD->getType().getNonReferenceType()->isArithmeticType();
 }
 
+/// (t = e) -= f, ++(t *= x), (a, t) = e: the lvalue the expression \p K
+/// denotes (its own write is visited on its own).
+static const Expr *denotedLValue(const Expr *K) {
+  for (;;) {
+    if (const auto *BO = dyn_cast<BinaryOperator>(K)) {
+      if (BO->isAssignmentOp()) {
+        K = BO->getLHS()->IgnoreParenImpCasts();
+        continue;
+      }
+      if (BO->getOpcode() == BO_Comma) {
+        K = BO->getRHS()->IgnoreParenImpCasts();
+        continue;
+      }
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(K);
+        UO && UO->isPrefix() && UO->isIncrementDecrementOp()) {
+      K = UO->getSubExpr()->IgnoreParenImpCasts();
+      continue;
+    }
+    return K;
+  }
+}
 
 namespace {
 /// Collects definitions (var = expr), writes, and the effects of calls that
@@ -84,26 +105,7 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
     const Expr *K = LHS->IgnoreParenImpCasts();
     if (const Expr *F = derefFormOf(K))
       K = F->IgnoreParenImpCasts();
-    // (t = e) -= f, ++(t *= x), (a, t) = e: the lvalue the expression
-    // denotes (its own write is visited on its own).
-    for (;;) {
-      if (const auto *BO = dyn_cast<BinaryOperator>(K)) {
-        if (BO->isAssignmentOp()) {
-          K = BO->getLHS()->IgnoreParenImpCasts();
-          continue;
-        }
-        if (BO->getOpcode() == BO_Comma) {
-          K = BO->getRHS()->IgnoreParenImpCasts();
-          continue;
-        }
-      }
-      if (const auto *UO = dyn_cast<UnaryOperator>(K);
-          UO && UO->isPrefix() && UO->isIncrementDecrementOp()) {
-        K = UO->getSubExpr()->IgnoreParenImpCasts();
-        continue;
-      }
-      break;
-    }
+    K = denotedLValue(K);
     // (c ? a : b) = e writes one of a and b.
     if (const auto *CO = dyn_cast<ConditionalOperator>(K)) {
       writeTo(CO->getTrueExpr(), RHS);
@@ -115,57 +117,63 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
       if (const auto *BD = dyn_cast<BindingDecl>(DRE->getDecl()))
         if (const Expr *Part = bindingPart(BD))
           K = Part->IgnoreParenImpCasts();
-    if (const VarDecl *VD = refVar(K)) {
-      if (isAliasVar(VD) && VD->getType()->isReferenceType()) {
-        // Through a reference: the storage it binds to.
-        auto Mark = [&](const VarDecl *R) {
-          dataWritten(R);
-          if (isScalarStorage(R))
-            written(R);
-          if (RHS)
-            Defs.push_back({R, RHS});
-        };
-        if (const VarDecl *R = Act.storageOf(VD))
-          Mark(R);
-        for (const VarDecl *MR : Act.rootsOf(VD))
-          Mark(MR);
-        return;
-      }
-      written(VD);
-      if (RHS)
-        Defs.push_back({VD, RHS});
-      reseated(VD, RHS, Site);
-      return;
-    }
-    if (const VarDecl *VD = elementVar(K)) {
-      // Through a pointer loaded from memory (`double *q = b.p;`): a write
-      // to what the object it was loaded from reaches.
-      if (Act.isLoadedAlias(VD)) {
-        bool IsThis = false;
-        if (const VarDecl *LR =
-                pathRoot(loadedPointer(VD->getInit()), IsThis)) {
-          dataWritten(LR);
-          if (RHS)
-            Defs.push_back({LR, RHS});
-        }
-      }
-      const VarDecl *R = Act.storageOf(VD);
-      for (const VarDecl *MR : Act.rootsOf(VD)) {
-        dataWritten(MR);
-        if (RHS)
-          Defs.push_back({MR, RHS});
-      }
-      if (!R)
-        return;
-      dataWritten(R);
-      if (isScalarStorage(R))
-        written(R);
-      if (RHS)
-        Defs.push_back({R, RHS});
-      return;
-    }
+    if (const VarDecl *VD = refVar(K))
+      return writeToVar(VD, RHS);
+    if (const VarDecl *VD = elementVar(K))
+      return writeToElement(VD, RHS);
     if (isThisPath(K))
       ThisWritten = true;
+  }
+
+  /// writeTo for the variable \p VD itself, or through a reference what it
+  /// binds to.
+  void writeToVar(const VarDecl *VD, const Expr *RHS) {
+    if (isAliasVar(VD) && VD->getType()->isReferenceType()) {
+      // Through a reference: the storage it binds to.
+      auto Mark = [&](const VarDecl *R) {
+        dataWritten(R);
+        if (isScalarStorage(R))
+          written(R);
+        if (RHS)
+          Defs.push_back({R, RHS});
+      };
+      if (const VarDecl *R = Act.storageOf(VD))
+        Mark(R);
+      for (const VarDecl *MR : Act.rootsOf(VD))
+        Mark(MR);
+      return;
+    }
+    written(VD);
+    if (RHS)
+      Defs.push_back({VD, RHS});
+    reseated(VD, RHS, Site);
+  }
+
+  /// writeTo for an element of \p VD: the storages it points into.
+  void writeToElement(const VarDecl *VD, const Expr *RHS) {
+    // Through a pointer loaded from memory (`double *q = b.p;`): a write
+    // to what the object it was loaded from reaches.
+    if (Act.isLoadedAlias(VD)) {
+      bool IsThis = false;
+      if (const VarDecl *LR = pathRoot(loadedPointer(VD->getInit()), IsThis)) {
+        dataWritten(LR);
+        if (RHS)
+          Defs.push_back({LR, RHS});
+      }
+    }
+    const VarDecl *R = Act.storageOf(VD);
+    for (const VarDecl *MR : Act.rootsOf(VD)) {
+      dataWritten(MR);
+      if (RHS)
+        Defs.push_back({MR, RHS});
+    }
+    if (!R)
+      return;
+    dataWritten(R);
+    if (isScalarStorage(R))
+      written(R);
+    if (RHS)
+      Defs.push_back({R, RHS});
   }
 
   /// A pointer parameter to floating data assigned a pointer that is not
@@ -270,75 +278,90 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
     }
     if (accessorArg(CE) || writesNothing(FD))
       return true;
-    // \p ByRef: the parameter binds the argument itself (a reference), so
-    // a variable passed is written as a whole (a pointer re-seated).
-    auto Through = [&](const Expr *A, bool ByRef) {
-      bool IsThis = false;
-      const VarDecl *R = Act.rootOf(A, IsThis);
-      if (IsThis) {
-        ThisWritten = true;
-        return;
-      }
-      if (const VarDecl *VD = refVar(A); VD && ByRef)
-        written(VD);
-      if (const VarDecl *Base = pathRoot(A, IsThis))
-        for (const VarDecl *MR : Act.rootsOf(Base)) {
-          dataWritten(MR);
-          Effects.push_back({MR, CE});
-        }
-      if (!R)
-        return;
-      dataWritten(R);
-      if (isScalarStorage(R))
-        written(R);
-      Effects.push_back({R, CE});
-    };
-    // A call of a local lambda writes what its body writes by reference.
-    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
-        OC && OC->getOperator() == OO_Call && OC->getNumArgs() > 0)
-      if (const LambdaExpr *L = findLambda(OC->getArg(0))) {
-        LambdaInfo Info;
-        Info.Lambda = L;
-        // (A generic lambda: the specialization called; not the
-        // operator() of a std::function naming the lambda.)
-        const auto *Op = dyn_cast_or_null<CXXMethodDecl>(FD);
-        Info.Callee = Op && Op->getParent() == L->getLambdaClass()
-                          ? Op
-                          : L->getCallOperator();
-        if (Info.Callee->getBody())
-          classify(Info);
-        for (const LiftedCapture &C : Info.Caps)
-          if (C.Written && C.ByRef && C.Var) {
-            dataWritten(C.Var);
-            if (isScalarStorage(C.Var))
-              written(C.Var);
-            Effects.push_back({C.Var, CE});
-          }
-      }
-    unsigned Shift = 0;
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
-      const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
-      if (writesObject(MD) && !isStdAccessor(MD))
-        Through(MC->getImplicitObjectArgument(), false);
-    } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE)) {
-      const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
-      if (MD && !MD->isStatic()) {
-        if (writesObject(MD) && OC->getNumArgs() &&
-            OC->getOperator() != OO_Subscript && OC->getOperator() != OO_Call)
-          Through(OC->getArg(0), false);
-        Shift = 1;
-      }
-    }
+    lambdaCallWrites(CE, FD);
+    unsigned Shift = objectWrites(CE, FD);
     for (unsigned I = Shift; I < CE->getNumArgs(); ++I) {
       const Expr *A = CE->getArg(I);
       QualType PT = FD && I - Shift < FD->getNumParams()
                         ? FD->getParamDecl(I - Shift)->getType()
                         : A->getType();
       if (writableParam(PT))
-        Through(A, PT->isReferenceType() &&
-                       !PT.getNonReferenceType().isConstQualified());
+        writtenThrough(CE, A,
+                       PT->isReferenceType() &&
+                           !PT.getNonReferenceType().isConstQualified());
     }
     return true;
+  }
+
+  /// The call \p CE may write through its argument \p A. \p ByRef: the
+  /// parameter binds the argument itself (a reference), so a variable
+  /// passed is written as a whole (a pointer re-seated).
+  void writtenThrough(const CallExpr *CE, const Expr *A, bool ByRef) {
+    bool IsThis = false;
+    const VarDecl *R = Act.rootOf(A, IsThis);
+    if (IsThis) {
+      ThisWritten = true;
+      return;
+    }
+    if (const VarDecl *VD = refVar(A); VD && ByRef)
+      written(VD);
+    if (const VarDecl *Base = pathRoot(A, IsThis))
+      for (const VarDecl *MR : Act.rootsOf(Base)) {
+        dataWritten(MR);
+        Effects.push_back({MR, CE});
+      }
+    if (!R)
+      return;
+    dataWritten(R);
+    if (isScalarStorage(R))
+      written(R);
+    Effects.push_back({R, CE});
+  }
+
+  /// A call of a local lambda writes what its body writes by reference.
+  void lambdaCallWrites(const CallExpr *CE, const FunctionDecl *FD) {
+    const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
+    if (!OC || OC->getOperator() != OO_Call || OC->getNumArgs() == 0)
+      return;
+    const LambdaExpr *L = findLambda(OC->getArg(0));
+    if (!L)
+      return;
+    LambdaInfo Info;
+    Info.Lambda = L;
+    // (A generic lambda: the specialization called; not the
+    // operator() of a std::function naming the lambda.)
+    const auto *Op = dyn_cast_or_null<CXXMethodDecl>(FD);
+    Info.Callee = Op && Op->getParent() == L->getLambdaClass()
+                      ? Op
+                      : L->getCallOperator();
+    if (Info.Callee->getBody())
+      classify(Info);
+    for (const LiftedCapture &C : Info.Caps)
+      if (C.Written && C.ByRef && C.Var) {
+        dataWritten(C.Var);
+        if (isScalarStorage(C.Var))
+          written(C.Var);
+        Effects.push_back({C.Var, CE});
+      }
+  }
+
+  /// The object a member function or member operator may write; returns
+  /// the number of leading arguments that are the object (0 or 1).
+  unsigned objectWrites(const CallExpr *CE, const FunctionDecl *FD) {
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
+      const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
+      if (writesObject(MD) && !isStdAccessor(MD))
+        writtenThrough(CE, MC->getImplicitObjectArgument(), false);
+    } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE)) {
+      const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
+      if (MD && !MD->isStatic()) {
+        if (writesObject(MD) && OC->getNumArgs() &&
+            OC->getOperator() != OO_Subscript && OC->getOperator() != OO_Call)
+          writtenThrough(CE, OC->getArg(0), false);
+        return 1;
+      }
+    }
+    return 0;
   }
 };
 
@@ -385,96 +408,118 @@ void Activity::collectWrites(const Stmt *Body, Writes &W) {
   Reseated = std::move(C.Reseated);
 }
 
+namespace {
+/// The storages the definitions of an alias point into.
+struct AliasTargets {
+  /// The one storage of every definition, if Known.
+  const VarDecl *Root = nullptr;
+  bool Known = true, Unknown = false;
+  /// Every storage named, in order.
+  SmallVector<const VarDecl *, 2> All;
+};
+} // namespace
+
+/// The choices \p E makes between storages, into \p Flat: `c ? a : b`
+/// defines the pointer as one of two storages. (Also std::max(a, b),
+/// std::clamp(v, lo, hi): their '?:' forms.)
+static void flattenChoices(const Facts &St, const Expr *E,
+                           SmallVectorImpl<const Expr *> &Flat) {
+  const Expr *K = E->IgnoreParenImpCasts();
+  const auto *CO = dyn_cast<ConditionalOperator>(K);
+  if (!CO)
+    CO = selectorForm(St, K);
+  if (!CO) {
+    Flat.push_back(E);
+    return;
+  }
+  flattenChoices(St, CO->getTrueExpr(), Flat);
+  flattenChoices(St, CO->getFalseExpr(), Flat);
+}
+
+/// Where the definitions \p Flat of the alias \p VD point into.
+static AliasTargets aliasTargets(const Activity &A, const VarDecl *VD,
+                                 ArrayRef<const Expr *> Flat) {
+  ASTContext &Ctx = VD->getASTContext();
+  AliasTargets T;
+  for (const Expr *E : Flat) {
+    if (E->IgnoreParenImpCasts()->isNullPointerConstant(
+            Ctx, Expr::NPC_ValueDependentIsNotNull))
+      continue;
+    // `p = p + 1`, `p = next(p)`: the storage it already points into.
+    if (basedOn(E, VD))
+      continue;
+    bool IsThis = false;
+    // A pointer that owns heap memory is the root of that memory.
+    const VarDecl *R =
+        allocation(E).K != Allocation::None ? VD : A.rootOf(E, IsThis);
+    if (!R || R == VD)
+      T.Unknown = true;
+    else if (!llvm::is_contained(T.All, R))
+      T.All.push_back(R);
+    if (!R || (T.Root && R != T.Root)) {
+      T.Known = false;
+      continue;
+    }
+    T.Root = R;
+  }
+  return T;
+}
+
+bool Activity::updateAlias(const VarDecl *VD, ArrayRef<const Expr *> Defs) {
+  bool Changed = false;
+  SmallVector<const Expr *, 4> Flat;
+  for (const Expr *E : Defs)
+    flattenChoices(St, E, Flat);
+  AliasTargets T = aliasTargets(*this, VD, Flat);
+  T.Known = T.Known && !Defs.empty();
+  // Every definition loads a pointer from memory (`*pa`, `pp[i]`):
+  // the pointer's storage is not one of the function's variables.
+  bool AllLoaded = !Flat.empty() && llvm::all_of(Flat, [](const Expr *E) {
+    return loadsPointer(E);
+  });
+  if (AllLoaded) {
+    T.Known = false;
+    T.Unknown = true;
+    T.All.clear();
+    if (Loaded.insert(VD).second) {
+      Changed = true;
+      for (const Expr *E : Flat) {
+        bool IsThis = false;
+        const VarDecl *From = pathRoot(loadedPointer(E), IsThis);
+        LoadRoots[VD].push_back(From != VD ? From : nullptr);
+      }
+    }
+  }
+  const VarDecl *New = T.Known ? T.Root : nullptr;
+  // Pointers and references into several known storages.
+  if (!T.Known && !T.Unknown && T.All.size() > 1) {
+    if (Roots[VD] != T.All) {
+      Roots[VD] = T.All;
+      Changed = true;
+    }
+  } else if (Roots.count(VD)) {
+    Roots.erase(VD);
+    Changed = true;
+  }
+  if (Alias[VD] != New) {
+    Alias[VD] = New;
+    Changed = true;
+  }
+  return Changed;
+}
+
 void Activity::computeAliases(const Stmt *Body) {
   AliasDefs AD;
   AD.TraverseStmt(const_cast<Stmt *>(Body));
   if (AD.Defs.empty())
     return;
-  ASTContext *Ctx = nullptr;
-  for (auto &[VD, L] : AD.Defs) {
-    Ctx = &VD->getASTContext();
+  for (auto &[VD, L] : AD.Defs)
     Alias[VD] = nullptr;
-  }
   // Aliases of aliases: a few rounds settle chains in any order.
   for (unsigned Round = 0; Round < 8; ++Round) {
     bool Changed = false;
-    for (auto &[VD, L] : AD.Defs) {
-      const VarDecl *Root = nullptr;
-      bool Known = !L.empty(), Unknown = false;
-      SmallVector<const VarDecl *, 2> All;
-      // `c ? a : b` defines the pointer as one of two storages.
-      // (Also std::max(a, b), std::clamp(v, lo, hi): their '?:' forms.)
-      SmallVector<const Expr *, 4> Flat;
-      std::function<void(const Expr *)> Choices = [&](const Expr *E) {
-        const Expr *K = E->IgnoreParenImpCasts();
-        const auto *CO = dyn_cast<ConditionalOperator>(K);
-        if (!CO)
-          CO = selectorForm(St, K);
-        if (!CO) {
-          Flat.push_back(E);
-          return;
-        }
-        Choices(CO->getTrueExpr());
-        Choices(CO->getFalseExpr());
-      };
-      for (const Expr *E : L)
-        Choices(E);
-      for (const Expr *E : Flat) {
-        if (E->IgnoreParenImpCasts()->isNullPointerConstant(
-                *Ctx, Expr::NPC_ValueDependentIsNotNull))
-          continue;
-        // `p = p + 1`, `p = next(p)`: the storage it already points into.
-        if (basedOn(E, VD))
-          continue;
-        bool IsThis = false;
-        // A pointer that owns heap memory is the root of that memory.
-        const VarDecl *R = allocation(E).K != Allocation::None
-                               ? VD
-                               : rootOf(E, IsThis);
-        if (!R || R == VD)
-          Unknown = true;
-        else if (!llvm::is_contained(All, R))
-          All.push_back(R);
-        if (!R || (Root && R != Root)) {
-          Known = false;
-          continue;
-        }
-        Root = R;
-      }
-      // Every definition loads a pointer from memory (`*pa`, `pp[i]`):
-      // the pointer's storage is not one of the function's variables.
-      bool AllLoaded = !Flat.empty() && llvm::all_of(Flat, [](const Expr *E) {
-        return loadsPointer(E);
-      });
-      if (AllLoaded) {
-        Known = false;
-        Unknown = true;
-        All.clear();
-        if (Loaded.insert(VD).second) {
-          Changed = true;
-          for (const Expr *E : Flat) {
-            bool IsThis = false;
-            const VarDecl *From = pathRoot(loadedPointer(E), IsThis);
-            LoadRoots[VD].push_back(From != VD ? From : nullptr);
-          }
-        }
-      }
-      const VarDecl *New = Known ? Root : nullptr;
-      // Pointers and references into several known storages.
-      if (!Known && !Unknown && All.size() > 1) {
-        if (Roots[VD] != All) {
-          Roots[VD] = All;
-          Changed = true;
-        }
-      } else if (Roots.count(VD)) {
-        Roots.erase(VD);
-        Changed = true;
-      }
-      if (Alias[VD] != New) {
-        Alias[VD] = New;
-        Changed = true;
-      }
-    }
+    for (auto &[VD, L] : AD.Defs)
+      Changed |= updateAlias(VD, L);
     if (!Changed)
       break;
   }

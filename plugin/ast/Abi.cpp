@@ -41,6 +41,30 @@ static std::string paramName(const ParmVarDecl *P, unsigned I) {
   return "p" + std::to_string(I);
 }
 
+/// The type of the seed parameter for the result type \p R (not void, a
+/// pointer or a writable reference), or null if \p R is not
+/// differentiable.
+static QualType seedType(ASTContext &Ctx, QualType R) {
+  if (isFloating(R) && !R->isReferenceType())
+    return R.getUnqualifiedType();
+  if (R->isLValueReferenceType() &&
+      R.getNonReferenceType().isConstQualified() &&
+      isFloating(R.getNonReferenceType()))
+    // `const double &std::max(const double &, const double &)`: used as
+    // a value, it is differentiated as one.
+    return R.getNonReferenceType().getUnqualifiedType();
+  if (R->isDependentType() && !R->isReferenceType() &&
+      !R->getContainedAutoType())
+    // A template's T is seeded by value, std::vector<T> by const&, as
+    // their instantiations with a floating T are.
+    return R->getAs<TemplateSpecializationType>()
+               ? Ctx.getLValueReferenceType(R.getUnqualifiedType().withConst())
+               : R.getUnqualifiedType();
+  if (R->isRecordType() && hasFloatingData(R))
+    return Ctx.getLValueReferenceType(R.getUnqualifiedType().withConst());
+  return QualType();
+}
+
 bool computeSignature(ASTContext &Ctx, const FunctionDecl *Primal,
                       const WrtMask &Wrt, StringRef Name,
                       PullbackSignature &Sig, std::string &Why) {
@@ -75,26 +99,8 @@ bool computeSignature(ASTContext &Ctx, const FunctionDecl *Primal,
   }
   if (!R->isVoidType() && !returnsWritableReference(Primal) &&
       !R->isPointerType()) {
-    QualType Seed;
-    if (isFloating(R) && !R->isReferenceType())
-      Seed = R.getUnqualifiedType();
-    else if (R->isLValueReferenceType() &&
-             R.getNonReferenceType().isConstQualified() &&
-             isFloating(R.getNonReferenceType()))
-      // `const double &std::max(const double &, const double &)`: used as
-      // a value, it is differentiated as one.
-      Seed = R.getNonReferenceType().getUnqualifiedType();
-    else if (R->isDependentType() && !R->isReferenceType() &&
-             !R->getContainedAutoType())
-      // A template's T is seeded by value, std::vector<T> by const&, as
-      // their instantiations with a floating T are.
-      Seed = R->getAs<TemplateSpecializationType>()
-                 ? Ctx.getLValueReferenceType(
-                       R.getUnqualifiedType().withConst())
-                 : R.getUnqualifiedType();
-    else if (R->isRecordType() && hasFloatingData(R))
-      Seed = Ctx.getLValueReferenceType(R.getUnqualifiedType().withConst());
-    else {
+    QualType Seed = seedType(Ctx, R);
+    if (Seed.isNull()) {
       Why = "return type '" + R.getAsString(Ctx.getPrintingPolicy()) +
             "' is not differentiable";
       return false;

@@ -296,6 +296,97 @@ struct IndexVars : RecursiveASTVisitor<IndexVars> {
   }
 };
 
+/// The names \p FD declares, so that new locals do not shadow them.
+void collectNames(FunctionDecl *FD, llvm::StringSet<> &Names) {
+  struct NameFinder : RecursiveASTVisitor<NameFinder> {
+    llvm::StringSet<> *Names;
+    bool VisitNamedDecl(NamedDecl *ND) {
+      if (ND->getIdentifier())
+        Names->insert(ND->getName());
+      return true;
+    }
+  } NF;
+  NF.Names = &Names;
+  NF.TraverseDecl(FD);
+}
+
+/// True if the sums into \p VD at \p Sites share one simple index that the
+/// loop does not change, and no added value reads the array.
+bool sameInvariantIndex(ASTContext &Ctx, const VarDecl *VD,
+                        const std::vector<Sums::Site> &Sites, const LoopUses &U,
+                        const Escapes &E) {
+  // One index, the same at every site, that the loop does not change.
+  const Expr *Idx0;
+  subscripted(Sites.front().Element, &Idx0);
+  if (!simpleIndex(Idx0))
+    return false;
+  llvm::FoldingSetNodeID ID0;
+  Idx0->Profile(ID0, Ctx, /*Canonical=*/true);
+  bool Same = true;
+  for (const auto &Site : Sites) {
+    const Expr *Idx;
+    subscripted(Site.Element, &Idx);
+    llvm::FoldingSetNodeID ID;
+    Idx->Profile(ID, Ctx, /*Canonical=*/true);
+    Same &= ID == ID0;
+    // (The added value must not read the array.)
+    const auto *CA =
+        cast<CompoundAssignOperator>(Site.Block->body_begin()[Site.Index]);
+    LoopUses R;
+    R.Top = false;
+    R.TraverseStmt(const_cast<Expr *>(CA->getRHS()));
+    Same &= !R.Mentioned.count(VD);
+  }
+  IndexVars IV;
+  IV.TraverseStmt(const_cast<Expr *>(Idx0));
+  for (const VarDecl *V : IV.Vars)
+    Same &= !U.Declared.count(V) && !U.Written.count(V) &&
+            !E.Aliased.count(V) && !V->getType()->isReferenceType();
+  return Same;
+}
+
+/// Rewrites the sums at \p Sites into the local \p Name declared before
+/// the loop at \p Loc from the element's value (into \p Before), and
+/// stores it back after the loop (into \p After).
+void accumulateInLocal(FunctionDecl *FD, const std::vector<Sums::Site> &Sites,
+                       StringRef Name, SourceLocation Loc,
+                       std::vector<Stmt *> &Before,
+                       std::vector<Stmt *> &After) {
+  ASTContext &Ctx = FD->getASTContext();
+  auto *Elem = const_cast<Expr *>(Sites.front().Element);
+  QualType T = Elem->getType()
+                   .getNonReferenceType()
+                   .getCanonicalType()
+                   .getUnqualifiedType();
+  auto *Acc = VarDecl::Create(Ctx, FD, Loc, Loc, &Ctx.Idents.get(Name), T,
+                              Ctx.getTrivialTypeSourceInfo(T, Loc), SC_None);
+  Acc->setInit(ImplicitCastExpr::Create(Ctx, T, CK_LValueToRValue, Elem,
+                                        nullptr, VK_PRValue,
+                                        FPOptionsOverride()));
+  Acc->setIsUsed();
+  Before.push_back(new (Ctx) DeclStmt(DeclGroupRef(Acc), Loc, Loc));
+  auto Ref = [&]() {
+    return DeclRefExpr::Create(Ctx, NestedNameSpecifierLoc(), SourceLocation(),
+                               Acc, false, Loc, T, VK_LValue);
+  };
+  Expr *Last = Elem;
+  for (const auto &Site : Sites) {
+    auto *CA =
+        cast<CompoundAssignOperator>(Site.Block->body_begin()[Site.Index]);
+    Last = const_cast<Expr *>(Site.Element);
+    Site.Block->body_begin()[Site.Index] = CompoundAssignOperator::Create(
+        Ctx, Ref(), CA->getRHS(), BO_AddAssign, T, VK_LValue, OK_Ordinary,
+        CA->getOperatorLoc(), CA->getFPFeatures(), CA->getComputationLHSType(),
+        CA->getComputationResultType());
+  }
+  After.push_back(BinaryOperator::Create(
+      Ctx, Last,
+      ImplicitCastExpr::Create(Ctx, T, CK_LValueToRValue, Ref(), nullptr,
+                               VK_PRValue, FPOptionsOverride()),
+      BO_Assign, Last->getType(), VK_LValue, OK_Ordinary, Loc,
+      FPOptionsOverride()));
+}
+
 } // namespace
 
 void hoistAccumulators(FunctionDecl *FD) {
@@ -309,16 +400,7 @@ void hoistAccumulators(FunctionDecl *FD) {
   Loops L;
   L.TraverseStmt(Body);
   llvm::StringSet<> Names;
-  struct NameFinder : RecursiveASTVisitor<NameFinder> {
-    llvm::StringSet<> *Names;
-    bool VisitNamedDecl(NamedDecl *ND) {
-      if (ND->getIdentifier())
-        Names->insert(ND->getName());
-      return true;
-    }
-  } NF;
-  NF.Names = &Names;
-  NF.TraverseDecl(FD);
+  collectNames(FD, Names);
   unsigned Next = 0;
   for (auto [Block, Pos] : L.Sites) {
     Stmt *Loop = Block->body_begin()[Pos];
@@ -333,34 +415,7 @@ void hoistAccumulators(FunctionDecl *FD) {
       if (!adjointArray(VD) || E.Escaped.count(VD) ||
           U.Mentioned[VD] != Sites.size())
         continue;
-      // One index, the same at every site, that the loop does not change.
-      const Expr *Idx0;
-      subscripted(Sites.front().Element, &Idx0);
-      if (!simpleIndex(Idx0))
-        continue;
-      llvm::FoldingSetNodeID ID0;
-      Idx0->Profile(ID0, Ctx, /*Canonical=*/true);
-      bool Same = true;
-      for (const auto &Site : Sites) {
-        const Expr *Idx;
-        subscripted(Site.Element, &Idx);
-        llvm::FoldingSetNodeID ID;
-        Idx->Profile(ID, Ctx, /*Canonical=*/true);
-        Same &= ID == ID0;
-        // (The added value must not read the array.)
-        const auto *CA =
-            cast<CompoundAssignOperator>(Site.Block->body_begin()[Site.Index]);
-        LoopUses R;
-        R.Top = false;
-        R.TraverseStmt(const_cast<Expr *>(CA->getRHS()));
-        Same &= !R.Mentioned.count(VD);
-      }
-      IndexVars IV;
-      IV.TraverseStmt(const_cast<Expr *>(Idx0));
-      for (const VarDecl *V : IV.Vars)
-        Same &= !U.Declared.count(V) && !U.Written.count(V) &&
-                !E.Aliased.count(V) && !V->getType()->isReferenceType();
-      if (!Same)
+      if (!sameInvariantIndex(Ctx, VD, Sites, U, E))
         continue;
       // The sum in a local, from the element's value before the loop.
       std::string Name;
@@ -368,38 +423,7 @@ void hoistAccumulators(FunctionDecl *FD) {
         Name = "_acc" + std::to_string(Next++);
       while (Names.count(Name));
       Names.insert(Name);
-      auto *Elem = const_cast<Expr *>(Sites.front().Element);
-      QualType T = Elem->getType().getNonReferenceType().getCanonicalType().getUnqualifiedType();
-      SourceLocation Loc = Loop->getBeginLoc();
-      auto *Acc = VarDecl::Create(Ctx, FD, Loc, Loc, &Ctx.Idents.get(Name), T,
-                                  Ctx.getTrivialTypeSourceInfo(T, Loc),
-                                  SC_None);
-      Acc->setInit(ImplicitCastExpr::Create(Ctx, T, CK_LValueToRValue, Elem,
-                                            nullptr, VK_PRValue,
-                                            FPOptionsOverride()));
-      Acc->setIsUsed();
-      Before.push_back(new (Ctx) DeclStmt(DeclGroupRef(Acc), Loc, Loc));
-      auto Ref = [&]() {
-        return DeclRefExpr::Create(Ctx, NestedNameSpecifierLoc(),
-                                   SourceLocation(), Acc, false, Loc, T,
-                                   VK_LValue);
-      };
-      Expr *Last = Elem;
-      for (const auto &Site : Sites) {
-        auto *CA =
-            cast<CompoundAssignOperator>(Site.Block->body_begin()[Site.Index]);
-        Last = const_cast<Expr *>(Site.Element);
-        Site.Block->body_begin()[Site.Index] = CompoundAssignOperator::Create(
-            Ctx, Ref(), CA->getRHS(), BO_AddAssign, T, VK_LValue, OK_Ordinary,
-            CA->getOperatorLoc(), CA->getFPFeatures(),
-            CA->getComputationLHSType(), CA->getComputationResultType());
-      }
-      After.push_back(BinaryOperator::Create(
-          Ctx, Last, ImplicitCastExpr::Create(Ctx, T, CK_LValueToRValue, Ref(),
-                                              nullptr, VK_PRValue,
-                                              FPOptionsOverride()),
-          BO_Assign, Last->getType(), VK_LValue, OK_Ordinary, Loc,
-          FPOptionsOverride()));
+      accumulateInLocal(FD, Sites, Name, Loop->getBeginLoc(), Before, After);
     }
     if (Before.empty())
       continue;

@@ -62,121 +62,122 @@ std::string spelledExpr(const ASTContext &Ctx, const Expr *E) {
   return Out;
 }
 
-/// A construct named as the user wrote it, never by its AST class.
-std::string constructName(const Stmt *S) {
-  switch (S->getStmtClass()) {
-  case Stmt::GotoStmtClass:
-  case Stmt::IndirectGotoStmtClass:
-    return "'goto'";
-  case Stmt::LabelStmtClass:
-    return "label";
-  case Stmt::GCCAsmStmtClass:
-  case Stmt::MSAsmStmtClass:
-    return "inline assembly";
-  case Stmt::CXXTryStmtClass:
-    return "'try' block";
-  case Stmt::CXXThrowExprClass:
-    return "'throw' expression";
-  case Stmt::ForStmtClass:
-    return "'for' loop";
-  case Stmt::WhileStmtClass:
-    return "'while' loop";
-  case Stmt::DoStmtClass:
-    return "'do' loop";
-  case Stmt::CXXForRangeStmtClass:
-    return "range-based 'for' loop";
-  case Stmt::SwitchStmtClass:
-    return "'switch' statement";
-  case Stmt::BreakStmtClass:
-    return "'break'";
-  case Stmt::ContinueStmtClass:
-    return "'continue'";
-  case Stmt::LambdaExprClass:
-    return "lambda expression";
-  case Stmt::CXXNewExprClass:
-    return "'new' expression";
-  case Stmt::CXXDeleteExprClass:
-    return "'delete' expression";
-  case Stmt::MemberExprClass:
-    if (const auto *CE = dyn_cast<CallExpr>(
-            cast<MemberExpr>(S)->getBase()->IgnoreParenImpCasts()))
-      if (const FunctionDecl *FD = CE->getDirectCallee();
-          FD && returnsWritableReference(FD))
-        return "use of the reference returned by '" + FD->getNameAsString() +
-               "' (write the call as a statement of its own)";
-    return "member access";
-  case Stmt::ArraySubscriptExprClass:
-    return "array subscript";
-  case Stmt::CXXMemberCallExprClass:
-    return "member function call";
-  case Stmt::CXXOperatorCallExprClass:
-    if (const char *Op = getOperatorSpelling(
-            cast<CXXOperatorCallExpr>(S)->getOperator()))
-      return std::string("call of 'operator") + Op + "'";
-    return "operator call";
-  case Stmt::CoreturnStmtClass:
-  case Stmt::CoawaitExprClass:
-  case Stmt::CoyieldExprClass:
-  case Stmt::CoroutineBodyStmtClass:
-    return "coroutine";
-  case Stmt::VAArgExprClass:
-    return "'va_arg'";
-  case Stmt::StmtExprClass:
-    return "statement expression";
-  case Stmt::CXXThisExprClass:
-    return "'this'";
-  case Stmt::UnaryOperatorClass:
-    switch (cast<UnaryOperator>(S)->getOpcode()) {
-    case UO_Deref:
-      if (const auto *CE = dyn_cast<CallExpr>(
-              cast<UnaryOperator>(S)->getSubExpr()->IgnoreParenImpCasts()))
-        if (const FunctionDecl *FD = CE->getDirectCallee())
-          return "dereference of the pointer '" + FD->getNameAsString() +
-                 "' returns, whose target the plugin cannot track (it must "
-                 "point into one pointer or container argument)";
-      return "pointer dereference";
-    case UO_AddrOf:
-      return "address-of";
-    default:
-      return "'" +
-             std::string(UnaryOperator::getOpcodeStr(
-                 cast<UnaryOperator>(S)->getOpcode())) +
-             "' operator";
-    }
+namespace {
+/// A construct whose name depends on its AST class alone.
+struct FixedName {
+  Stmt::StmtClass Class;
+  const char *Name;
+};
+
+const FixedName FixedNames[] = {
+    {Stmt::GotoStmtClass, "'goto'"},
+    {Stmt::IndirectGotoStmtClass, "'goto'"},
+    {Stmt::LabelStmtClass, "label"},
+    {Stmt::GCCAsmStmtClass, "inline assembly"},
+    {Stmt::MSAsmStmtClass, "inline assembly"},
+    {Stmt::CXXTryStmtClass, "'try' block"},
+    {Stmt::CXXThrowExprClass, "'throw' expression"},
+    {Stmt::ForStmtClass, "'for' loop"},
+    {Stmt::WhileStmtClass, "'while' loop"},
+    {Stmt::DoStmtClass, "'do' loop"},
+    {Stmt::CXXForRangeStmtClass, "range-based 'for' loop"},
+    {Stmt::SwitchStmtClass, "'switch' statement"},
+    {Stmt::BreakStmtClass, "'break'"},
+    {Stmt::ContinueStmtClass, "'continue'"},
+    {Stmt::LambdaExprClass, "lambda expression"},
+    {Stmt::CXXNewExprClass, "'new' expression"},
+    {Stmt::CXXDeleteExprClass, "'delete' expression"},
+    {Stmt::ArraySubscriptExprClass, "array subscript"},
+    {Stmt::CXXMemberCallExprClass, "member function call"},
+    {Stmt::CoreturnStmtClass, "coroutine"},
+    {Stmt::CoawaitExprClass, "coroutine"},
+    {Stmt::CoyieldExprClass, "coroutine"},
+    {Stmt::CoroutineBodyStmtClass, "coroutine"},
+    {Stmt::VAArgExprClass, "'va_arg'"},
+    {Stmt::StmtExprClass, "statement expression"},
+    {Stmt::CXXThisExprClass, "'this'"},
+};
+
+/// The name of a construct fixed by its class, or null.
+const char *fixedConstructName(Stmt::StmtClass Class) {
+  for (const FixedName &Row : FixedNames)
+    if (Row.Class == Class)
+      return Row.Name;
+  return nullptr;
+}
+
+/// A member access, or the use of the writable reference a call returns.
+std::string memberAccessName(const MemberExpr *ME) {
+  if (const auto *CE = dyn_cast<CallExpr>(ME->getBase()->IgnoreParenImpCasts()))
+    if (const FunctionDecl *FD = CE->getDirectCallee();
+        FD && returnsWritableReference(FD))
+      return "use of the reference returned by '" + FD->getNameAsString() +
+             "' (write the call as a statement of its own)";
+  return "member access";
+}
+
+/// A call of an overloaded operator, by its spelling.
+std::string operatorCallName(const CXXOperatorCallExpr *OC) {
+  if (const char *Op = getOperatorSpelling(OC->getOperator()))
+    return std::string("call of 'operator") + Op + "'";
+  return "operator call";
+}
+
+/// A unary operator, with the dereference of a returned pointer explained.
+std::string unaryOperatorName(const UnaryOperator *UO) {
+  switch (UO->getOpcode()) {
+  case UO_Deref:
+    if (const auto *CE =
+            dyn_cast<CallExpr>(UO->getSubExpr()->IgnoreParenImpCasts()))
+      if (const FunctionDecl *FD = CE->getDirectCallee())
+        return "dereference of the pointer '" + FD->getNameAsString() +
+               "' returns, whose target the plugin cannot track (it must "
+               "point into one pointer or container argument)";
+    return "pointer dereference";
+  case UO_AddrOf:
+    return "address-of";
   default:
-    break;
+    return "'" + std::string(UnaryOperator::getOpcodeStr(UO->getOpcode())) +
+           "' operator";
   }
-  // Named by what the user wrote, never by the AST class.
-  auto TypeName = [](const Expr *E) {
-    LangOptions LO;
-    LO.CPlusPlus = LO.Bool = true;
-    PrintingPolicy Policy(LO);
-    Policy.SuppressTagKeyword = true;
-    return "'" + E->getType().getAsString(Policy) + "'";
-  };
-  if (const auto *CE = dyn_cast<CallExpr>(S)) {
-    if (const auto *FD =
-            dyn_cast_or_null<FunctionDecl>(CE->getCalleeDecl()))
-      return "call to '" + FD->getNameAsString() + "'";
-    // `f(a + i, p)` with `double (*f)(double, double)`: name the pointer.
-    const Expr *Callee = CE->getCallee()->IgnoreParenImpCasts();
-    if (const auto *U = dyn_cast<UnaryOperator>(Callee);
-        U && U->getOpcode() == UO_Deref)
-      Callee = U->getSubExpr()->IgnoreParenImpCasts();
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(Callee))
-      return "call through the function pointer '" +
-             DRE->getDecl()->getNameAsString() + "'";
-    if (const auto *ME = dyn_cast<MemberExpr>(Callee))
-      return "call through the function pointer '" +
-             ME->getMemberDecl()->getNameAsString() + "'";
-    return "call through a function pointer";
-  }
+}
+
+/// An expression's type, quoted as the user would write it.
+std::string quotedTypeName(const Expr *E) {
+  LangOptions LO;
+  LO.CPlusPlus = LO.Bool = true;
+  PrintingPolicy Policy(LO);
+  Policy.SuppressTagKeyword = true;
+  return "'" + E->getType().getAsString(Policy) + "'";
+}
+
+/// A call, named by its callee or the function pointer it goes through.
+std::string callName(const CallExpr *CE) {
+  if (const auto *FD = dyn_cast_or_null<FunctionDecl>(CE->getCalleeDecl()))
+    return "call to '" + FD->getNameAsString() + "'";
+  // `f(a + i, p)` with `double (*f)(double, double)`: name the pointer.
+  const Expr *Callee = CE->getCallee()->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(Callee);
+      U && U->getOpcode() == UO_Deref)
+    Callee = U->getSubExpr()->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Callee))
+    return "call through the function pointer '" +
+           DRE->getDecl()->getNameAsString() + "'";
+  if (const auto *ME = dyn_cast<MemberExpr>(Callee))
+    return "call through the function pointer '" +
+           ME->getMemberDecl()->getNameAsString() + "'";
+  return "call through a function pointer";
+}
+
+/// Initialisations, casts, operators and keywords named by their form, or
+/// the empty string.
+std::string expressionFormName(const Stmt *S) {
   if (const auto *CE = dyn_cast<CXXConstructExpr>(S))
     return (CE->isListInitialization() ? "brace initialisation of "
                                        : "construction of ") +
-           TypeName(CE);
+           quotedTypeName(CE);
   if (const auto *IL = dyn_cast<InitListExpr>(S))
-    return "brace initialisation of " + TypeName(IL);
+    return "brace initialisation of " + quotedTypeName(IL);
   if (isa<PredefinedExpr>(S))
     return "'__func__'";
   if (isa<StringLiteral>(S))
@@ -184,7 +185,7 @@ std::string constructName(const Stmt *S) {
   if (const auto *NC = dyn_cast<CXXNamedCastExpr>(S))
     return "'" + std::string(NC->getCastName()) + "'";
   if (const auto *EC = dyn_cast<ExplicitCastExpr>(S))
-    return "cast to " + TypeName(EC);
+    return "cast to " + quotedTypeName(EC);
   if (isa<AbstractConditionalOperator>(S))
     return "'?:' expression";
   if (const auto *BO = dyn_cast<BinaryOperator>(S))
@@ -201,6 +202,29 @@ std::string constructName(const Stmt *S) {
     return "'noexcept' operator";
   if (isa<AtomicExpr>(S))
     return "atomic builtin";
+  return "";
+}
+} // namespace
+
+/// A construct named as the user wrote it, never by its AST class.
+std::string constructName(const Stmt *S) {
+  if (const char *Name = fixedConstructName(S->getStmtClass()))
+    return Name;
+  switch (S->getStmtClass()) {
+  case Stmt::MemberExprClass:
+    return memberAccessName(cast<MemberExpr>(S));
+  case Stmt::CXXOperatorCallExprClass:
+    return operatorCallName(cast<CXXOperatorCallExpr>(S));
+  case Stmt::UnaryOperatorClass:
+    return unaryOperatorName(cast<UnaryOperator>(S));
+  default:
+    break;
+  }
+  // Named by what the user wrote, never by the AST class.
+  if (const auto *CE = dyn_cast<CallExpr>(S))
+    return callName(CE);
+  if (std::string Name = expressionFormName(S); !Name.empty())
+    return Name;
   if (isa<ConstantExpr>(S) || isa<MaterializeTemporaryExpr>(S) ||
       isa<CXXBindTemporaryExpr>(S) || isa<ExprWithCleanups>(S) ||
       isa<ImplicitCastExpr>(S))
@@ -208,7 +232,7 @@ std::string constructName(const Stmt *S) {
   if (const char *Name = nodeName(S->getStmtClass()); Name && *Name)
     return Name;
   if (const auto *E = dyn_cast<Expr>(S))
-    return "expression of type " + TypeName(E);
+    return "expression of type " + quotedTypeName(E);
   if (isa<DeclStmt>(S))
     return "declaration";
   if (isa<CXXCatchStmt>(S))

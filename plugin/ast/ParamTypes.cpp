@@ -70,6 +70,70 @@ static bool hasFloatingDataImpl(QualType T, unsigned Depth) {
 
 bool hasFloatingData(QualType T) { return hasFloatingDataImpl(T, 0); }
 
+/// classifyParam for a pointer: to floating data, to rows of it, or a
+/// table of rows; ParamKind::None for any other.
+static ParamClass classifyPointerParam(ASTContext &Ctx, const PointerType *PT) {
+  ParamClass C;
+  QualType Pointee = PT->getPointeeType();
+  if (isFloating(Pointee) ||
+      (Pointee->isRecordType() && hasFloatingData(Pointee))) {
+    // double *, Params * (struct of floating members): a same-shaped
+    // adjoint.
+    C.Kind = ParamKind::Pointer;
+    C.AdjointPointee = Pointee.getUnqualifiedType();
+  } else if (const ArrayType *AT = Ctx.getAsArrayType(Pointee);
+             AT && (isFloating(Ctx.getBaseElementType(Pointee)) ||
+                    hasFloatingData(Ctx.getBaseElementType(Pointee)))) {
+    // const double (*m)[2] (a 2-D array parameter, `const double m[][2]`):
+    // rows of the same shape.
+    Qualifiers Q;
+    C.Kind = ParamKind::Pointer;
+    C.AdjointPointee = Ctx.getUnqualifiedArrayType(Pointee, Q);
+  } else if (const auto *PP = Pointee->getAs<PointerType>()) {
+    // double ** (a table of rows): a table of adjoint rows.
+    QualType Inner = PP->getPointeeType();
+    if (isFloating(Inner) ||
+        (Inner->isRecordType() && hasFloatingData(Inner))) {
+      C.Kind = ParamKind::Pointer;
+      C.AdjointPointee = Ctx.getPointerType(Inner.getUnqualifiedType());
+    }
+  }
+  return C;
+}
+
+/// For `std::span<const T, E>`, the complete `std::span<T, E>`; null for
+/// any other type, or where it cannot be formed.
+static QualType writableSpanOf(ASTContext &Ctx, QualType NR) {
+  const auto *Spec =
+      dyn_cast<ClassTemplateSpecializationDecl>(NR->getAsCXXRecordDecl());
+  Sema *S = AstFacts::get(Ctx).S;
+  if (!(S && Spec && Spec->isInStdNamespace() && Spec->getName() == "span" &&
+        Spec->getTemplateArgs().size() == 2 &&
+        Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type &&
+        Spec->getTemplateArgs()[0].getAsType().isConstQualified()))
+    return QualType();
+  SourceLocation Loc = Spec->getLocation();
+  TemplateArgumentListInfo Args(Loc, Loc);
+  QualType Elem = Spec->getTemplateArgs()[0].getAsType().getUnqualifiedType();
+  Args.addArgument(TemplateArgumentLoc(
+      TemplateArgument(Elem), Ctx.getTrivialTypeSourceInfo(Elem, Loc)));
+  const TemplateArgument &Ext = Spec->getTemplateArgs()[1];
+  Args.addArgument(TemplateArgumentLoc(Ext, TemplateArgumentLocInfo()));
+  if (Ext.getKind() == TemplateArgument::Integral) {
+    Expr *E = IntegerLiteral::Create(Ctx, Ext.getAsIntegral(),
+                                     Ext.getIntegralType(), Loc);
+    Args = TemplateArgumentListInfo(Loc, Loc);
+    Args.addArgument(TemplateArgumentLoc(
+        TemplateArgument(Elem), Ctx.getTrivialTypeSourceInfo(Elem, Loc)));
+    Args.addArgument(TemplateArgumentLoc(TemplateArgument(E), E));
+  }
+  QualType T = S->CheckTemplateIdType(
+      TemplateName(Spec->getSpecializedTemplate()), Loc, Args);
+  if (!T.isNull() && !S->RequireCompleteType(Loc, T, 0))
+    return T;
+  return QualType();
+}
+
 ParamClass classifyParam(ASTContext &Ctx, QualType T) {
   ParamClass C;
   QualType NR = T.getNonReferenceType();
@@ -91,33 +155,8 @@ ParamClass classifyParam(ASTContext &Ctx, QualType T) {
     C.AdjointPointee = NR.getUnqualifiedType();
     return C;
   }
-  if (const auto *PT = NR->getAs<PointerType>()) {
-    QualType Pointee = PT->getPointeeType();
-    if (isFloating(Pointee) ||
-        (Pointee->isRecordType() && hasFloatingData(Pointee))) {
-      // double *, Params * (struct of floating members): a same-shaped
-      // adjoint.
-      C.Kind = ParamKind::Pointer;
-      C.AdjointPointee = Pointee.getUnqualifiedType();
-    } else if (const ArrayType *AT = Ctx.getAsArrayType(Pointee);
-               AT && (isFloating(Ctx.getBaseElementType(Pointee)) ||
-                      hasFloatingData(Ctx.getBaseElementType(Pointee)))) {
-      // const double (*m)[2] (a 2-D array parameter, `const double m[][2]`):
-      // rows of the same shape.
-      Qualifiers Q;
-      C.Kind = ParamKind::Pointer;
-      C.AdjointPointee = Ctx.getUnqualifiedArrayType(Pointee, Q);
-    } else if (const auto *PP = Pointee->getAs<PointerType>()) {
-      // double ** (a table of rows): a table of adjoint rows.
-      QualType Inner = PP->getPointeeType();
-      if (isFloating(Inner) ||
-          (Inner->isRecordType() && hasFloatingData(Inner))) {
-        C.Kind = ParamKind::Pointer;
-        C.AdjointPointee = Ctx.getPointerType(Inner.getUnqualifiedType());
-      }
-    }
-    return C;
-  }
+  if (const auto *PT = NR->getAs<PointerType>())
+    return classifyPointerParam(Ctx, PT);
   if (const auto *AT = Ctx.getAsConstantArrayType(NR);
       AT && T->isReferenceType() &&
       (isFloating(Ctx.getBaseElementType(NR)) ||
@@ -134,35 +173,8 @@ ParamClass classifyParam(ASTContext &Ctx, QualType T) {
     C.AdjointPointee = NR.getUnqualifiedType();
     // std::span<const T, E>: the adjoint is a span over writable storage,
     // std::span<T, E>.
-    const auto *Spec =
-        dyn_cast<ClassTemplateSpecializationDecl>(NR->getAsCXXRecordDecl());
-    Sema *S = AstFacts::get(Ctx).S;
-    if (S && Spec && Spec->isInStdNamespace() && Spec->getName() == "span" &&
-        Spec->getTemplateArgs().size() == 2 &&
-        Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type &&
-        Spec->getTemplateArgs()[0].getAsType().isConstQualified()) {
-      SourceLocation Loc = Spec->getLocation();
-      TemplateArgumentListInfo Args(Loc, Loc);
-      QualType Elem =
-          Spec->getTemplateArgs()[0].getAsType().getUnqualifiedType();
-      Args.addArgument(TemplateArgumentLoc(
-          TemplateArgument(Elem), Ctx.getTrivialTypeSourceInfo(Elem, Loc)));
-      const TemplateArgument &Ext = Spec->getTemplateArgs()[1];
-      Args.addArgument(TemplateArgumentLoc(
-          Ext, TemplateArgumentLocInfo()));
-      if (Ext.getKind() == TemplateArgument::Integral) {
-        Expr *E = IntegerLiteral::Create(Ctx, Ext.getAsIntegral(),
-                                         Ext.getIntegralType(), Loc);
-        Args = TemplateArgumentListInfo(Loc, Loc);
-        Args.addArgument(TemplateArgumentLoc(
-            TemplateArgument(Elem), Ctx.getTrivialTypeSourceInfo(Elem, Loc)));
-        Args.addArgument(TemplateArgumentLoc(TemplateArgument(E), E));
-      }
-      QualType T = S->CheckTemplateIdType(
-          TemplateName(Spec->getSpecializedTemplate()), Loc, Args);
-      if (!T.isNull() && !S->RequireCompleteType(Loc, T, 0))
-        C.AdjointPointee = T;
-    }
+    if (QualType W = writableSpanOf(Ctx, NR); !W.isNull())
+      C.AdjointPointee = W;
   }
   return C;
 }

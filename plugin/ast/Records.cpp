@@ -46,6 +46,14 @@ static bool isConstFloating(const FieldDecl *F) {
   return T.isConstQualified() && (isFloating(T) || hasFloatingData(T));
 }
 
+static bool plainImpl(QualType T, std::string *Why, unsigned Depth);
+/// A class copied and destroyed as bytes, not a union or std::function.
+static bool plainClassShape(QualType T, const CXXRecordDecl *RD,
+                            std::string *Why);
+/// Bases and members plain, named, and no const floating member.
+static bool plainMembers(const CXXRecordDecl *RD, std::string *Why,
+                         unsigned Depth);
+
 static bool plainImpl(QualType T, std::string *Why, unsigned Depth) {
   T = T.getCanonicalType();
   if (isComplex(T))
@@ -77,6 +85,11 @@ static bool plainImpl(QualType T, std::string *Why, unsigned Depth) {
       *Why = "its type is incomplete";
     return false;
   }
+  return plainClassShape(T, RD, Why) && plainMembers(RD, Why, Depth);
+}
+
+static bool plainClassShape(QualType T, const CXXRecordDecl *RD,
+                            std::string *Why) {
   if (RD->isUnion()) {
     if (Why)
       *Why = "it is or contains a union";
@@ -107,6 +120,11 @@ static bool plainImpl(QualType T, std::string *Why, unsigned Depth) {
              "it too";
     return false;
   }
+  return true;
+}
+
+static bool plainMembers(const CXXRecordDecl *RD, std::string *Why,
+                         unsigned Depth) {
   for (const CXXBaseSpecifier &Base : RD->bases())
     if (!plainImpl(Base.getType(), Why, Depth + 1))
       return false;

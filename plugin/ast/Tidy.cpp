@@ -345,53 +345,74 @@ bool isSinCosPair(QualType T) {
   return RD && RD->getIdentifier() && RD->getName() == "sin_cos_pair";
 }
 
+/// The uses of each sin_cos_pair variable: whole, by member, and the
+/// sin_cos calls assigned to it.
+struct SinCosPairUses : RecursiveASTVisitor<SinCosPairUses> {
+  struct Use {
+    unsigned All = 0, Members = 0;
+    bool Sin = false, Cos = false;
+    llvm::SmallVector<CallExpr *, 2> Calls;
+  };
+  llvm::DenseMap<const VarDecl *, Use> Pairs;
+  static const VarDecl *pairVar(const Expr *E) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    return VD && isSinCosPair(VD->getType()) ? VD : nullptr;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    if (const VarDecl *VD = pairVar(DRE))
+      ++Pairs[VD].All;
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *ME) {
+    if (const VarDecl *VD = pairVar(ME->getBase())) {
+      Use &U = Pairs[VD];
+      ++U.Members;
+      StringRef N = ME->getMemberDecl()->getName();
+      (N == "__sin" ? U.Sin : U.Cos) = true;
+    }
+    return true;
+  }
+  // (`_tN = sin_cos(x)` calls the pair's operator=.)
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+    if (OC->getOperator() != OO_Equal || OC->getNumArgs() != 2)
+      return true;
+    const VarDecl *VD = pairVar(OC->getArg(0));
+    auto *CE = dyn_cast<CallExpr>(OC->getArg(1)->IgnoreImplicit());
+    const FunctionDecl *F = CE ? CE->getDirectCallee() : nullptr;
+    if (VD && F && F->getIdentifier() && F->getName() == "sin_cos") {
+      Use &U = Pairs[VD];
+      ++U.Members; // (the target is not a read)
+      U.Calls.push_back(CE);
+    }
+    return true;
+  }
+};
+
+/// The runtime's `pair_sin` (\p Sin) or `pair_cos` next to \p SinCos, of
+/// the same parameter and result types; null if there is none.
+FunctionDecl *singleValueFunction(ASTContext &Ctx, const FunctionDecl *SinCos,
+                                  bool Sin) {
+  const DeclContext *DC = SinCos->getDeclContext();
+  FunctionDecl *NewF = nullptr;
+  for (NamedDecl *ND :
+       DC->lookup(&Ctx.Idents.get(Sin ? "pair_sin" : "pair_cos")))
+    if (auto *Cand = dyn_cast<FunctionDecl>(ND))
+      if (Cand->getNumParams() == 1 &&
+          Ctx.hasSameType(Cand->getParamDecl(0)->getType(),
+                          SinCos->getParamDecl(0)->getType()) &&
+          Ctx.hasSameType(Cand->getReturnType(), SinCos->getReturnType()))
+        NewF = Cand;
+  return NewF;
+}
+
 /// A pullback's forward sweep computes an active sin(x) or cos(x) as
 /// `_tN = sin_cos(x)` (reverse/ForwardSweep.cpp); when nothing reads the call's own value
 /// (it only fed a discarded return value), only the partial's member is
 /// read: the call then computes that one value (`pair_cos(x)`), which costs
 /// one libm call where sincos costs about one and a half.
 void narrowSinCosPairs(Stmt *Body, ASTContext &Ctx) {
-  struct Finder : RecursiveASTVisitor<Finder> {
-    struct Use {
-      unsigned All = 0, Members = 0;
-      bool Sin = false, Cos = false;
-      llvm::SmallVector<CallExpr *, 2> Calls;
-    };
-    llvm::DenseMap<const VarDecl *, Use> Pairs;
-    static const VarDecl *pairVar(const Expr *E) {
-      const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-      const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-      return VD && isSinCosPair(VD->getType()) ? VD : nullptr;
-    }
-    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
-      if (const VarDecl *VD = pairVar(DRE))
-        ++Pairs[VD].All;
-      return true;
-    }
-    bool VisitMemberExpr(MemberExpr *ME) {
-      if (const VarDecl *VD = pairVar(ME->getBase())) {
-        Use &U = Pairs[VD];
-        ++U.Members;
-        StringRef N = ME->getMemberDecl()->getName();
-        (N == "__sin" ? U.Sin : U.Cos) = true;
-      }
-      return true;
-    }
-    // (`_tN = sin_cos(x)` calls the pair's operator=.)
-    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
-      if (OC->getOperator() != OO_Equal || OC->getNumArgs() != 2)
-        return true;
-      const VarDecl *VD = pairVar(OC->getArg(0));
-      auto *CE = dyn_cast<CallExpr>(OC->getArg(1)->IgnoreImplicit());
-      const FunctionDecl *F = CE ? CE->getDirectCallee() : nullptr;
-      if (VD && F && F->getIdentifier() && F->getName() == "sin_cos") {
-        Use &U = Pairs[VD];
-        ++U.Members; // (the target is not a read)
-        U.Calls.push_back(CE);
-      }
-      return true;
-    }
-  } F;
+  SinCosPairUses F;
   F.TraverseStmt(Body);
   // Calls on the same argument are merged into one by the optimiser (the
   // primal's sin(theta) and cos(theta)): a pair that has such a sibling
@@ -419,16 +440,7 @@ void narrowSinCosPairs(Stmt *Body, ASTContext &Ctx) {
       const FunctionDecl *OldF = CE->getDirectCallee();
       if (!Old || !OldF || CE->getNumArgs() != 1 || HasSibling(CE))
         continue;
-      const DeclContext *DC = OldF->getDeclContext();
-      FunctionDecl *NewF = nullptr;
-      for (NamedDecl *ND :
-           DC->lookup(&Ctx.Idents.get(U.Sin ? "pair_sin" : "pair_cos")))
-        if (auto *Cand = dyn_cast<FunctionDecl>(ND))
-          if (Cand->getNumParams() == 1 &&
-              Ctx.hasSameType(Cand->getParamDecl(0)->getType(),
-                              OldF->getParamDecl(0)->getType()) &&
-              Ctx.hasSameType(Cand->getReturnType(), OldF->getReturnType()))
-            NewF = Cand;
+      FunctionDecl *NewF = singleValueFunction(Ctx, OldF, U.Sin);
       if (!NewF)
         continue;
       auto *Ref = DeclRefExpr::Create(

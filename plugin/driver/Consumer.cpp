@@ -350,25 +350,23 @@ void Differentiator::queue(PullbackEntry *E) {
   enqueue(E);
 }
 
-PullbackEntry *Differentiator::calleePullback(const FunctionDecl *Callee,
-                                              SourceLocation Loc,
-                                              const PullbackEntry &Caller,
-                                              bool Queue,
-                                              const WrtMask *Only) {
+static bool sameWrt(const WrtMask &A, const WrtMask &B) {
+  return std::equal(A.begin(), A.end(), B.begin(), B.end());
+}
+
+/// The parameters a callee's pullback is for, \p Mask asked: those its
+/// [[grad]] request declares when another translation unit defines it, and
+/// all of them (\p Full) when the user wrote a pullback for every one.
+static WrtMask calleeMask(Sema &S, FunctionDecl *FD, WrtMask Mask,
+                          const WrtMask &Full) {
   State &St = State::get(S.Context);
-  auto *FD = const_cast<FunctionDecl *>(Callee);
-  WrtMask Full = fullMask(FD);
-  WrtMask Mask = Only ? *Only : Full;
-  auto Same = [](const WrtMask &A, const WrtMask &B) {
-    return std::equal(A.begin(), A.end(), B.begin(), B.end());
-  };
   // A [[grad]] function defined in another translation unit: only the
   // derivatives its own translation unit defines exist.
   if (const GradRequest *R = St.requestFor(FD))
     if (!FD->isDefined() && !FD->isImplicitlyInstantiable())
       Mask = R->Wrt;
   // A user pullback (for every parameter) wins over a narrower variant.
-  if (!Same(Mask, Full)) {
+  if (!sameWrt(Mask, Full)) {
     PullbackSignature FullSig;
     std::string Why;
     FunctionDecl *Mismatch = nullptr;
@@ -377,6 +375,40 @@ PullbackEntry *Differentiator::calleePullback(const FunctionDecl *Callee,
         !St.requestFor(FD) && findUserPullback(S, FD, FullSig, Mismatch))
       Mask = Full;
   }
+  return Mask;
+}
+
+/// The name of a callee's pullback for \p Mask when it is not
+/// NAME_pullback (empty if it is).
+static std::string calleePullbackName(State &St, FunctionDecl *FD,
+                                      const WrtMask &Mask,
+                                      const WrtMask &Full) {
+  // A [[grad]] request for other parameters owns NAME_pullback; the
+  // all-parameter variant this call needs gets its own name, and so does
+  // a variant without the adjoints of memory the call does not
+  // differentiate (its extent is unknown: no scratch can stand in).
+  std::string Override;
+  const GradRequest *Req = St.requestFor(FD);
+  if (Req && sameWrt(Req->Wrt, Mask))
+    ;
+  else if (sameWrt(Mask, Full))
+    Override = Req ? "_grad_" + pullbackName(FD) + "_all" : "";
+  else {
+    Override = "_grad_" + pullbackName(FD) + "_";
+    for (bool B : Mask)
+      Override += B ? '1' : '0';
+  }
+  return Override;
+}
+
+PullbackEntry *Differentiator::calleePullback(const FunctionDecl *Callee,
+                                              SourceLocation Loc,
+                                              const PullbackEntry &Caller,
+                                              bool Queue, const WrtMask *Only) {
+  State &St = State::get(S.Context);
+  auto *FD = const_cast<FunctionDecl *>(Callee);
+  WrtMask Full = fullMask(FD);
+  WrtMask Mask = calleeMask(S, FD, Only ? *Only : Full, Full);
   if (PullbackEntry *E = St.find(FD, Mask)) {
     if (Queue && !E->Wanted)
       queue(E);
@@ -408,21 +440,7 @@ PullbackEntry *Differentiator::calleePullback(const FunctionDecl *Callee,
     report(S.Diags, Diag::CalleeNote, Loc) << FD->getNameAsString();
     return nullptr;
   }
-  // A [[grad]] request for other parameters owns NAME_pullback; the
-  // all-parameter variant this call needs gets its own name, and so does
-  // a variant without the adjoints of memory the call does not
-  // differentiate (its extent is unknown: no scratch can stand in).
-  std::string Override;
-  const GradRequest *Req = St.requestFor(FD);
-  if (Req && Same(Req->Wrt, Mask))
-    ;
-  else if (Same(Mask, Full))
-    Override = Req ? "_grad_" + pullbackName(FD) + "_all" : "";
-  else {
-    Override = "_grad_" + pullbackName(FD) + "_";
-    for (bool B : Mask)
-      Override += B ? '1' : '0';
-  }
+  std::string Override = calleePullbackName(St, FD, Mask, Full);
   PullbackEntry *E = declarePullback(S, FD, Mask, nullptr, Loc, Override);
   if (!E)
     return nullptr;
@@ -503,8 +521,7 @@ void Differentiator::queueTemplateRequests() {
   }
 }
 
-void Differentiator::finish() {
-  llvm::TimeTraceScope Scope("grad: end of translation unit");
+void Differentiator::defineUntilNothingNew() {
   State &St = State::get(S.Context);
   // Defining pullbacks can need template instantiations, whose pullbacks
   // need more: iterate until nothing new is requested.
@@ -527,6 +544,10 @@ void Differentiator::finish() {
     drain();
     S.PerformPendingInstantiations();
   }
+}
+
+void Differentiator::reportBodilessPullbacks() {
+  State &St = State::get(S.Context);
   for (size_t I = 0; I < St.Entries.size(); ++I) {
     PullbackEntry *E = St.Entries[I].get();
     bool NeedsHalves = E->Fwd && !E->HalvesDone;
@@ -556,6 +577,10 @@ void Differentiator::finish() {
       noteRequest(*E->RequesterEntry);
     E->Pullback->setInvalidDecl();
   }
+}
+
+void Differentiator::reportBodilessPushforwards() {
+  State &St = State::get(S.Context);
   // Pushforwards of callees whose body never came.
   for (auto &Up : St.ForwardEntries) {
     PushforwardEntry *E = Up.get();
@@ -592,6 +617,13 @@ void Differentiator::finish() {
         << E->Sig.str(S.Context);
     E->Pushforward->setInvalidDecl();
   }
+}
+
+void Differentiator::finish() {
+  llvm::TimeTraceScope Scope("grad: end of translation unit");
+  defineUntilNothingNew();
+  reportBodilessPullbacks();
+  reportBodilessPushforwards();
   S.PerformPendingInstantiations();
 }
 

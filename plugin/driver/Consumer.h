@@ -158,6 +158,13 @@ private:
   /// Declares the pullbacks for specializations of pullback templates the
   /// code called.
   void queueTemplateRequests();
+  /// Defines the wanted pullbacks and halves, and what they need in
+  /// turn, until nothing new is requested.
+  void defineUntilNothingNew();
+  /// Reports the pullbacks still undefined: callees without a body here.
+  void reportBodilessPullbacks();
+  /// Reports the pushforwards still undefined: callees without a body here.
+  void reportBodilessPushforwards();
 
   clang::Sema &S;
   const Options &Opts;

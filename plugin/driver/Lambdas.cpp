@@ -98,47 +98,31 @@ LambdaInfo *Differentiator::lambdaInfo(const Expr *Callable,
   return Raw->Failed ? nullptr : Raw;
 }
 
-FunctionDecl *Differentiator::liftFunction(LambdaInfo &Info, unsigned Slots,
-                                           const FunctionDecl *Primal,
-                                           const PullbackEntry *Caller) {
-  ASTContext &Ctx = S.Context;
-  if (Info.Failed)
-    return nullptr;
-  if (Slots == 0 && Info.Lifted)
-    return Info.Lifted;
-  if (Slots && Info.Tangents.count(Slots))
-    return Info.Tangents[Slots];
-  const FunctionDecl *F = Info.Callee;
-  SourceLocation Loc = Info.Lambda ? Info.Lambda->getBeginLoc()
-                                   : F->getLocation();
-  SemaBuilder B(S, Loc);
-  QualType Dual;
-  if (Slots) {
-    // The widest floating type among the parameters and the result (the
-    // runtime seeds with the common type of the operands' elements).
-    QualType T;
-    auto Widen = [&](QualType Q) {
-      Q = Q.getNonReferenceType().getCanonicalType().getUnqualifiedType();
-      if (isFloating(Q) && (T.isNull() || Ctx.getFloatingTypeOrder(Q, T) > 0))
-        T = Q;
-    };
-    Widen(F->getReturnType());
-    for (const ParmVarDecl *P : F->parameters())
-      Widen(P->getType());
-    if (T.isNull())
-      T = Ctx.DoubleTy;
-    Dual = B.runtimeType("dual",
-                         {B.typeArg(T), B.exprArg(B.intLit(Slots,
-                                                          Ctx.getSizeType()))});
-    if (Dual.isNull()) {
-      if (Caller)
-        needRuntime(Loc, *Caller);
-      return nullptr;
-    }
-  }
-  SmallVector<QualType, 8> Types;
-  SmallVector<std::string, 8> Names;
-  for (const ParmVarDecl *P : F->parameters()) {
+namespace {
+/// The widest floating type among \p F's parameters and result, double if
+/// none (the runtime seeds with the common type of the operands' elements).
+QualType widestFloatingType(ASTContext &Ctx, const FunctionDecl *F) {
+  QualType T;
+  auto Widen = [&](QualType Q) {
+    Q = Q.getNonReferenceType().getCanonicalType().getUnqualifiedType();
+    if (isFloating(Q) && (T.isNull() || Ctx.getFloatingTypeOrder(Q, T) > 0))
+      T = Q;
+  };
+  Widen(F->getReturnType());
+  for (const ParmVarDecl *P : F->parameters())
+    Widen(P->getType());
+  if (T.isNull())
+    T = Ctx.DoubleTy;
+  return T;
+}
+
+/// The lifted function's parameters: the callee's (floating ones as \p Dual
+/// when it is set), then the captures. False if a captured `this` has no
+/// type.
+bool liftedParameters(ASTContext &Ctx, const LambdaInfo &Info, QualType Dual,
+                      SmallVectorImpl<QualType> &Types,
+                      SmallVectorImpl<std::string> &Names) {
+  for (const ParmVarDecl *P : Info.Callee->parameters()) {
     QualType T = P->getType();
     if (!Dual.isNull() && isFloating(T.getNonReferenceType()))
       T = Dual;
@@ -151,7 +135,7 @@ FunctionDecl *Differentiator::liftFunction(LambdaInfo &Info, unsigned Slots,
       // The object, read-only: `const C &self`.
       QualType Obj = capturedThisType(Info);
       if (Obj.isNull())
-        return nullptr;
+        return false;
       Types.push_back(Ctx.getLValueReferenceType(Obj.withConst()));
       std::string N = "self";
       for (const std::string &Other : Names)
@@ -170,17 +154,17 @@ FunctionDecl *Differentiator::liftFunction(LambdaInfo &Info, unsigned Slots,
     Types.push_back(T);
     Names.push_back(C.Var->getName().str());
   }
-  QualType Ret = F->getReturnType().getCanonicalType();
-  if (!Dual.isNull())
-    Ret = Dual;
+  return true;
+}
+
+/// Declares the static inline function \p Name in \p DC, with the
+/// parameters \p Types named \p Names.
+FunctionDecl *declareLiftedFunction(ASTContext &Ctx, DeclContext *DC,
+                                    SourceLocation Loc, StringRef Name,
+                                    QualType Ret, ArrayRef<QualType> Types,
+                                    ArrayRef<std::string> Names) {
   FunctionProtoType::ExtProtoInfo EPI;
   QualType FT = Ctx.getFunctionType(Ret, Types, EPI);
-  std::string Name = (Slots ? "_grad_tangent_" : "_grad_lambda_") +
-                     std::to_string(NextLifted++);
-  DeclContext *DC = const_cast<DeclContext *>(
-      Primal->getDeclContext()->getRedeclContext());
-  if (!DC->isFileContext())
-    DC = Ctx.getTranslationUnitDecl();
   TypeSourceInfo *TSI = Ctx.getTrivialTypeSourceInfo(FT, Loc);
   FunctionDecl *Fn = FunctionDecl::Create(
       Ctx, DC, Loc, Loc, DeclarationName(&Ctx.Idents.get(Name)), FT, TSI,
@@ -198,6 +182,50 @@ FunctionDecl *Differentiator::liftFunction(LambdaInfo &Info, unsigned Slots,
   }
   Fn->setParams(Params);
   DC->addDecl(Fn);
+  return Fn;
+}
+} // namespace
+
+FunctionDecl *Differentiator::liftFunction(LambdaInfo &Info, unsigned Slots,
+                                           const FunctionDecl *Primal,
+                                           const PullbackEntry *Caller) {
+  ASTContext &Ctx = S.Context;
+  if (Info.Failed)
+    return nullptr;
+  if (Slots == 0 && Info.Lifted)
+    return Info.Lifted;
+  if (Slots && Info.Tangents.count(Slots))
+    return Info.Tangents[Slots];
+  const FunctionDecl *F = Info.Callee;
+  SourceLocation Loc =
+      Info.Lambda ? Info.Lambda->getBeginLoc() : F->getLocation();
+  SemaBuilder B(S, Loc);
+  QualType Dual;
+  if (Slots) {
+    QualType T = widestFloatingType(Ctx, F);
+    Dual = B.runtimeType(
+        "dual", {B.typeArg(T), B.exprArg(B.intLit(Slots, Ctx.getSizeType()))});
+    if (Dual.isNull()) {
+      if (Caller)
+        needRuntime(Loc, *Caller);
+      return nullptr;
+    }
+  }
+  SmallVector<QualType, 8> Types;
+  SmallVector<std::string, 8> Names;
+  if (!liftedParameters(Ctx, Info, Dual, Types, Names))
+    return nullptr;
+  QualType Ret = F->getReturnType().getCanonicalType();
+  if (!Dual.isNull())
+    Ret = Dual;
+  std::string Name = (Slots ? "_grad_tangent_" : "_grad_lambda_") +
+                     std::to_string(NextLifted++);
+  DeclContext *DC =
+      const_cast<DeclContext *>(Primal->getDeclContext()->getRedeclContext());
+  if (!DC->isFileContext())
+    DC = Ctx.getTranslationUnitDecl();
+  FunctionDecl *Fn =
+      declareLiftedFunction(Ctx, DC, Loc, Name, Ret, Types, Names);
 
   if (!cloneLifted(S, Info, Fn, Dual, Primal)) {
     if (Caller)

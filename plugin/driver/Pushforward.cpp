@@ -46,6 +46,39 @@ static FunctionDecl *declareNextTo(Sema &S, FunctionDecl *Primal,
   return FD;
 }
 
+/// \p Mask appended to \p Name, one digit a parameter.
+static void appendMask(std::string &Name, const WrtMask &Mask) {
+  for (bool B : Mask)
+    Name += B ? '1' : '0';
+}
+
+/// \p Sig without the parameters \p Drop marks, their lanes taking their
+/// place after the others: the adjoints' values are never read, their
+/// lanes only, under their names.
+static PullbackSignature lanesOnlySignature(ASTContext &Ctx,
+                                            const FunctionDecl *Primal,
+                                            const PullbackSignature &Sig,
+                                            const WrtMask &Drop) {
+  PullbackSignature L = Sig;
+  L.ParamNames.clear();
+  L.ParamTypes.clear();
+  unsigned NP = Primal->getNumParams();
+  for (unsigned I = 0; I < NP; ++I)
+    if (!Drop[I]) {
+      L.ParamNames.push_back(Sig.ParamNames[I]);
+      L.ParamTypes.push_back(Sig.ParamTypes[I]);
+    }
+  for (unsigned I = 0; I < NP; ++I)
+    if (int TI = Sig.AdjointIndex[I]; TI >= 0) {
+      L.AdjointIndex[I] = L.ParamTypes.size();
+      L.ParamNames.push_back(Sig.ParamNames[I]);
+      L.ParamTypes.push_back(Sig.ParamTypes[TI]);
+    }
+  L.Type = Ctx.getFunctionType(Ctx.VoidTy, L.ParamTypes,
+                               FunctionProtoType::ExtProtoInfo());
+  return L;
+}
+
 PushforwardEntry *declarePushforward(Sema &S, FunctionDecl *Primal,
                                      const WrtMask &Wrt, Scope *Sc,
                                      SourceLocation Loc, std::string &Why,
@@ -73,8 +106,7 @@ PushforwardEntry *declarePushforward(Sema &S, FunctionDecl *Primal,
     Sig.Name = NameOverride.str();
   if (AnyDrop) {
     Sig.Name = (NameOverride.empty() ? "_grad_" : "") + Sig.Name + "_drop";
-    for (bool B : D)
-      Sig.Name += B ? '1' : '0';
+    appendMask(Sig.Name, D);
   }
   if (Linear) {
     // `_grad_p2e_rev` -> `_grad_p2e_rev_lanes2_110` (the mask: which
@@ -82,28 +114,8 @@ PushforwardEntry *declarePushforward(Sema &S, FunctionDecl *Primal,
     StringRef Base = Primal->getName();
     Base.consume_front("_grad_");
     Sig.Name = ("_grad_" + Base + "_lanes" + Twine(Lanes) + "_").str();
-    for (bool B : D)
-      Sig.Name += B ? '1' : '0';
-    // The adjoints' values are never read: their lanes only, under their
-    // names.
-    PullbackSignature L = Sig;
-    L.ParamNames.clear();
-    L.ParamTypes.clear();
-    unsigned NP = Primal->getNumParams();
-    for (unsigned I = 0; I < NP; ++I)
-      if (!D[I]) {
-        L.ParamNames.push_back(Sig.ParamNames[I]);
-        L.ParamTypes.push_back(Sig.ParamTypes[I]);
-      }
-    for (unsigned I = 0; I < NP; ++I)
-      if (int TI = Sig.AdjointIndex[I]; TI >= 0) {
-        L.AdjointIndex[I] = L.ParamTypes.size();
-        L.ParamNames.push_back(Sig.ParamNames[I]);
-        L.ParamTypes.push_back(Sig.ParamTypes[TI]);
-      }
-    L.Type = Ctx.getFunctionType(Ctx.VoidTy, L.ParamTypes,
-                                 FunctionProtoType::ExtProtoInfo());
-    Sig = L;
+    appendMask(Sig.Name, D);
+    Sig = lanesOnlySignature(Ctx, Primal, Sig, D);
   }
   auto Entry = std::make_unique<PushforwardEntry>();
   Entry->Primal = Primal;
@@ -144,6 +156,16 @@ static FunctionDecl *userOrDeclared(Sema &S, FunctionDecl *Primal,
   return declareNextTo(S, Primal, Sig, Sc);
 }
 
+/// True if the function may write the parameter \p P of class \p C.
+static bool mayWriteParam(const ParmVarDecl *P, const ParamClass &C) {
+  QualType PT = P->getType();
+  return C.Kind == ParamKind::ScalarRef ||
+         (C.Kind == ParamKind::Pointer && PT->isPointerType() &&
+          !PT->getPointeeType().isConstQualified() &&
+          !P->getOriginalType()->isArrayType()) ||
+         (C.Kind == ParamKind::Class && PT->isLValueReferenceType() &&
+          !PT.getNonReferenceType().isConstQualified());
+}
 
 HvpEntry *declareHvp(Sema &S, FunctionDecl *Primal, const WrtMask &Wrt,
                      Scope *Sc, SourceLocation Loc, std::string &Why) {
@@ -187,14 +209,7 @@ HvpEntry *declareHvp(Sema &S, FunctionDecl *Primal, const WrtMask &Wrt,
     ParamClass C = classifyParam(Ctx, PT);
     if (C.Kind == ParamKind::None)
       continue;
-    bool Written =
-        C.Kind == ParamKind::ScalarRef ||
-        (C.Kind == ParamKind::Pointer && PT->isPointerType() &&
-         !PT->getPointeeType().isConstQualified() &&
-         !P->getOriginalType()->isArrayType()) ||
-        (C.Kind == ParamKind::Class && PT->isLValueReferenceType() &&
-         !PT.getNonReferenceType().isConstQualified());
-    if (Written) {
+    if (mayWriteParam(P, C)) {
       Why = "parameter '" + Sig.ParamNames[I] +
             "' may be written (Hessian-vector products need read-only "
             "parameters: make it const)";

@@ -183,21 +183,11 @@ Scope *scopeFor(Sema &S, Scope *Sc, DeclContext *Target) {
   return nullptr;
 }
 
-
-
-void declareSplit(Sema &S, PullbackEntry &E, bool Internal) {
-  if (E.Fwd)
-    return;
-  ASTContext &Ctx = S.Context;
-  State &St = State::get(Ctx);
+/// True if \p E's halves need a numbered name: same-signature
+/// instantiations (block<2>, block<3>) need distinct names, and so do the
+/// halves of a wrt-restricted and an all-parameter entry of one function.
+static bool sharesSplitNames(State &St, const PullbackEntry &E) {
   const FunctionDecl *Primal = E.Primal;
-  PullbackSignature Sig;
-  std::string Why;
-  computeSignature(Ctx, Primal, E.Wrt, "", Sig, Why);
-  // Same-signature instantiations (block<2>, block<3>) need distinct names.
-  std::string Base = "_grad_" + Primal->getNameAsString();
-  // So do the halves of a wrt-restricted and an all-parameter entry of
-  // one function.
   bool Shared = Primal->isTemplateInstantiation() || !E.Stable.empty();
   for (const FunctionDecl *R : Primal->redecls()) {
     auto It = St.Pullbacks.find(R);
@@ -205,21 +195,42 @@ void declareSplit(Sema &S, PullbackEntry &E, bool Internal) {
       for (const PullbackEntry *Other : It->second)
         Shared |= Other != &E && Other->Fwd;
   }
-  std::string Suffix =
-      Shared ? "_" + std::to_string(St.SplitCount++) : std::string();
-  SourceLocation PLoc = Primal->getLocation();
-  bool Inline = E.Pullback->isInlined() || Primal->isInlined() ||
-                Primal->isTemplateInstantiation();
-  // (A variant's halves are this translation unit's own: another one may
-  // make a variant of the same function for other parameters.)
-  // (Halves inlined into their callers are internal too: nothing else
-  // calls them, and no copy stays once they are inlined.)
-  StorageClass SC = Primal->getStorageClass() == SC_Static ||
-                            !E.Stable.empty() || Internal
-                        ? SC_Static
-                        : SC_None;
-  auto Make = [&](StringRef Name, QualType Ret,
-                  PullbackSignature &FSig) -> FunctionDecl * {
+  return Shared;
+}
+
+/// The forward half's return type, unqualified.
+static QualType forwardHalfReturnType(ASTContext &Ctx,
+                                      const FunctionDecl *Primal) {
+  // (A `const double &` result is returned by value: the half's own
+  // copy of it.)
+  QualType FwdRet = Primal->getReturnType();
+  if (returnsWritableReference(Primal))
+    // A reference into an argument (`double& largest(double* a, int n)`)
+    // comes back as a pointer for the caller's alias; other references
+    // are discarded by their callers.
+    FwdRet = pointedParam(Primal) >= 0
+                 ? Ctx.getPointerType(FwdRet.getNonReferenceType())
+                 : Ctx.VoidTy;
+  else if (FwdRet->isReferenceType() &&
+           isFloating(FwdRet.getNonReferenceType()))
+    FwdRet = FwdRet.getNonReferenceType();
+  return FwdRet.getUnqualifiedType();
+}
+
+namespace {
+/// Declares the halves of a split pullback next to their primal.
+struct SplitHalves {
+  ASTContext &Ctx;
+  State &St;
+  const FunctionDecl *Primal;
+  StorageClass SC;
+  bool Inline;
+
+  /// The half \p Name returning \p Ret, with \p FSig's parameters (its
+  /// type set here).
+  FunctionDecl *declare(StringRef Name, QualType Ret,
+                        PullbackSignature &FSig) const {
+    SourceLocation PLoc = Primal->getLocation();
     FSig.Type = Ctx.getFunctionType(Ret, FSig.ParamTypes,
                                     FunctionProtoType::ExtProtoInfo());
     TypeSourceInfo *TSI = Ctx.getTrivialTypeSourceInfo(FSig.Type, PLoc);
@@ -234,7 +245,36 @@ void declareSplit(Sema &S, PullbackEntry &E, bool Internal) {
     DC->addDecl(FD);
     St.Generated.insert(FD);
     return FD;
-  };
+  }
+};
+} // namespace
+
+void declareSplit(Sema &S, PullbackEntry &E, bool Internal) {
+  if (E.Fwd)
+    return;
+  ASTContext &Ctx = S.Context;
+  State &St = State::get(Ctx);
+  const FunctionDecl *Primal = E.Primal;
+  PullbackSignature Sig;
+  std::string Why;
+  computeSignature(Ctx, Primal, E.Wrt, "", Sig, Why);
+  // Same-signature instantiations (block<2>, block<3>) need distinct names.
+  std::string Base = "_grad_" + Primal->getNameAsString();
+  std::string Suffix = sharesSplitNames(St, E)
+                           ? "_" + std::to_string(St.SplitCount++)
+                           : std::string();
+  SourceLocation PLoc = Primal->getLocation();
+  bool Inline = E.Pullback->isInlined() || Primal->isInlined() ||
+                Primal->isTemplateInstantiation();
+  // (A variant's halves are this translation unit's own: another one may
+  // make a variant of the same function for other parameters.)
+  // (Halves inlined into their callers are internal too: nothing else
+  // calls them, and no copy stays once they are inlined.)
+  StorageClass SC =
+      Primal->getStorageClass() == SC_Static || !E.Stable.empty() || Internal
+          ? SC_Static
+          : SC_None;
+  SplitHalves Make{Ctx, St, Primal, SC, Inline};
   // Both halves take the stack their frame goes through last: the
   // caller's (the thread's stack, bound once by the outermost pullback).
   QualType StackT = SemaBuilder(S, PLoc).runtimeDetailType("stack");
@@ -250,20 +290,8 @@ void declareSplit(Sema &S, PullbackEntry &E, bool Internal) {
     FS.ParamNames.push_back("_stack");
     FS.ParamTypes.push_back(StackT);
   }
-  // (A `const double &` result is returned by value: the half's own
-  // copy of it.)
-  QualType FwdRet = Primal->getReturnType();
-  if (returnsWritableReference(Primal))
-    // A reference into an argument (`double& largest(double* a, int n)`)
-    // comes back as a pointer for the caller's alias; other references
-    // are discarded by their callers.
-    FwdRet = pointedParam(Primal) >= 0
-                 ? Ctx.getPointerType(FwdRet.getNonReferenceType())
-                 : Ctx.VoidTy;
-  else if (FwdRet->isReferenceType() &&
-           isFloating(FwdRet.getNonReferenceType()))
-    FwdRet = FwdRet.getNonReferenceType();
-  E.Fwd = Make(Base + "_fwd" + Suffix, FwdRet.getUnqualifiedType(), FS);
+  E.Fwd = Make.declare(Base + "_fwd" + Suffix,
+                       forwardHalfReturnType(Ctx, Primal), FS);
   // Reverse: the pullback's parameters but the primal's pointers,
   // references and objects (the forward half recorded what the reverse
   // sweep reads of them; their memory may have changed since); it pops the
@@ -279,7 +307,7 @@ void declareSplit(Sema &S, PullbackEntry &E, bool Internal) {
     RS.ParamNames.push_back("_stack");
     RS.ParamTypes.push_back(StackT);
   }
-  E.Rev = Make(Base + "_rev" + Suffix, Ctx.VoidTy, RS);
+  E.Rev = Make.declare(Base + "_rev" + Suffix, Ctx.VoidTy, RS);
 }
 
 bool declarePullbackTemplate(Sema &S, FunctionDecl *Pattern,
@@ -395,6 +423,64 @@ FunctionDecl *primalSpecialization(Sema &S, const PullbackTemplate &T,
   return PS;
 }
 
+/// The entry of \p Primal for \p Wrt that already uses our pullback
+/// \p FD, or null; \p Collision set when \p FD belongs to another
+/// specialization of the same signature.
+static PullbackEntry *sharingEntry(State &St, FunctionDecl *FD,
+                                   FunctionDecl *Primal, const WrtMask &Wrt,
+                                   bool &Collision) {
+  auto Sharing = St.ByPullback.find(FD);
+  for (PullbackEntry *E : Sharing == St.ByPullback.end()
+                              ? ArrayRef<PullbackEntry *>()
+                              : ArrayRef<PullbackEntry *>(Sharing->second)) {
+    if (!sameMask(E->Wrt, Wrt))
+      continue;
+    // Template specializations can share a signature (chain<2> and
+    // chain<3>): only a redeclaration of the same primal may reuse it.
+    if ((E->Primal->isTemplateInstantiation() ||
+         Primal->isTemplateInstantiation()) &&
+        E->Primal->getCanonicalDecl() != Primal->getCanonicalDecl()) {
+      Collision = true;
+      continue;
+    }
+    return E;
+  }
+  return nullptr;
+}
+
+/// The pullback \p Name of \p Sig next to \p Primal (a member of the same
+/// class for a method), with its parameters, not yet added to its context.
+static FunctionDecl *createPullbackDecl(ASTContext &Ctx, FunctionDecl *Primal,
+                                        StringRef Name,
+                                        const PullbackSignature &Sig) {
+  DeclContext *DC = Primal->getDeclContext();
+  SourceLocation PLoc = Primal->getLocation();
+  TypeSourceInfo *TSI = Ctx.getTrivialTypeSourceInfo(Sig.Type, PLoc);
+  bool Inline = Primal->isInlineSpecified() || Primal->isConstexpr() ||
+                (Primal->isInlined() && isa<CXXMethodDecl>(Primal)) ||
+                Primal->isTemplateInstantiation();
+  StorageClass SC =
+      Primal->getStorageClass() == SC_Static ? SC_Static : SC_None;
+  FunctionDecl *PB;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Primal)) {
+    // A member of the same class, with the primal's qualifiers.
+    auto *RD = const_cast<CXXRecordDecl *>(MD->getParent());
+    DeclarationNameInfo NameInfo(DeclarationName(&Ctx.Idents.get(Name)), PLoc);
+    PB = CXXMethodDecl::Create(Ctx, RD, PLoc, NameInfo, Sig.Type, TSI,
+                               MD->isStatic() ? SC_Static : SC_None, false,
+                               Inline || MD->isInlined(),
+                               ConstexprSpecKind::Unspecified, PLoc);
+    PB->setAccess(AS_public);
+  } else {
+    PB = FunctionDecl::Create(Ctx, DC, PLoc, PLoc,
+                              DeclarationName(&Ctx.Idents.get(Name)), Sig.Type,
+                              TSI, SC, /*UsesFPIntrin=*/false, Inline,
+                              /*hasWrittenPrototype=*/true);
+  }
+  setParams(Ctx, PB, TSI, Sig);
+  PB->setLexicalDeclContext(Primal->getLexicalDeclContext());
+  return PB;
+}
 
 PullbackEntry *declarePullback(Sema &S, FunctionDecl *Primal,
                                const WrtMask &Wrt, Scope *Sc,
@@ -431,58 +517,18 @@ PullbackEntry *declarePullback(Sema &S, FunctionDecl *Primal,
     if (!Ours)
       return St.add(Primal, FD, Wrt, /*User=*/true);
     bool Collision = false;
-    auto Sharing = St.ByPullback.find(FD);
-    for (PullbackEntry *E : Sharing == St.ByPullback.end()
-                                ? ArrayRef<PullbackEntry *>()
-                                : ArrayRef<PullbackEntry *>(Sharing->second)) {
-      if (!sameMask(E->Wrt, Wrt))
-        continue;
-      // Template specializations can share a signature (chain<2> and
-      // chain<3>): only a redeclaration of the same primal may reuse it.
-      if ((E->Primal->isTemplateInstantiation() ||
-           Primal->isTemplateInstantiation()) &&
-          E->Primal->getCanonicalDecl() != Primal->getCanonicalDecl()) {
-        Collision = true;
-        continue;
-      }
+    if (PullbackEntry *E = sharingEntry(St, FD, Primal, Wrt, Collision))
       return E;
-    }
     if (Collision) {
       Name = "_grad_" + Name + "_" + std::to_string(St.Entries.size());
       return declarePullback(S, Primal, Wrt, Sc, Loc, Name);
     }
   }
 
-  DeclContext *DC = Primal->getDeclContext();
-  SourceLocation PLoc = Primal->getLocation();
-  TypeSourceInfo *TSI = Ctx.getTrivialTypeSourceInfo(Sig.Type, PLoc);
-  bool Inline = Primal->isInlineSpecified() || Primal->isConstexpr() ||
-                (Primal->isInlined() && isa<CXXMethodDecl>(Primal)) ||
-                Primal->isTemplateInstantiation();
-  StorageClass SC = Primal->getStorageClass() == SC_Static ? SC_Static
-                                                           : SC_None;
-  FunctionDecl *PB;
-  if (const auto *MD = dyn_cast<CXXMethodDecl>(Primal)) {
-    // A member of the same class, with the primal's qualifiers.
-    auto *RD = const_cast<CXXRecordDecl *>(MD->getParent());
-    DeclarationNameInfo NameInfo(DeclarationName(&Ctx.Idents.get(Name)), PLoc);
-    PB = CXXMethodDecl::Create(Ctx, RD, PLoc, NameInfo, Sig.Type, TSI,
-                               MD->isStatic() ? SC_Static : SC_None, false,
-                               Inline || MD->isInlined(),
-                               ConstexprSpecKind::Unspecified, PLoc);
-    PB->setAccess(AS_public);
-    DC = RD;
-  } else {
-    PB = FunctionDecl::Create(Ctx, DC, PLoc, PLoc,
-                              DeclarationName(&Ctx.Idents.get(Name)), Sig.Type,
-                              TSI, SC, /*UsesFPIntrin=*/false, Inline,
-                              /*hasWrittenPrototype=*/true);
-  }
-  setParams(Ctx, PB, TSI, Sig);
-  PB->setLexicalDeclContext(Primal->getLexicalDeclContext());
+  FunctionDecl *PB = createPullbackDecl(Ctx, Primal, Name, Sig);
   if (Primal->isInExternCContext() || Primal->isExternC())
     ; // The pullback inherits the context's language linkage.
-  DC->addDecl(PB);
+  PB->getDeclContext()->addDecl(PB);
   if (Sc)
     if (Scope *Target = scopeFor(S, Sc, lookupContext(Primal)))
       S.PushOnScopeChains(PB, Target, /*AddToContext=*/false);

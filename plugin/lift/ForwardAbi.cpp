@@ -147,15 +147,13 @@ QualType tangentType(Sema &S, QualType T, unsigned Lanes, SourceLocation Loc,
   return T;
 }
 
-bool computePushforwardSignature(Sema &S, const FunctionDecl *Primal,
-                                 const WrtMask &Wrt, PullbackSignature &Sig,
-                                 std::string &Why, unsigned Lanes,
-                                 bool Vectors) {
+namespace {
+/// The pushforward's return type: a pointer or reference into an
+/// argument's memory as it is, a floating result as a dual number; null
+/// with \p Why set when there is none.
+QualType pushforwardReturnType(Sema &S, const FunctionDecl *Primal,
+                               unsigned Lanes, std::string &Why) {
   ASTContext &Ctx = S.Context;
-  Sig = PullbackSignature();
-  Sig.Name = pushforwardName(Primal);
-  llvm::StringSet<> Used;
-  addPrimalParams(Primal, Sig, Used);
   QualType R = Primal->getReturnType();
   QualType Ret = Ctx.VoidTy;
   if (R->isPointerType() && hasFloatingData(R->getPointeeType())) {
@@ -173,7 +171,7 @@ bool computePushforwardSignature(Sema &S, const FunctionDecl *Primal,
     if (!isFloating(R) || R->isReferenceType()) {
       Why = "the return type '" + R.getAsString(Ctx.getPrintingPolicy()) +
             "' has no pushforward (a floating scalar or void is needed)";
-      return false;
+      return QualType();
     }
     SemaBuilder B(S, Primal->getLocation());
     Ret = Lanes ? B.runtimeType(
@@ -183,9 +181,75 @@ bool computePushforwardSignature(Sema &S, const FunctionDecl *Primal,
     if (Ret.isNull()) {
       Why = "the runtime type 'grad::dual' is not declared (include "
             "<grad/grad.h>)";
-      return false;
+      return QualType();
     }
   }
+  return Ret;
+}
+
+/// True if the tangent of the pointer parameter \p P is read-only.
+bool readOnlyPointerTangent(ASTContext &Ctx, const FunctionDecl *Primal,
+                            const ParmVarDecl *P) {
+  QualType PT = P->getType();
+  // `const T*` and (for [[grad::forward]] functions, as the ABI says)
+  // `T[]`: read-only tangents; `T*`: in/out. Callees differentiated on
+  // demand and generated functions take `T*` for a writable `T[]`.
+  bool UserFacing =
+      AstFacts::get(Ctx).ForwardRequests.count(Primal->getCanonicalDecl()) != 0;
+  return (UserFacing && (P->getOriginalType()->isArrayType() ||
+                         PT.getNonReferenceType()->isArrayType())) ||
+         // (also a reference to one: a pointer captured by
+         // reference by a lifted lambda, `const double *&p`)
+         (PT.getNonReferenceType()->isPointerType() &&
+          PT.getNonReferenceType()->getPointeeType().isConstQualified()) ||
+         (PT.getNonReferenceType()->isArrayType() &&
+          PT.getNonReferenceType()
+              ->getAsArrayTypeUnsafe()
+              ->getElementType()
+              .isConstQualified());
+}
+
+/// The tangent parameter's type for the differentiated parameter \p P of
+/// class \p C (not ParamKind::None), before any lanes.
+QualType tangentParamType(ASTContext &Ctx, const FunctionDecl *Primal,
+                          const ParmVarDecl *P, const ParamClass &C) {
+  QualType PT = P->getType();
+  switch (C.Kind) {
+  case ParamKind::None:
+    break;
+  case ParamKind::Scalar:
+    return PT.getNonReferenceType().getUnqualifiedType();
+  case ParamKind::ScalarRef:
+    return Ctx.getPointerType(C.AdjointPointee);
+  case ParamKind::Pointer: {
+    QualType E = C.AdjointPointee;
+    return Ctx.getPointerType(
+        readOnlyPointerTangent(Ctx, Primal, P) ? E.withConst() : E);
+  }
+  case ParamKind::Class: {
+    QualType CT = PT.getNonReferenceType().getUnqualifiedType();
+    if (PT->isLValueReferenceType() &&
+        !PT.getNonReferenceType().isConstQualified())
+      return Ctx.getPointerType(CT);
+    return Ctx.getLValueReferenceType(CT.withConst());
+  }
+  }
+  return QualType();
+}
+} // namespace
+
+bool computePushforwardSignature(Sema &S, const FunctionDecl *Primal,
+                                 const WrtMask &Wrt, PullbackSignature &Sig,
+                                 std::string &Why, unsigned Lanes,
+                                 bool Vectors) {
+  ASTContext &Ctx = S.Context;
+  Sig = PullbackSignature();
+  Sig.Name = pushforwardName(Primal);
+  llvm::StringSet<> Used;
+  addPrimalParams(Primal, Sig, Used);
+  QualType Ret = pushforwardReturnType(S, Primal, Lanes, Why);
+  if (Ret.isNull())
+    return false;
   for (unsigned I = 0; I < Primal->getNumParams(); ++I) {
     Sig.AdjointIndex.push_back(-1);
     if (I >= Wrt.size() || !Wrt[I])
@@ -193,49 +257,9 @@ bool computePushforwardSignature(Sema &S, const FunctionDecl *Primal,
     const ParmVarDecl *P = Primal->getParamDecl(I);
     QualType PT = P->getType();
     ParamClass C = classifyParam(Ctx, PT);
-    QualType T;
-    switch (C.Kind) {
-    case ParamKind::None:
+    if (C.Kind == ParamKind::None)
       continue;
-    case ParamKind::Scalar:
-      T = PT.getNonReferenceType().getUnqualifiedType();
-      break;
-    case ParamKind::ScalarRef:
-      T = Ctx.getPointerType(C.AdjointPointee);
-      break;
-    case ParamKind::Pointer: {
-      // `const T*` and (for [[grad::forward]] functions, as the ABI says)
-      // `T[]`: read-only tangents; `T*`: in/out. Callees differentiated on
-      // demand and generated functions take `T*` for a writable `T[]`.
-      bool UserFacing = AstFacts::get(Ctx).ForwardRequests.count(
-                            Primal->getCanonicalDecl()) != 0;
-      bool ReadOnly = (UserFacing && (P->getOriginalType()->isArrayType() ||
-                                      PT.getNonReferenceType()->isArrayType())) ||
-                      // (also a reference to one: a pointer captured by
-                      // reference by a lifted lambda, `const double *&p`)
-                      (PT.getNonReferenceType()->isPointerType() &&
-                       PT.getNonReferenceType()
-                           ->getPointeeType()
-                           .isConstQualified()) ||
-                      (PT.getNonReferenceType()->isArrayType() &&
-                       PT.getNonReferenceType()
-                           ->getAsArrayTypeUnsafe()
-                           ->getElementType()
-                           .isConstQualified());
-      QualType E = C.AdjointPointee;
-      T = Ctx.getPointerType(ReadOnly ? E.withConst() : E);
-      break;
-    }
-    case ParamKind::Class: {
-      QualType CT = PT.getNonReferenceType().getUnqualifiedType();
-      if (PT->isLValueReferenceType() &&
-          !PT.getNonReferenceType().isConstQualified())
-        T = Ctx.getPointerType(CT);
-      else
-        T = Ctx.getLValueReferenceType(CT.withConst());
-      break;
-    }
-    }
+    QualType T = tangentParamType(Ctx, Primal, P, C);
     if (Lanes) {
       QualType L = tangentType(S, T, Lanes, P->getLocation(), Vectors);
       if (L.isNull()) {

@@ -84,11 +84,126 @@ public:
   Stmt *stmt(const Stmt *St);
 
 private:
+  /// A reference to a mapped local, a global or an enumerator.
+  Expr *declRef(const DeclRefExpr *DRE);
+  /// A unary operator; pointer operations are refused in dual lambdas.
+  Expr *unaryOp(const UnaryOperator *UO);
+  /// A data member of a parameter or capture.
+  Expr *memberAccess(const MemberExpr *ME);
+  /// A subscript or a call of a callable object; other operators refused.
+  Expr *operatorCall(const CXXOperatorCallExpr *OC);
+  /// A named member function call on a parameter, capture or `this`.
+  Expr *memberCall(const CXXMemberCallExpr *MC);
+  /// A direct call; with dual arguments, the rule's dual overload.
+  Expr *call(const CallExpr *CE);
+  /// A cast; a floating cast of a dual stays dual.
+  Expr *explicitCast(const ExplicitCastExpr *EC);
+
   Sema &S;
   ASTContext &Ctx;
   FunctionDecl *Fn;
   QualType Dual;
 };
+
+Expr *Cloner::declRef(const DeclRefExpr *DRE) {
+  if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
+    auto It = Map.find(VD);
+    if (It != Map.end())
+      return B.ref(It->second);
+    if (!VD->isLocalVarDeclOrParm() || VD->isStaticLocal())
+      return B.ref(const_cast<VarDecl *>(VD));
+    return fail(DRE, "reference to '" + VD->getNameAsString() + "'");
+  }
+  if (const auto *ECD = dyn_cast<EnumConstantDecl>(DRE->getDecl()))
+    return B.ref(const_cast<EnumConstantDecl *>(ECD));
+  return fail(DRE, "reference to '" + DRE->getDecl()->getNameAsString() + "'");
+}
+
+Expr *Cloner::unaryOp(const UnaryOperator *UO) {
+  // (Lifted as written for a lambda called in the function, which is
+  // differentiated like a helper; map's tangent functions have no
+  // pointers to duals, and Map.cpp refuses pointers in map callables.)
+  if ((UO->getOpcode() == UO_Deref || UO->getOpcode() == UO_AddrOf) &&
+      !Dual.isNull())
+    return fail(UO, "pointer operation '" + spelledExpr(Ctx, UO) +
+                        "' in a lambda (read the value into a local before "
+                        "the lambda, or write the lambda's body in the "
+                        "function)");
+  return B.unop(UO->getOpcode(), expr(UO->getSubExpr()));
+}
+
+Expr *Cloner::memberAccess(const MemberExpr *ME) {
+  // p.b, q->w, this->w: a data member of a parameter or capture.
+  const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+  if (!FD || !FD->getIdentifier())
+    return fail(ME, "member access");
+  if (Self && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+    return B.member(B.ref(Self), FD->getName());
+  return B.member(expr(ME->getBase()), FD->getName(), ME->isArrow());
+}
+
+Expr *Cloner::operatorCall(const CXXOperatorCallExpr *OC) {
+  if (OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2)
+    return B.subscript(expr(OC->getArg(0)), expr(OC->getArg(1)));
+  if (OC->getOperator() == OO_Call && OC->getNumArgs() >= 1 &&
+      !isDual(expr(OC->getArg(0)))) {
+    SmallVector<Expr *, 4> Args;
+    for (unsigned I = 1; I < OC->getNumArgs(); ++I)
+      Args.push_back(expr(OC->getArg(I)));
+    return B.call(expr(OC->getArg(0)), Args); // obj(args...)
+  }
+  return fail(OC, "overloaded operator call");
+}
+
+Expr *Cloner::memberCall(const CXXMemberCallExpr *MC) {
+  const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
+  if (!ME || !MC->getMethodDecl() || !MC->getMethodDecl()->getIdentifier())
+    return fail(MC, "member function call");
+  SmallVector<Expr *, 4> Args;
+  for (const Expr *A : MC->arguments())
+    if (!isa<CXXDefaultArgExpr>(A))
+      Args.push_back(expr(A));
+  if (Self && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+    return B.memberCall(B.ref(Self), MC->getMethodDecl()->getName(), Args);
+  return B.memberCall(expr(ME->getBase()), MC->getMethodDecl()->getName(), Args,
+                      ME->isArrow());
+}
+
+Expr *Cloner::call(const CallExpr *CE) {
+  const FunctionDecl *FD = CE->getDirectCallee();
+  if (!FD)
+    return fail(CE, constructName(CE));
+  SmallVector<Expr *, 4> Args;
+  bool AnyDual = false;
+  for (const Expr *A : CE->arguments()) {
+    if (isa<CXXDefaultArgExpr>(A))
+      break;
+    Args.push_back(expr(A));
+    AnyDual |= isDual(Args.back());
+  }
+  if (AnyDual) {
+    // Dual arguments: the rule's dual overload from grad/dual.h.
+    const Rule *R = findRule(FD);
+    if (!R)
+      return fail(CE, "call to '" + FD->getNameAsString() +
+                          "' in a dual-number lambda");
+    // dual.h takes any mix of one dual type and arithmetic scalars.
+    if (Unread.count(CE))
+      return B.callRuntime(std::string(R->Name) + "_der", {}, Args);
+    return B.callGrad(R->Name, Args);
+  }
+  return B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Args);
+}
+
+Expr *Cloner::explicitCast(const ExplicitCastExpr *EC) {
+  QualType T = EC->getTypeAsWritten();
+  Expr *Sub = expr(EC->getSubExpr());
+  if (isDual(Sub) && isFloating(T))
+    return Sub;
+  if (!Dual.isNull() && isFloating(T))
+    return toDual(Sub);
+  return B.staticCast(T, Sub);
+}
 
 Expr *Cloner::expr(const Expr *E) {
   if (!E)
@@ -106,31 +221,10 @@ Expr *Cloner::expr(const Expr *E) {
     return IntegerLiteral::Create(Ctx, IL->getValue(), IL->getType(), B.Loc);
   if (const auto *BL = dyn_cast<CXXBoolLiteralExpr>(E))
     return B.boolLit(BL->getValue());
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
-      auto It = Map.find(VD);
-      if (It != Map.end())
-        return B.ref(It->second);
-      if (!VD->isLocalVarDeclOrParm() || VD->isStaticLocal())
-        return B.ref(const_cast<VarDecl *>(VD));
-      return fail(E, "reference to '" + VD->getNameAsString() + "'");
-    }
-    if (const auto *ECD = dyn_cast<EnumConstantDecl>(DRE->getDecl()))
-      return B.ref(const_cast<EnumConstantDecl *>(ECD));
-    return fail(E, "reference to '" + DRE->getDecl()->getNameAsString() + "'");
-  }
-  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
-    // (Lifted as written for a lambda called in the function, which is
-    // differentiated like a helper; map's tangent functions have no
-    // pointers to duals, and Map.cpp refuses pointers in map callables.)
-    if ((UO->getOpcode() == UO_Deref || UO->getOpcode() == UO_AddrOf) &&
-        !Dual.isNull())
-      return fail(E, "pointer operation '" + spelledExpr(Ctx, E) +
-                         "' in a lambda (read the value into a local before "
-                         "the lambda, or write the lambda's body in the "
-                         "function)");
-    return B.unop(UO->getOpcode(), expr(UO->getSubExpr()));
-  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    return declRef(DRE);
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    return unaryOp(UO);
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     Expr *L = expr(BO->getLHS()), *R = expr(BO->getRHS());
     if (BO->getOpcode() == BO_Assign && isDual(L))
@@ -152,74 +246,16 @@ Expr *Cloner::expr(const Expr *E) {
       return fail(E, "'this'");
     return B.addrOf(B.ref(Self));
   }
-  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
-    // p.b, q->w, this->w: a data member of a parameter or capture.
-    const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
-    if (!FD || !FD->getIdentifier())
-      return fail(E, "member access");
-    if (Self && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
-      return B.member(B.ref(Self), FD->getName());
-    return B.member(expr(ME->getBase()), FD->getName(), ME->isArrow());
-  }
-  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
-    if (OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2)
-      return B.subscript(expr(OC->getArg(0)), expr(OC->getArg(1)));
-    if (OC->getOperator() == OO_Call && OC->getNumArgs() >= 1 &&
-        !isDual(expr(OC->getArg(0)))) {
-      SmallVector<Expr *, 4> Args;
-      for (unsigned I = 1; I < OC->getNumArgs(); ++I)
-        Args.push_back(expr(OC->getArg(I)));
-      return B.call(expr(OC->getArg(0)), Args); // obj(args...)
-    }
-    return fail(E, "overloaded operator call");
-  }
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
-    const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens());
-    if (!ME || !MC->getMethodDecl() || !MC->getMethodDecl()->getIdentifier())
-      return fail(E, "member function call");
-    SmallVector<Expr *, 4> Args;
-    for (const Expr *A : MC->arguments())
-      if (!isa<CXXDefaultArgExpr>(A))
-        Args.push_back(expr(A));
-    if (Self && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
-      return B.memberCall(B.ref(Self), MC->getMethodDecl()->getName(), Args);
-    return B.memberCall(expr(ME->getBase()), MC->getMethodDecl()->getName(),
-                        Args, ME->isArrow());
-  }
-  if (const auto *CE = dyn_cast<CallExpr>(E)) {
-    const FunctionDecl *FD = CE->getDirectCallee();
-    if (!FD)
-      return fail(E, constructName(E));
-    SmallVector<Expr *, 4> Args;
-    bool AnyDual = false;
-    for (const Expr *A : CE->arguments()) {
-      if (isa<CXXDefaultArgExpr>(A))
-        break;
-      Args.push_back(expr(A));
-      AnyDual |= isDual(Args.back());
-    }
-    if (AnyDual) {
-      // Dual arguments: the rule's dual overload from grad/dual.h.
-      const Rule *R = findRule(FD);
-      if (!R)
-        return fail(E, "call to '" + FD->getNameAsString() +
-                           "' in a dual-number lambda");
-      // dual.h takes any mix of one dual type and arithmetic scalars.
-      if (Unread.count(CE))
-        return B.callRuntime(std::string(R->Name) + "_der", {}, Args);
-      return B.callGrad(R->Name, Args);
-    }
-    return B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Args);
-  }
-  if (const auto *EC = dyn_cast<ExplicitCastExpr>(E)) {
-    QualType T = EC->getTypeAsWritten();
-    Expr *Sub = expr(EC->getSubExpr());
-    if (isDual(Sub) && isFloating(T))
-      return Sub;
-    if (!Dual.isNull() && isFloating(T))
-      return toDual(Sub);
-    return B.staticCast(T, Sub);
-  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return memberAccess(ME);
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E))
+    return operatorCall(OC);
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
+    return memberCall(MC);
+  if (const auto *CE = dyn_cast<CallExpr>(E))
+    return call(CE);
+  if (const auto *EC = dyn_cast<ExplicitCastExpr>(E))
+    return explicitCast(EC);
   return fail(E, constructName(E));
 }
 

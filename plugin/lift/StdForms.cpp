@@ -237,6 +237,68 @@ static Expr *minMaxListForm(SemaBuilder &B, const CallExpr *CE,
   return R;
 }
 
+/// v.assign(first, last), v.insert(pos, first, last) over iterators of
+/// contiguous containers: the same over pointers (null if an iterator is
+/// not contiguous).
+static Expr *iteratorRangeMemberForm(SemaBuilder &B,
+                                     const CXXMemberCallExpr *MC,
+                                     const FunctionDecl *FD) {
+  unsigned N = MC->getNumArgs();
+  Expr *First = iteratorPointer(B, MC->getArg(N - 2));
+  Expr *Last = First ? iteratorPointer(B, MC->getArg(N - 1)) : nullptr;
+  if (!Last)
+    return nullptr;
+  SmallVector<Expr *, 3> Args;
+  if (N == 3)
+    Args.push_back(const_cast<Expr *>(MC->getArg(0)));
+  Args.push_back(First);
+  Args.push_back(Last);
+  return B.memberCall(const_cast<Expr *>(MC->getImplicitObjectArgument()),
+                      FD->getName(), Args);
+}
+
+/// std::array::fill(x): std::fill over the array's data (null for any
+/// other member call).
+static Expr *arrayFillForm(SemaBuilder &B, const CXXMemberCallExpr *MC,
+                           const FunctionDecl *FD) {
+  const Expr *Obj = MC->getImplicitObjectArgument();
+  if (FD->getName() != "fill" || MC->getNumArgs() != 1 || !Obj ||
+      !contiguousFloating(Obj->getType()) ||
+      Obj->getType().getNonReferenceType()->getAsCXXRecordDecl()->getName() !=
+          "array")
+    return nullptr;
+  Expr *O = const_cast<Expr *>(Obj);
+  return B.callStd("fill", {B.memberCall(O, "data", {}),
+                            B.binop(BO_Add, B.memberCall(O, "data", {}),
+                                    B.memberCall(O, "size", {})),
+                            const_cast<Expr *>(MC->getArg(0))});
+}
+
+/// A std algorithm returning void or a number, called with its iterators
+/// as pointers (null if it takes none, or is no such algorithm).
+static Expr *iteratorArgumentsForm(SemaBuilder &B, const CallExpr *CE,
+                                   const FunctionDecl *FD) {
+  QualType RT = CE->getType();
+  if (!FD->isInStdNamespace() || !FD->getPrimaryTemplate() ||
+      isa<CXXMethodDecl>(FD) || !(RT->isVoidType() || RT->isArithmeticType()))
+    return nullptr;
+  SmallVector<Expr *, 4> Args;
+  bool Any = false;
+  for (const Expr *A : CE->arguments()) {
+    if (isa<CXXDefaultArgExpr>(A))
+      break;
+    if (Expr *P = iteratorPointer(B, A)) {
+      Args.push_back(P);
+      Any = true;
+    } else {
+      Args.push_back(const_cast<Expr *>(A));
+    }
+  }
+  if (!Any)
+    return nullptr;
+  return B.callStd(FD->getName(), Args);
+}
+
 static const CallExpr *buildPointerForm(const Facts &St, const CallExpr *CE) {
   const FunctionDecl *FD = CE->getDirectCallee();
   const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
@@ -266,55 +328,11 @@ static const CallExpr *buildPointerForm(const Facts &St, const CallExpr *CE) {
   } else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
       MC && (FD->getName() == "assign" || FD->getName() == "insert") &&
       MC->getNumArgs() >= 2 && contiguousFloating(MC->getObjectType())) {
-    // v.assign(first, last), v.insert(pos, first, last) over iterators of
-    // contiguous containers: the same over pointers.
-    unsigned N = MC->getNumArgs();
-    Expr *First = iteratorPointer(B, MC->getArg(N - 2));
-    Expr *Last = First ? iteratorPointer(B, MC->getArg(N - 1)) : nullptr;
-    if (!Last)
-      return nullptr;
-    SmallVector<Expr *, 3> Args;
-    if (N == 3)
-      Args.push_back(const_cast<Expr *>(MC->getArg(0)));
-    Args.push_back(First);
-    Args.push_back(Last);
-    R = B.memberCall(const_cast<Expr *>(MC->getImplicitObjectArgument()),
-                     FD->getName(), Args);
+    R = iteratorRangeMemberForm(B, MC, FD);
   } else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
-    // std::array::fill(x)
-    const Expr *Obj = MC->getImplicitObjectArgument();
-    if (FD->getName() != "fill" || MC->getNumArgs() != 1 || !Obj ||
-        !contiguousFloating(Obj->getType()) ||
-        Obj->getType().getNonReferenceType()->getAsCXXRecordDecl()
-                ->getName() != "array")
-      return nullptr;
-    Expr *O = const_cast<Expr *>(Obj);
-    R = B.callStd("fill",
-                  {B.memberCall(O, "data", {}),
-                   B.binop(BO_Add, B.memberCall(O, "data", {}),
-                           B.memberCall(O, "size", {})),
-                   const_cast<Expr *>(MC->getArg(0))});
+    R = arrayFillForm(B, MC, FD);
   } else {
-    QualType RT = CE->getType();
-    if (!FD->isInStdNamespace() || !FD->getPrimaryTemplate() ||
-        isa<CXXMethodDecl>(FD) ||
-        !(RT->isVoidType() || RT->isArithmeticType()))
-      return nullptr;
-    SmallVector<Expr *, 4> Args;
-    bool Any = false;
-    for (const Expr *A : CE->arguments()) {
-      if (isa<CXXDefaultArgExpr>(A))
-        break;
-      if (Expr *P = iteratorPointer(B, A)) {
-        Args.push_back(P);
-        Any = true;
-      } else {
-        Args.push_back(const_cast<Expr *>(A));
-      }
-    }
-    if (!Any)
-      return nullptr;
-    R = B.callStd(FD->getName(), Args);
+    R = iteratorArgumentsForm(B, CE, FD);
   }
   if (!R || B.Failed || Trap.hasErrorOccurred())
     return nullptr;
