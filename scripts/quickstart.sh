@@ -14,7 +14,7 @@ cd "$repo_root"
 packages=(
   clang-19 libclang-19-dev llvm-19-dev llvm-19-tools
   libclang-rt-19-dev ninja-build cmake libopenblas-dev libgtest-dev
-  libbenchmark-dev python3 g++ clangd-19
+  libbenchmark-dev python3 g++ clangd-19 universal-ctags
 )
 
 log() { printf '==> %s\n' "$*"; }

@@ -62,3 +62,7 @@ if gxx:
     config.available_features.add("gxx")
     config.substitutions.append(
         ("%gxx", f"{gxx} -std=c++20 -I{include} -I{inputs}"))
+
+# Universal Ctags measures the plugin's function sizes (test/docs).
+if shutil.which("ctags"):
+    config.available_features.add("ctags")
