@@ -35,37 +35,75 @@ Expr *SemaBuilder::check(ExprResult R) {
   return R.get();
 }
 
-Expr *SemaBuilder::ref(ValueDecl *D) {
-  if (!D)
-    return nullptr;
-  QualType T = D->getType().getNonReferenceType();
-  // Enumerators are values, not objects.
-  return S.BuildDeclRefExpr(D, T,
-                            isa<EnumConstantDecl>(D) ? VK_PRValue : VK_LValue,
-                            Loc);
-}
-
-/// Builds the nested-name-specifier `::ns1::ns2::` for \p DC.
+/// Builds the nested-name-specifier `::ns1::ns2::` for \p DC; with \p Tags,
+/// through classes and scoped enums too (`::ns::C::`, `::Act::`), and
+/// relative to the innermost function for a local class or enum (`Kind::`).
 static void buildScope(Sema &S, ASTContext &Ctx, const DeclContext *DC,
-                       CXXScopeSpec &SS, SourceLocation Loc) {
-  SmallVector<const NamespaceDecl *, 4> Chain;
+                       CXXScopeSpec &SS, SourceLocation Loc,
+                       bool Tags = false) {
+  SmallVector<const Decl *, 4> Chain;
+  bool Global = true;
   for (const DeclContext *It = DC; It && !It->isTranslationUnit();
        It = It->getParent()) {
     if (const auto *NS = dyn_cast<NamespaceDecl>(It)) {
       if (NS->isAnonymousNamespace() || NS->isInline())
         continue;
       Chain.push_back(NS);
+    } else if (const auto *ED = dyn_cast<EnumDecl>(It);
+               Tags && ED && !ED->isScoped()) {
+      continue; // its enumerators are named in the enclosing scope
+    } else if (Tags && isa<TagDecl>(It)) {
+      Chain.push_back(cast<TagDecl>(It));
+    } else if (Tags && isa<FunctionDecl>(It) && !Chain.empty() &&
+               !isa<NamespaceDecl>(Chain.back())) {
+      Global = false; // a local type: named from inside the function
+      break;
     } else if (!isa<LinkageSpecDecl>(It)) {
       return; // Not a namespace path: leave unqualified.
     }
   }
   // Always from the global scope, so printed code finds the same function
   // from inside any namespace.
-  SS.MakeGlobal(Ctx, Loc);
-  if (Chain.empty())
-    return;
-  for (auto It = Chain.rbegin(); It != Chain.rend(); ++It)
-    SS.Extend(Ctx, const_cast<NamespaceDecl *>(*It), Loc, Loc);
+  if (Global)
+    SS.MakeGlobal(Ctx, Loc);
+  for (auto It = Chain.rbegin(); It != Chain.rend(); ++It) {
+    if (const auto *NS = dyn_cast<NamespaceDecl>(*It)) {
+      SS.Extend(Ctx, const_cast<NamespaceDecl *>(NS), Loc, Loc);
+      continue;
+    }
+    QualType T = Ctx.getTypeDeclType(cast<TypeDecl>(*It));
+    SS.Extend(Ctx, SourceLocation(),
+              Ctx.getTrivialTypeSourceInfo(T, Loc)->getTypeLoc(), Loc);
+  }
+}
+
+/// Whether a reference to \p D must name its class or scoped enum to be
+/// found from another function (a static member, an enumerator of a scoped
+/// enum or of an enum in a class): the printed code says `C::k`,
+/// `Act::Relu`, as the user did.
+static bool namedThroughScope(const ValueDecl *D) {
+  if (const auto *EC = dyn_cast<EnumConstantDecl>(D)) {
+    const auto *ED = cast<EnumDecl>(EC->getDeclContext());
+    return ED->isScoped() || isa<RecordDecl>(ED->getDeclContext());
+  }
+  if (const auto *VD = dyn_cast<VarDecl>(D))
+    return VD->isStaticDataMember();
+  return false;
+}
+
+Expr *SemaBuilder::ref(ValueDecl *D) {
+  if (!D)
+    return nullptr;
+  QualType T = D->getType().getNonReferenceType();
+  // Enumerators are values, not objects.
+  ExprValueKind VK = isa<EnumConstantDecl>(D) ? VK_PRValue : VK_LValue;
+  CXXScopeSpec SS;
+  if (namedThroughScope(D))
+    buildScope(S, Ctx, D->getDeclContext(), SS, Loc, /*Tags=*/true);
+  if (!SS.isSet())
+    return S.BuildDeclRefExpr(D, T, VK, Loc);
+  return S.BuildDeclRefExpr(D, T, VK, DeclarationNameInfo(D->getDeclName(), Loc),
+                            SS.getWithLocInContext(Ctx));
 }
 
 TemplateArgumentLoc SemaBuilder::argLoc(const TemplateArgument &A) {
@@ -88,7 +126,11 @@ TemplateArgumentLoc SemaBuilder::argLoc(const TemplateArgument &A) {
 
 Expr *SemaBuilder::funcRef(FunctionDecl *FD) {
   CXXScopeSpec SS;
-  buildScope(S, Ctx, FD->getDeclContext(), SS, Loc);
+  // Static members through their class (`C::make_pushforward`); a member
+  // called on an object is named by the member expression.
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  buildScope(S, Ctx, FD->getDeclContext(), SS, Loc,
+             /*Tags=*/!MD || MD->isStatic());
   DeclarationNameInfo NameInfo(FD->getDeclName(), Loc);
   // A specialization is named with its template arguments (printed code
   // cannot deduce `block_pullback<3>` from the call's arguments).
@@ -345,6 +387,14 @@ Expr *SemaBuilder::namedCast(tok::TokenKind Kind, QualType T, Expr *E) {
     Failed = true;
     return nullptr;
   }
+  // A pointer to an array prints as `double (*)[2]` only when the array
+  // type is not sugar (`auto` or a typedef): Clang's printer asks the
+  // pointee's own class.
+  if (const auto *PT = T->getAs<PointerType>();
+      PT && PT->getPointeeType()->isArrayType())
+    T = Ctx.getQualifiedType(
+        Ctx.getPointerType(PT->getPointeeType().getCanonicalType()),
+        T.getQualifiers());
   TypeSourceInfo *TSI = Ctx.getTrivialTypeSourceInfo(T, Loc);
   return check(S.BuildCXXNamedCast(Loc, Kind, TSI, E, SourceRange(Loc, Loc),
                                    SourceRange(Loc, Loc)));
@@ -373,6 +423,12 @@ VarDecl *SemaBuilder::var(DeclContext *DC, StringRef Name, QualType T,
   VarDecl *VD = VarDecl::Create(Ctx, DC, Loc, Loc, &Ctx.Idents.get(Name), T,
                                 Ctx.getTrivialTypeSourceInfo(T, Loc),
                                 SC_None);
+  // `T v(T(n))` would print as a function declaration (the most vexing
+  // parse): from a temporary of its own type, `T v = T(n)` is the same.
+  const Expr *Bare = Init ? Init->IgnoreImplicit() : nullptr;
+  if (Bare && isa<CXXFunctionalCastExpr, CXXTemporaryObjectExpr>(Bare) &&
+      Ctx.hasSameUnqualifiedType(Bare->getType(), T))
+    Direct = false;
   if (Init && Direct) {
     VD->setInitStyle(VarDecl::CallInit);
     S.AddInitializerToDecl(

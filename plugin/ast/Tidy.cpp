@@ -8,6 +8,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/DenseMap.h"
@@ -456,6 +457,149 @@ void narrowSinCosPairs(Stmt *Body, ASTContext &Ctx) {
   }
 }
 
+/// Statements whose value is discarded and whose form Clang warns about
+/// (`a.f() + y;`, `*p++;`, a [[nodiscard]] call) become
+/// `static_cast<void>(...)`: the builders replay expressions for their
+/// effects, and the printed code says so (-Wunused-value).
+struct DiscardValues : RecursiveASTVisitor<DiscardValues> {
+  ASTContext &Ctx;
+  explicit DiscardValues(ASTContext &Ctx) : Ctx(Ctx) {}
+  bool VisitCompoundStmt(CompoundStmt *CS) {
+    for (Stmt *&S : CS->body()) {
+      auto *E = dyn_cast_or_null<Expr>(S);
+      const Expr *Warn;
+      SourceLocation L;
+      SourceRange R1, R2;
+      if (!E || E->getType()->isVoidType() ||
+          !E->isUnusedResultAWarning(Warn, L, R1, R2, Ctx))
+        continue;
+      SourceLocation B = E->getBeginLoc();
+      S = CXXStaticCastExpr::Create(
+          Ctx, Ctx.VoidTy, VK_PRValue, CK_ToVoid, E, nullptr,
+          Ctx.getTrivialTypeSourceInfo(Ctx.VoidTy, B), FPOptionsOverride(), B,
+          E->getEndLoc(), SourceRange(B, B));
+    }
+    return true;
+  }
+};
+
+/// How tightly an expression binds when printed (higher binds tighter);
+/// only what the builders put under another operator.
+static int precedence(const Expr *E) {
+  if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+    switch (B->getOpcode()) {
+    case BO_PtrMemD: case BO_PtrMemI: return 14;
+    case BO_Mul: case BO_Div: case BO_Rem: return 13;
+    case BO_Add: case BO_Sub: return 12;
+    case BO_Shl: case BO_Shr: return 11;
+    case BO_Cmp: return 10;
+    case BO_LT: case BO_GT: case BO_LE: case BO_GE: return 9;
+    case BO_EQ: case BO_NE: return 8;
+    case BO_And: return 7;
+    case BO_Xor: return 6;
+    case BO_Or: return 5;
+    case BO_LAnd: return 4;
+    case BO_LOr: return 3;
+    case BO_Comma: return 0;
+    default: return 2; // assignments
+    }
+  }
+  if (isa<ConditionalOperator, BinaryConditionalOperator>(E))
+    return 2;
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    return U->isPostfix() ? 16 : 15;
+  if (isa<CStyleCastExpr>(E))
+    return 15;
+  return 17; // names, literals, calls, members, subscripts, parentheses
+}
+
+/// Builders compose expressions as trees, and a tree prints as C++ only
+/// with the parentheses its shape needs (`(*p)++`, not `*p++`): this adds
+/// them where an operand binds less tightly than its place requires.
+struct Parenthesize : RecursiveASTVisitor<Parenthesize> {
+  ASTContext &Ctx;
+  explicit Parenthesize(ASTContext &Ctx) : Ctx(Ctx) {}
+
+  /// The operand in \p Slot, below implicit casts, in parentheses when it
+  /// binds less tightly than \p Need.
+  void wrap(Stmt *&Slot, int Need) {
+    Stmt **At = &Slot;
+    while (auto *ICE = dyn_cast_or_null<ImplicitCastExpr>(*At))
+      At = &*ICE->child_begin();
+    auto *E = dyn_cast_or_null<Expr>(*At);
+    if (!E || precedence(E) >= Need)
+      return;
+    *At = new (Ctx) ParenExpr(E->getBeginLoc(), E->getEndLoc(), E);
+  }
+  bool VisitUnaryOperator(UnaryOperator *U) {
+    wrap(*U->child_begin(), U->isPostfix() ? 16 : 15);
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *M) {
+    wrap(*M->child_begin(), 16);
+    return true;
+  }
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr *A) {
+    wrap(*A->child_begin(), 16);
+    return true;
+  }
+  bool VisitCStyleCastExpr(CStyleCastExpr *C) {
+    wrap(*C->child_begin(), 15);
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    int P = precedence(B);
+    auto It = B->child_begin();
+    // Left-associative but assignments: a right operand of the same
+    // precedence needs parentheses (`a - (b - c)`), a left one does not.
+    bool Assign = B->isAssignmentOp();
+    wrap(*It, Assign ? P + 1 : P);
+    ++It;
+    wrap(*It, Assign || B->getOpcode() == BO_Comma ? P : P + 1);
+    return true;
+  }
+  bool VisitConditionalOperator(ConditionalOperator *C) {
+    auto It = C->child_begin();
+    wrap(*It, 3); // the condition
+    return true;
+  }
+};
+
+/// A braced list the builders made has only its semantic form, which
+/// holds the members' default initializers too; printed, those are empty
+/// (`{w, , }`). Gives such lists the form the user writes: without the
+/// trailing defaults (`{w}`).
+struct SpellInitLists : RecursiveASTVisitor<SpellInitLists> {
+  ASTContext &Ctx;
+  explicit SpellInitLists(ASTContext &Ctx) : Ctx(Ctx) {}
+  static bool isDefault(const Expr *E) {
+    return !E || isa<CXXDefaultInitExpr, ImplicitValueInitExpr>(
+                     E->IgnoreImplicit());
+  }
+  bool VisitInitListExpr(InitListExpr *IL) {
+    InitListExpr *Sem = IL->isSemanticForm() ? IL : IL->getSemanticForm();
+    if (!Sem)
+      return true;
+    InitListExpr *Written = Sem->getSyntacticForm() ? Sem->getSyntacticForm()
+                                                    : Sem;
+    unsigned N = Written->getNumInits();
+    while (N > 0 && isDefault(Written->getInit(N - 1)))
+      --N;
+    if (N == Written->getNumInits())
+      return true;
+    for (unsigned I = 0; I < N; ++I)
+      if (isDefault(Written->getInit(I)))
+        return true; // a default in the middle: no positional spelling
+    llvm::SmallVector<Expr *, 4> Inits(Written->inits().begin(),
+                                       Written->inits().begin() + N);
+    auto *Syn = new (Ctx) InitListExpr(Ctx, Written->getLBraceLoc(), Inits,
+                                       Written->getRBraceLoc());
+    Syn->setType(Sem->getType());
+    Sem->setSyntacticForm(Syn);
+    return true;
+  }
+};
+
 } // namespace
 
 void tidy(FunctionDecl *FD, bool Sums) {
@@ -475,6 +619,9 @@ void tidy(FunctionDecl *FD, bool Sums) {
     Body = New;
     FD->setBody(Body);
   }
+  SpellInitLists(Ctx).TraverseStmt(Body);
+  Parenthesize(Ctx).TraverseStmt(Body);
+  DiscardValues(Ctx).TraverseStmt(Body);
   if (Sums)
     hoistAccumulators(FD);
 }

@@ -217,6 +217,20 @@ static QualType forwardHalfReturnType(ASTContext &Ctx,
   return FwdRet.getUnqualifiedType();
 }
 
+/// The name the halves of a split derivative of \p Primal build on: its
+/// own, or for operators and conversions (no identifier) the word their
+/// pullback's name uses (`operator_plus_assign`), so that the halves'
+/// names are identifiers when printed.
+static std::string splitBaseName(const FunctionDecl *Primal) {
+  if (Primal->getOverloadedOperator() == OO_None &&
+      !isa<CXXConversionDecl>(Primal) && !Primal->getLiteralIdentifier())
+    return Primal->getNameAsString();
+  std::string Full = pullbackName(Primal);
+  llvm::StringRef Name = Full;
+  Name.consume_back("_pullback");
+  return Name.str();
+}
+
 namespace {
 /// Declares the halves of a split pullback next to their primal.
 struct SplitHalves {
@@ -259,7 +273,7 @@ void declareSplit(Sema &S, PullbackEntry &E, bool Internal) {
   std::string Why;
   computeSignature(Ctx, Primal, E.Wrt, "", Sig, Why);
   // Same-signature instantiations (block<2>, block<3>) need distinct names.
-  std::string Base = "_grad_" + Primal->getNameAsString();
+  std::string Base = "_grad_" + splitBaseName(Primal);
   std::string Suffix = sharesSplitNames(St, E)
                            ? "_" + std::to_string(St.SplitCount++)
                            : std::string();

@@ -44,6 +44,7 @@
 #include "llvm/ADT/DenseSet.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <algorithm>
 #include <functional>
@@ -275,9 +276,33 @@ private:
   /// of (for a callee's reverse half, the callee).
   std::string linearPrimalName() const;
 
+  /// A name for a temporary, unlike any the function being
+  /// differentiated declares (an HVP differentiates a generated pullback,
+  /// whose own temporaries are `_r0`, `_t0`, ...).
   std::string fresh(StringRef Base) {
-    return ("_" + Base + std::to_string(Temps++)).str();
+    if (!TakenKnown)
+      collectTaken();
+    std::string Name;
+    do
+      Name = ("_" + Base + std::to_string(Temps++)).str();
+    while (Taken.count(Name));
+    return Name;
   }
+  void collectTaken() {
+    struct Names : RecursiveASTVisitor<Names> {
+      llvm::StringSet<> &Out;
+      explicit Names(llvm::StringSet<> &Out) : Out(Out) {}
+      bool VisitNamedDecl(NamedDecl *D) {
+        if (D->getIdentifier())
+          Out.insert(D->getName());
+        return true;
+      }
+    } N(Taken);
+    N.TraverseDecl(const_cast<FunctionDecl *>(Def));
+    TakenKnown = true;
+  }
+  llvm::StringSet<> Taken;
+  bool TakenKnown = false;
 
   /// Binds \p V (of type \p T) to a temporary where it is evaluated.
   Expr *hoist(Expr *V, QualType T, const Expr *Src) {

@@ -16,8 +16,8 @@
 // DUMP-LABEL: void unused_pullback(double x, double d_ret, double *d_x) {
 // DUMP-NEXT: grad::detail::stack &_stack = ::grad::detail::thread_stack();
 // DUMP-NEXT: grad::detail::stack_mark _mark(_stack);
-// DUMP-NEXT: {{\[\[}}clang::noinline]] static_cast<void>(::_grad_unused_fwd(x, _stack));
-// DUMP-NEXT: {{\[\[}}clang::noinline]] ::_grad_unused_rev(x, d_ret, d_x, _stack);
+// DUMP-NEXT: GRAD_NOINLINE_CALL static_cast<void>(::_grad_unused_fwd(x, _stack));
+// DUMP-NEXT: GRAD_NOINLINE_CALL ::_grad_unused_rev(x, d_ret, d_x, _stack);
 // DUMP-NEXT: }
 // The forward half pushes a frame on the thread's stack for what the
 // reverse half reads (memory/split-frames.cpp); here it reads nothing of

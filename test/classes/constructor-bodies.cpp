@@ -80,7 +80,7 @@ static double k9(double x, double y) {
 // DUMP: Polar p = Polar(a, b);
 // DUMP: Polar _g{{[0-9]+}} = _d_p;
 // DUMP-NEXT: ::grad::detail::zeroed<Polar>().constructor_pullback(a, b, &_d_a, &_d_b, &_g{{[0-9]+}});
-// DUMP-LABEL: inline void constructor_pullback(double r, double t, double *d_r, double *d_t, Polar *d_this) {
+// DUMP-LABEL: inline void Polar::constructor_pullback(double r, double t, double *d_r, double *d_t, Polar *d_this) {
 // DUMP: this->r = r;
 // DUMP-NEXT: this->t = 2 * t;
 [[grad]] double f1(double a, double b) { Polar p(a, b); return p.x * p.y + p.r; }

@@ -10,7 +10,7 @@
 
 struct Lin {
   double w = 0.5, b = 0.1;
-  // DUMP-LABEL: inline void step_pullback({{.*}}) {
+  // DUMP-LABEL: inline void Lin::step_pullback({{.*}}) {
   // DUMP: this->w -= lr * g * x;
   // DUMP: [[P:_t[0-9]+]] = ::grad::detail::pair_cos(this->w);
   // DUMP-NEXT: d_this->w += d_ret * [[P]].__cos;

@@ -32,7 +32,7 @@ struct V {
     return before * a + b;
   }
 };
-// DUMP: void reset_pullback(double x, double *d_x, V *d_this) {
+// DUMP: inline void V::reset_pullback(double x, double *d_x, V *d_this) {
 // DUMP: *this = V{x, 2 * x};
 // DUMP: V _r{{[0-9]+}} = *d_this;
 // DUMP-NEXT: ::grad::detail::zero(*d_this);

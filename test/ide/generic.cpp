@@ -26,7 +26,7 @@
 // CHECK-NEXT: template <class... GradArgs> void total_pullback(GradArgs &&...);
 // CHECK-NEXT: void exact_pullback(double x, double d_ret, double *d_x);
 
-// NOTE: grad-dump: add GRAD_IDE_MEMBERS(Plain) at the end of the body of 'Plain' so that an editor sees its generated members
+// NOTE: {{.*}}generic.cpp:64:1: grad-dump: add GRAD_IDE_MEMBERS(Plain) at the end of the body of 'Plain' so that an editor sees its generated members
 // NOTE-NOT: grad-dump
 
 #include <concepts>

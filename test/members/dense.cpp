@@ -3,8 +3,8 @@
 // over. The adjoint of the object is a same-shaped object (d_this last).
 // RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
 // RUN: %dump %s %dflags | FileCheck %s --check-prefix=DUMP
-// DUMP: void unit_pullback(const std::vector<double> &x, int o, double d_ret, std::vector<double> *d_x, Dense *d_this) const;
-// DUMP: void call_pullback(double x, double d_ret, double *d_x, Dense *d_this) const;
+// DUMP: inline void Dense::unit_pullback(const std::vector<double> &x, int o, double d_ret, std::vector<double> *d_x, Dense *d_this) const {
+// DUMP: inline void Dense::call_pullback(double x, double d_ret, double *d_x, Dense *d_this) const {
 #include "gradcheck.h"
 #include <cmath>
 #include <grad/grad.h>

@@ -11,7 +11,7 @@
 #include <numeric>
 
 // DUMP-LABEL: void first_pullback(
-// DUMP: 10 * *((++p , (_o0 = p - a)) , p);
+// DUMP: static_cast<void>(10 * *((++p , (_o0 = p - a)) , p));
 [[grad, grad::forward]] double first(double x, double y) {
   double a[3] = {x, y * x, y};
   const double *p = a;

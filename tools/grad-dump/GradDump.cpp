@@ -52,6 +52,12 @@ static llvm::cl::opt<bool> Declarations(
     llvm::cl::desc("Print a header declaring the generated functions code "
                    "can call, for editors (docs/ide.md)"),
     llvm::cl::cat(Category));
+static llvm::cl::opt<bool> AllMembers(
+    "all-members",
+    llvm::cl::desc("With --declarations: also declare the members the "
+                   "plugin differentiates on demand (what compiling "
+                   "grad-dump's output without the plugin needs)"),
+    llvm::cl::cat(Category));
 static llvm::cl::opt<std::string>
     OutputFile("o", llvm::cl::desc("Write the output to this file"),
                llvm::cl::value_desc("file"), llvm::cl::cat(Category));
@@ -113,7 +119,12 @@ public:
     noteInputs();
     if (Declarations) {
       if (!Declared && getCompilerInstance().hasASTContext()) {
-        grad::writeDeclarations(getCompilerInstance(), Sources, Out,
+        std::vector<const FunctionDecl *> Members;
+        if (AllMembers && Consumer && Consumer->differentiator())
+          for (const FunctionDecl *FD : Consumer->differentiator()->defined())
+            if (isa<CXXRecordDecl>(FD->getDeclContext()))
+              Members.push_back(FD);
+        grad::writeDeclarations(getCompilerInstance(), Sources, Members, Out,
                                 llvm::errs());
         Declared = true;
       }

@@ -243,8 +243,27 @@ static std::string accessPrefix(const FunctionDecl *FD) {
   }
 }
 
+namespace {
+/// A class with generated members: its name as printed, and where its body
+/// ends (where GRAD_IDE_MEMBERS goes), as FILE:LINE:COL.
+struct Owner {
+  std::string Name;
+  std::string End;
+};
+} // namespace
+
+static Owner owner(const CXXRecordDecl *RD) {
+  const SourceManager &SM = RD->getASTContext().getSourceManager();
+  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(RD->getBraceRange().getEnd()));
+  std::string End;
+  if (P.isValid())
+    End = std::string(P.getFilename()) + ":" + std::to_string(P.getLine()) +
+          ":" + std::to_string(P.getColumn()) + ": ";
+  return {RD->getQualifiedNameAsString(), End};
+}
+
 static void printMembers(const MemberMacros &Members,
-                         const std::map<std::string, std::string> &Owners,
+                         const std::map<std::string, Owner> &Owners,
                          const DeclarationSources &Src, llvm::raw_ostream &OS,
                          llvm::raw_ostream &Notes) {
   if (Members.empty() && Src.Hooks.empty())
@@ -253,10 +272,11 @@ static void printMembers(const MemberMacros &Members,
         "declares them\n// (the types they name are declared below).\n";
   for (const auto &KV : Members) {
     if (!Src.Hooks.count(KV.first)) {
-      OS << "// '" << Owners.at(KV.first) << "' has no GRAD_IDE_MEMBERS("
-         << KV.first << "): an editor does not see these.\n";
-      Notes << "grad-dump: add GRAD_IDE_MEMBERS(" << KV.first
-            << ") at the end of the body of '" << Owners.at(KV.first)
+      const Owner &O = Owners.at(KV.first);
+      OS << "// '" << O.Name << "' has no GRAD_IDE_MEMBERS(" << KV.first
+         << "): an editor does not see these.\n";
+      Notes << O.End << "grad-dump: add GRAD_IDE_MEMBERS(" << KV.first
+            << ") at the end of the body of '" << O.Name
             << "' so that an editor sees its generated members\n";
     }
     OS << "#define GRAD_IDE_MEMBERS_" << KV.first;
@@ -294,16 +314,24 @@ std::unique_ptr<PPCallbacks> recordSources(Preprocessor &PP,
 }
 
 void writeDeclarations(CompilerInstance &CI, const DeclarationSources &Src,
+                       llvm::ArrayRef<const FunctionDecl *> OnDemand,
                        llvm::raw_ostream &OS, llvm::raw_ostream &Notes) {
   ASTContext &Ctx = CI.getASTContext();
   TypeDeclarer Types(CI, Src.Includes);
   std::vector<std::string> Free;
   MemberMacros Members;
-  std::map<std::string, std::string> Owners;
-  for (const Callable &C : callables(Ctx)) {
+  std::map<std::string, Owner> Owners;
+  std::vector<Callable> All = callables(Ctx);
+  llvm::DenseSet<const Decl *> Listed;
+  for (const Callable &C : All)
+    Listed.insert(C.FD->getCanonicalDecl());
+  for (const FunctionDecl *FD : OnDemand)
+    if (Listed.insert(FD->getCanonicalDecl()).second)
+      All.push_back({FD});
+  for (const Callable &C : All) {
     if (const auto *RD = dyn_cast<CXXRecordDecl>(C.FD->getDeclContext())) {
       std::string Key = RD->getName().str();
-      Owners.emplace(Key, RD->getQualifiedNameAsString());
+      Owners.emplace(Key, owner(RD));
       Printed D = declare(Types, C, RD);
       if (!D.Decl.empty())
         Members[Key].push_back(accessPrefix(C.FD) + D.Decl);

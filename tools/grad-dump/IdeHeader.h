@@ -27,6 +27,7 @@
 
 #include "TypeDeclarer.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -56,10 +57,12 @@ std::unique_ptr<clang::PPCallbacks> recordSources(clang::Preprocessor &PP,
 
 /// Writes the header for the translation unit \p CI has parsed (with the
 /// plugin's consumer) to \p OS; explains on \p Notes what it could not
-/// declare exactly.
+/// declare exactly. \p OnDemand: generated members to declare besides the
+/// ones code can call (grad-dump --all-members).
 void writeDeclarations(clang::CompilerInstance &CI,
-                       const DeclarationSources &Src, llvm::raw_ostream &OS,
-                       llvm::raw_ostream &Notes);
+                       const DeclarationSources &Src,
+                       llvm::ArrayRef<const clang::FunctionDecl *> OnDemand,
+                       llvm::raw_ostream &OS, llvm::raw_ostream &Notes);
 
 } // namespace grad
 

@@ -59,6 +59,15 @@
 #include <type_traits>
 #include <utility>
 
+/// In printed derivatives (grad-dump), a call the plugin keeps out of line
+/// (the forward half of a split derivative): Clang's statement attribute,
+/// nothing for compilers that do not know it.
+#if defined(__clang__)
+#define GRAD_NOINLINE_CALL [[clang::noinline]]
+#else
+#define GRAD_NOINLINE_CALL
+#endif
+
 namespace grad {
 
 /// A dual number: the value `val` and the derivatives `der[0..N)` of `val`

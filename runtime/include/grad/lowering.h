@@ -317,12 +317,8 @@ void reverseLoop(const Y &Dy, const std::tuple<const Xs &...> &X,
       return;
     }
     // Stateful: the state each element saw, popped in reverse push order.
-    std::apply(
-        [&](auto &...S) {
-          std::apply([&](Cs &...C) { ((S = C), ...); }, Caps);
-          popAll(*Recorded, S...);
-        },
-        State);
+    State = Caps;
+    std::apply([&](auto &...S) { popAll(*Recorded, S...); }, State);
     callElementPullback<Pb>(Dy, E, Off, X, DX, State, DL, XI, CI, DI);
   };
   if (Flat) {
