@@ -323,7 +323,14 @@ VarDecl *PullbackBuilder::replayDecl(const VarDecl *VD) {
   auto *NV = VarDecl::Create(Ctx, PB, VD->getBeginLoc(), VD->getLocation(),
                              Id, VD->getType(),
                              VD->getTypeSourceInfo(), SC_None);
-  if (VD->hasInit()) {
+  // `E e;`: default-initialised as written (a rebuilt `E()` would be
+  // another initialisation, and `E e()` a function).
+  const auto *DefaultInit = dyn_cast_or_null<CXXConstructExpr>(VD->getInit());
+  if (DefaultInit && (DefaultInit->getNumArgs() > 0 ||
+                      DefaultInit->isListInitialization() ||
+                      !DefaultInit->getConstructor()->isDefaultConstructor()))
+    DefaultInit = nullptr;
+  if (VD->hasInit() && !DefaultInit) {
     Replayer R(S, [this](const ValueDecl *D) { return mapDecl(D); });
     Expr *Init = R.initializer(VD);
     if (!Init) {

@@ -303,8 +303,13 @@ Expr *PullbackBuilder::rebuildMethodCall(const CallExpr *CE, bool Need) {
   if (MD->isVirtual())
     return unsupported(CE, virtualCallName(MD));
   if (writesObject(MD))
-    return unsupported(CE, "call to non-const member function '" +
-                               MD->getNameAsString() + "'");
+    return unsupported(
+        CE, "call to non-const member function '" + MD->getNameAsString() +
+                "'" +
+                (MD->getParent()->isInStdNamespace()
+                     ? std::string()
+                     : " whose result is used (if it does not change its "
+                       "object, declare it 'const')"));
   MethodObject MO = methodObject(MD, Obj, Arrow);
   if (methodObjectRefused(CE, MD, Obj, MO) || !memberArgsStable(MD, Args))
     return nullptr;

@@ -177,7 +177,9 @@ bool PullbackBuilder::constructorStorageInit(QualType T,
       Args.push_back(fwd(A, false));
       continue;
     }
-    if (!isFloating(AT) && memoryActive(A)) {
+    // A count or an index is a value, whatever memory it was read from.
+    if (!isFloating(AT) && !AT->isIntegralOrEnumerationType() &&
+        memoryActive(A)) {
       // v(p, p + n): the elements come from memory that carries derivatives.
       const Expr *Second =
           N != 2 ? nullptr : Range[1] ? Range[1] : CE->getArg(1);

@@ -27,7 +27,7 @@ public:
     return s;
   }
 };
-// ERR: class-template-call-operator.cpp:[[@LINE+3]]:10: error: grad: cannot differentiate call to non-const member function 'operator()' in 'rev'
+// ERR: class-template-call-operator.cpp:[[@LINE+3]]:10: error: grad: cannot differentiate call to non-const member function 'operator()' whose result is used (if it does not change its object, declare it 'const') in 'rev'
 [[grad]] double rev(const std::vector<double> &x) {
   SquareSum<double> sum(x.size());
   return sum(x);

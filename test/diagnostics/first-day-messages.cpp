@@ -1,0 +1,81 @@
+// Messages a newcomer met on the first day (issue 54), each with what is
+// now accepted: a `std::vector<double> y(out, 0.0)` sized by an int member
+// in a const member function (was "constructed from 'out'"), a
+// default-constructed local `E e;` (was "construction of 'E'" with no
+// reason), and a non-const call operator whose result is used: refused with
+// the rewrite that is accepted (declare it const), which the second part
+// checks against finite differences.
+// RUN: not %gradxx -fsyntax-only -DERRORS %s 2>&1 | %FileCheck-strict %s --check-prefix=ERR
+// RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
+#include "gradcheck.h"
+#include <cmath>
+#include <grad/grad.h>
+#include <vector>
+
+struct Layer {
+  int in, out;
+  std::vector<double> W;
+  std::vector<double> forward(const std::vector<double> &x) const {
+    std::vector<double> y(out, 0.0);
+    for (int o = 0; o < out; ++o)
+      for (int i = 0; i < in; ++i)
+        y[o] += W[o * in + i] * x[i];
+    return y;
+  }
+};
+
+[[grad]] double mlp(const Layer &l, double a, double b) {
+  std::vector<double> y = l.forward({a, b});
+  double s = 0;
+  for (double v : y)
+    s += std::tanh(v) * v;
+  return s;
+}
+
+#ifdef ERRORS
+struct Square {
+  double operator()(double v) { return v * v; } // not const
+};
+// ERR: first-day-messages.cpp:[[@LINE+2]]:53: error: grad: cannot differentiate call to non-const member function 'operator()' whose result is used (if it does not change its object, declare it 'const') in 'square'
+// ERR: first-day-messages.cpp:[[@LINE+1]]:3: note: while differentiating 'square' requested here
+[[grad]] double square(double x) { Square s; return s(x) + x; }
+#else
+struct Square {
+  double operator()(double v) const { return v * v; }
+};
+[[grad]] double square(double x) { Square s; return s(x) + x; }
+#endif
+
+struct Scaled {
+  double k = 1.5;
+  double operator()(double v) const { return k * v * v; }
+};
+struct Counter {
+  int n = 0;
+  Counter() { n = 1; }
+};
+// Default-constructed locals, inactive or active.
+[[grad]] double locals(double x) {
+  Scaled s;
+  Counter c;
+  double r = s(x) * c.n;
+  s.k = x;
+  return r + s(x);
+}
+
+int main() {
+  Layer L{2, 3, {0.5, -0.25, 1.0, 0.75, -0.5, 0.25}};
+  auto f = [&](double a, double b) { return mlp(L, a, b); };
+  Layer dL{2, 3, std::vector<double>(6, 0.0)};
+  double da = 0, db = 0;
+  mlp_pullback(L, 0.3, -0.7, 1.0, &dL, &da, &db);
+  gradcheck::expect("mlp.da", da, gradcheck::fd(f, 0, 0.3, -0.7));
+  gradcheck::expect("mlp.db", db, gradcheck::fd(f, 1, 0.3, -0.7));
+  // CHECK: ok mlp.da
+  // CHECK: ok mlp.db
+  gradcheck::check_grad("square", square, square_pullback, 1.3);
+  // CHECK: ok square.d0
+  gradcheck::check_grad("locals", locals, locals_pullback, 0.8);
+  // CHECK: ok locals.d0
+  return gradcheck::failures();
+}
