@@ -5,7 +5,7 @@ For every source file given (directories are searched for *.cpp; lit's
 split-file sources are split first, as in dump-snapshot.py) that grad-dump
 accepts (exit 0), compiles, without the plugin and with each compiler given,
 
-    #include "decls.h"   // grad-dump --declarations: the generated functions
+    #include "decls.h"   // --declarations-to: the generated functions
     #include "SOURCE"    // the program, as written
     #include "gen.inc"   // grad-dump: their definitions
 
@@ -128,21 +128,17 @@ def split_before_main(cpp):
 def check_one(args, cpp, tmp, incs):
     """None when grad-dump refuses CPP, else a list of failure texts."""
     flags = ["-std=c++20"] + ["-I" + d for d in incs]
-    dump = subprocess.run([args.grad_dump, cpp, "--"] + flags,
+    base = os.path.splitext(cpp)[0]
+    gen, decls = base + ".gen.inc", base + ".decls.h"
+    # One run writes the dump (stdout) and the declarations header.
+    dump = subprocess.run([args.grad_dump, "--all-members",
+                           "--declarations-to=" + decls, cpp, "--"] + flags,
                           capture_output=True, text=True, errors="replace")
     if dump.returncode != 0:
         return None
-    base = os.path.splitext(cpp)[0]
-    gen, decls = base + ".gen.inc", base + ".decls.h"
     with open(gen, "w", encoding="utf-8") as f:
         f.write(dump.stdout)
-    d = subprocess.run([args.grad_dump, "--declarations", "--all-members",
-                        cpp, "-o", decls,
-                        "--"] + flags,
-                       capture_output=True, text=True, errors="replace")
-    if d.returncode != 0:
-        return ["grad-dump --declarations failed:\n" + d.stderr]
-    insert_members(d.stderr, tmp)
+    insert_members(dump.stderr, tmp)
     as_system_header(decls)
     wrapper = base + ".check.cpp"
     parts = split_before_main(cpp)

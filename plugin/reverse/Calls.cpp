@@ -61,6 +61,24 @@ static const Expr *argFor(ArrayRef<const Expr *> Args, unsigned I) {
   return I < Args.size() ? Args[I] : nullptr;
 }
 
+/// Whether a call passes a function, a function pointer or an object with a
+/// call operator (a lambda, a functor).
+static bool passesCallable(const CallExpr *CE) {
+  for (const Expr *A : CE->arguments()) {
+    QualType T = A->IgnoreParenImpCasts()->getType().getNonReferenceType();
+    if (T->isFunctionType() || T->isFunctionPointerType())
+      return true;
+    if (const auto *RD = T->getAsCXXRecordDecl();
+        RD && RD->hasDefinition() &&
+        (RD->isLambda() ||
+         !RD->lookup(RD->getASTContext().DeclarationNames
+                         .getCXXOperatorName(OO_Call))
+              .empty()))
+      return true;
+  }
+  return false;
+}
+
 bool PullbackBuilder::memoryActive(const Expr *A) {
   if (!A)
     return false;
@@ -165,11 +183,15 @@ bool PullbackBuilder::userCallRefused(const CallExpr *CE,
                 RD->getName() == "span";
     if (PT->isRecordType() && !Span && holdsWritablePointer(PT) &&
         memoryActive(CE->getArg(I))) {
+      // With a callable beside it (`transform(..., f)`), pointers would
+      // only meet the next refusal: the callable.
       unsupported(CE->getArg(I),
                   "iterator '" + spelled(CE->getArg(I)) + "' passed to '" +
                       FD->getNameAsString() +
-                      "' (write the loop, or pass a pointer such as "
-                      "v.data())");
+                      (passesCallable(CE)
+                           ? "' (write the loop)"
+                           : "' (write the loop, or pass a pointer such as "
+                             "v.data())"));
       return true;
     }
   }

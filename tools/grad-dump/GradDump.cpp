@@ -58,6 +58,11 @@ static llvm::cl::opt<bool> AllMembers(
                    "plugin differentiates on demand (what compiling "
                    "grad-dump's output without the plugin needs)"),
     llvm::cl::cat(Category));
+static llvm::cl::opt<std::string> DeclarationsTo(
+    "declarations-to",
+    llvm::cl::desc("Also write the --declarations header to this file (one "
+                   "run for both)"),
+    llvm::cl::value_desc("file"), llvm::cl::cat(Category));
 static llvm::cl::opt<std::string>
     OutputFile("o", llvm::cl::desc("Write the output to this file"),
                llvm::cl::value_desc("file"), llvm::cl::cat(Category));
@@ -103,10 +108,10 @@ public:
         llvm::errs() << "grad-dump: unknown plugin argument '" << A << "'\n";
     if (!Opts.NoRuntimeInclude)
       grad::includeRuntime(CI);
-    if (Declarations)
+    if (Declarations || !DeclarationsTo.empty())
       CI.getPreprocessor().addPPCallbacks(
           grad::recordSources(CI.getPreprocessor(), Sources));
-    else
+    if (!Declarations)
       grad::installPullbackNotes(CI);
     Opts.Dump = false;
     auto C = std::make_unique<grad::GradConsumer>(
@@ -119,16 +124,19 @@ public:
     noteInputs();
     if (Declarations) {
       if (!Declared && getCompilerInstance().hasASTContext()) {
-        std::vector<const FunctionDecl *> Members;
-        if (AllMembers && Consumer && Consumer->differentiator())
-          for (const FunctionDecl *FD : Consumer->differentiator()->defined())
-            if (isa<CXXRecordDecl>(FD->getDeclContext()))
-              Members.push_back(FD);
-        grad::writeDeclarations(getCompilerInstance(), Sources, Members, Out,
-                                llvm::errs());
+        writeDeclarations(Out);
         Declared = true;
       }
       return;
+    }
+    if (!DeclarationsTo.empty() && getCompilerInstance().hasASTContext()) {
+      std::error_code EC;
+      llvm::raw_fd_ostream File(DeclarationsTo, EC);
+      if (EC)
+        llvm::errs() << "grad-dump: cannot write '" << DeclarationsTo
+                     << "': " << EC.message() << "\n";
+      else
+        writeDeclarations(File);
     }
     if (!Consumer || !Consumer->differentiator())
       return;
@@ -186,6 +194,18 @@ public:
   }
 
 private:
+  /// The --declarations header (with --all-members, also the members
+  /// differentiated on demand).
+  void writeDeclarations(llvm::raw_ostream &OS) {
+    std::vector<const FunctionDecl *> Members;
+    if (AllMembers && Consumer && Consumer->differentiator())
+      for (const FunctionDecl *FD : Consumer->differentiator()->defined())
+        if (isa<CXXRecordDecl>(FD->getDeclContext()))
+          Members.push_back(FD);
+    grad::writeDeclarations(getCompilerInstance(), Sources, Members, OS,
+                            llvm::errs());
+  }
+
   /// Records the files this compile read (--depfile).
   void noteInputs() {
     if (DepFile.empty())
