@@ -479,6 +479,33 @@ void Differentiator::noteRequest(const PullbackEntry &E) {
   }
 }
 
+void Differentiator::noteForwardRequest(const PushforwardEntry &E) {
+  State &St = State::get(S.Context);
+  const PushforwardEntry *Cur = &E;
+  for (unsigned Depth = 0; Cur && Cur->RequestLoc.isValid() && Depth < 16;
+       ++Depth) {
+    const FunctionDecl *Primal = Cur->Primal;
+    if (St.ForwardRequests.count(Primal->getCanonicalDecl()) ||
+        !Cur->Requester) {
+      report(S.Diags, Diag::GradSiteNote, Cur->RequestLoc)
+          << Primal->getNameAsString();
+      return;
+    }
+    report(S.Diags, Diag::CalleeNote, Cur->RequestLoc)
+        << Primal->getNameAsString();
+    // The caller's pushforward (the first, when several variants exist).
+    const PushforwardEntry *Next = nullptr;
+    for (const auto &F : St.ForwardEntries)
+      if (F->Primal->getCanonicalDecl() ==
+              Cur->Requester->getCanonicalDecl() &&
+          F.get() != Cur) {
+        Next = F.get();
+        break;
+      }
+    Cur = Next;
+  }
+}
+
 void Differentiator::needRuntime(SourceLocation Loc, const PullbackEntry &E) {
   if (RuntimeReported)
     return;

@@ -81,6 +81,7 @@ public:
   void finish();
   /// The "requested here" note for a failing pullback.
   void noteRequest(const PullbackEntry &E) override;
+  void noteForwardRequest(const PushforwardEntry &E) override;
   /// True the first time an error of \p Primal's derivative is reported at
   /// \p Loc (its variants and halves are built separately).
   bool firstErrorAt(clang::SourceLocation Loc,

@@ -225,6 +225,16 @@ private:
     return false;
   }
 
+  /// Where the derivative was requested: for a pushforward, the calls
+  /// that led to it.
+  void noteRequest() {
+    if (PE && !H && !VP)
+      D.noteForwardRequest(*PE);
+    else if (RequestLoc.isValid())
+      report(S.Diags, Diag::GradSiteNote, RequestLoc)
+          << Primal->getNameAsString();
+  }
+
   std::nullptr_t fail(const Stmt *St, const Twine &What) {
     Errors = true;
     if (!StmtFailed && Reported && readsFailedVar(St))
@@ -243,9 +253,7 @@ private:
       else
         report(S.Diags, Diag::UnsupportedForward, Loc)
             << What.str() << Def->getNameAsString();
-      if (RequestLoc.isValid())
-        report(S.Diags, Diag::GradSiteNote, RequestLoc)
-            << Primal->getNameAsString();
+      noteRequest();
     }
     return nullptr;
   }

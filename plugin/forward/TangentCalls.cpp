@@ -511,6 +511,18 @@ VT TangentBuilder::operatorCall(const CXXOperatorCallExpr *OC, bool NeedT) {
   // Anything else (stream output, comparisons of library types): run as
   // written when no object with floating data takes part (a `v += w` on
   // a struct would change values without their tangents).
+  // A functor's call operator: named by its class (the arguments are not
+  // what is refused).
+  if (OK == OO_Call)
+    return {fail(CE, "call operator of '" +
+                         OC->getArg(0)
+                             ->getType()
+                             .getNonReferenceType()
+                             .getUnqualifiedType()
+                             .getAsString(Ctx.getPrintingPolicy()) +
+                         "' (forward mode does not differentiate member "
+                         "functions yet)"),
+            nullptr};
   for (const Expr *A : OC->arguments())
     if (hasFloatingData(A->getType().getNonReferenceType()))
       return {fail(CE, std::string("operator '") +

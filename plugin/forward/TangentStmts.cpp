@@ -559,9 +559,8 @@ bool TangentBuilder::checkSites() {
         << siteName(Ctx, Site) + " (internal error: the forward builder did "
                                  "not model its derivative; please report it)"
         << Def->getNameAsString();
-  if (!Missed.empty() && RequestLoc.isValid())
-    report(S.Diags, Diag::GradSiteNote, RequestLoc)
-        << Primal->getNameAsString();
+  if (!Missed.empty())
+    noteRequest();
   return Missed.empty();
 }
 

@@ -79,6 +79,9 @@ public:
 
   /// The "requested here" note for a failing pullback.
   virtual void noteRequest(const PullbackEntry &E) = 0;
+  /// The same for a failing pushforward: the calls that led to it, up to
+  /// the user's [[grad::forward]] function.
+  virtual void noteForwardRequest(const PushforwardEntry &E) = 0;
   /// True the first time an error of \p Primal's derivative is reported at
   /// \p Loc (its variants and halves are built separately).
   virtual bool firstErrorAt(clang::SourceLocation Loc,

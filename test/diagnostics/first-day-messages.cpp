@@ -4,11 +4,13 @@
 // default-constructed local `E e;` (was "construction of 'E'" with no
 // reason), and a non-const call operator whose result is used: refused with
 // the rewrite that is accepted (declare it const), which the second part
-// checks against finite differences.
+// checks against finite differences; and an iterator passed to an
+// algorithm beside a callable, where the advice is the loop alone.
 // RUN: not %gradxx -fsyntax-only -DERRORS %s 2>&1 | %FileCheck-strict %s --check-prefix=ERR
 // RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
 #include "gradcheck.h"
 #include <cmath>
+#include <algorithm>
 #include <grad/grad.h>
 #include <vector>
 
@@ -39,6 +41,28 @@ struct Square {
 // ERR: first-day-messages.cpp:[[@LINE+2]]:53: error: grad: cannot differentiate call to non-const member function 'operator()' whose result is used (if it does not change its object, declare it 'const') in 'square'
 // ERR: first-day-messages.cpp:[[@LINE+1]]:3: note: while differentiating 'square' requested here
 [[grad]] double square(double x) { Square s; return s(x) + x; }
+
+// An algorithm given a callable: pointers instead of iterators would meet
+// the refusal of the callable next, so the advice is the loop alone.
+static double sq(double v) { return v * v; }
+[[grad]] double mapped(const std::vector<double> &x) {
+  std::vector<double> y(x.size());
+  // ERR: first-day-messages.cpp:[[@LINE+2]]:38: error: grad: cannot differentiate iterator 'y.begin()' passed to 'transform' (write the loop) in 'mapped'
+  // ERR: first-day-messages.cpp:[[@LINE-3]]:3: note: while differentiating 'mapped' requested here
+  std::transform(x.begin(), x.end(), y.begin(), sq);
+  return y[0];
+}
+
+// Forward mode: an error in a callee has notes back to the user's call
+// (they stopped at the first callee: inside libstdc++ for nth_element).
+struct Sq { double operator()(double v) const { return v * v; } };
+// ERR: first-day-messages.cpp:[[@LINE+1]]:46: error: grad: cannot differentiate call operator of 'Sq' (forward mode does not differentiate member functions yet) in 'inner' in forward mode
+static double inner(double v) { Sq s; return s(v); }
+// ERR: first-day-messages.cpp:[[@LINE+1]]:40: note: while differentiating 'inner', called here
+static double outer(double v) { return inner(v) + v; }
+// ERR: first-day-messages.cpp:[[@LINE+2]]:51: note: while differentiating 'outer', called here
+// ERR: first-day-messages.cpp:[[@LINE+1]]:3: note: while differentiating 'chain' requested here
+[[grad::forward]] double chain(double x) { return outer(x); }
 #else
 struct Square {
   double operator()(double v) const { return v * v; }
