@@ -10,8 +10,11 @@
 /// not use, a temporary whose only reader was folded away, a local of the
 /// primal whose value only the skipped return needed). tidy() removes them
 /// so that the code grad-dump prints compiles without warnings under
-/// -Wall -Wextra (the printer marks the parameters a body never names
-/// [[maybe_unused]]).
+/// -Wall -Wextra (the printer marks the parameters and locals a body never
+/// reads [[maybe_unused]]). It also makes the tree print as the C++ it is:
+/// parentheses where an operand binds less tightly than its place needs,
+/// `static_cast<void>` on values kept only for their effects, and braced
+/// lists spelled without the default member initializers they hold.
 ///
 //===----------------------------------------------------------------------===//
 
