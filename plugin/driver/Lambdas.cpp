@@ -200,21 +200,33 @@ FunctionDecl *Differentiator::liftFunction(LambdaInfo &Info, unsigned Slots,
   SourceLocation Loc =
       Info.Lambda ? Info.Lambda->getBeginLoc() : F->getLocation();
   SemaBuilder B(S, Loc);
+  // Every way out without a function says why, once.
+  auto Refuse = [&](StringRef What) -> FunctionDecl * {
+    report(S.Diags, Diag::UnsupportedConstruct, Loc)
+        << What.str() << Primal->getNameAsString();
+    if (Caller)
+      noteRequest(*Caller);
+    Info.Failed = true;
+    return nullptr;
+  };
   QualType Dual;
   if (Slots) {
     QualType T = widestFloatingType(Ctx, F);
     Dual = B.runtimeType(
         "dual", {B.typeArg(T), B.exprArg(B.intLit(Slots, Ctx.getSizeType()))});
-    if (Dual.isNull()) {
-      if (Caller)
-        needRuntime(Loc, *Caller);
+    if (Dual.isNull() && Caller) {
+      needRuntime(Loc, *Caller);
+      Info.Failed = true;
       return nullptr;
     }
+    if (Dual.isNull())
+      return Refuse("callable (internal error: no runtime type 'grad::dual')");
   }
   SmallVector<QualType, 8> Types;
   SmallVector<std::string, 8> Names;
   if (!liftedParameters(Ctx, Info, Dual, Types, Names))
-    return nullptr;
+    return Refuse("lambda capturing 'this' (internal error: the type of the "
+                  "object it captures is not known)");
   QualType Ret = F->getReturnType().getCanonicalType();
   if (!Dual.isNull())
     Ret = Dual;

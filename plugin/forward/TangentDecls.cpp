@@ -104,7 +104,10 @@ bool TangentBuilder::heapTangent(const VarDecl *VD, Expr *&VInit,
       B, A, Elem, [this](const Expr *E) { return expr(E, false).V; });
   if (!Bytes)
     return false;
-  QualType TP = Ctx.getPointerType(tanType(Elem).getUnqualifiedType());
+  QualType TE = tanTypeOr(Elem, Init, "allocation");
+  if (TE.isNull())
+    return false;
+  QualType TP = Ctx.getPointerType(TE.getUnqualifiedType());
   TInit = B.staticCast(TP, B.callRuntime("shadow_alloc", {}, {Bytes}));
   HeapTans.insert(VD);
   return VInit && TInit;
@@ -388,6 +391,7 @@ void TangentBuilder::localDecl(const DeclStmt *DS, const VarDecl *VD) {
     VarDecl *NV = B.var(Fn, VD->getName(), T, nullptr);
     Vals[VD] = NV;
     emit(B.declStmt(NV));
+    Errors = Before;
     return;
   }
   if (!Tracked)

@@ -320,6 +320,8 @@ Stmt *PullbackBuilder::recomputeTripCount(LoopInfo *LI, const VarDecl *Index,
                                           int Step) {
   // n = max(0, b - a) (+1 for <= and >=).
   Expr *A = val(Index->getInit()), *Bv = val(Bound->getRHS());
+  if (!A || !Bv)
+    return nullptr; // val() reported why
   // Folded where it reads better: `n - 1 - 0 + 1` is `n`.
   auto IntValue = [&](const Expr *E) -> std::optional<llvm::APSInt> {
     if (!E || E->isValueDependent())
@@ -473,8 +475,11 @@ void PullbackBuilder::loop(const Stmt *L, Stmts &Fwd, Stmts &Rev) {
   // Reverse: as many reversed iterations as forward ones.
   Stmts RevBody = countedLoopReverseBody(LI, RI, Again, BodyRev);
   Stmts R;
-  if (Bound)
-    R.push_back(recomputeTripCount(LI, Index, Bound, Step));
+  if (Stmt *Count =
+          Bound ? recomputeTripCount(LI, Index, Bound, Step) : nullptr)
+    R.push_back(Count);
+  else if (Bound)
+    return;
   else if (LI->Nested)
     R.push_back(pop(LI->Count));
   R.push_back(B.whileStmt(B.ref(LI->Count), B.block(RevBody)));

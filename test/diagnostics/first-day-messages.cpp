@@ -38,6 +38,7 @@ struct Layer {
 struct Square {
   double operator()(double v) { return v * v; } // not const
 };
+// ADVICE: (if it does not change its object, declare it 'const')
 // ERR: first-day-messages.cpp:[[@LINE+2]]:53: error: grad: cannot differentiate call to non-const member function 'operator()' whose result is used (if it does not change its object, declare it 'const') in 'square'
 // ERR: first-day-messages.cpp:[[@LINE+1]]:3: note: while differentiating 'square' requested here
 [[grad]] double square(double x) { Square s; return s(x) + x; }
@@ -47,8 +48,9 @@ struct Square {
 static double sq(double v) { return v * v; }
 [[grad]] double mapped(const std::vector<double> &x) {
   std::vector<double> y(x.size());
+  // ADVICE: (write the loop)
   // ERR: first-day-messages.cpp:[[@LINE+2]]:38: error: grad: cannot differentiate iterator 'y.begin()' passed to 'transform' (write the loop) in 'mapped'
-  // ERR: first-day-messages.cpp:[[@LINE-3]]:3: note: while differentiating 'mapped' requested here
+  // ERR: first-day-messages.cpp:[[@LINE-4]]:3: note: while differentiating 'mapped' requested here
   std::transform(x.begin(), x.end(), y.begin(), sq);
   return y[0];
 }
@@ -68,6 +70,14 @@ struct Square {
   double operator()(double v) const { return v * v; }
 };
 [[grad]] double square(double x) { Square s; return s(x) + x; }
+// The loop instead of std::transform.
+static double sq(double v) { return v * v; }
+[[grad]] double mapped(const std::vector<double> &x) {
+  std::vector<double> y(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i)
+    y[i] = sq(x[i]);
+  return y[0];
+}
 #endif
 
 struct Scaled {
@@ -101,5 +111,13 @@ int main() {
   // CHECK: ok square.d0
   gradcheck::check_grad("locals", locals, locals_pullback, 0.8);
   // CHECK: ok locals.d0
+#ifndef ERRORS
+  std::vector<double> x{1.5, -2.0}, dx(2, 0.0);
+  mapped_pullback(x, 1.0, &dx);
+  gradcheck::expect("mapped.d0", dx[0], 2 * 1.5);
+  gradcheck::expect("mapped.d1", dx[1], 0.0);
+  // CHECK: ok mapped.d0
+  // CHECK: ok mapped.d1
+#endif
   return gradcheck::failures();
 }
