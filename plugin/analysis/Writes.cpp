@@ -178,9 +178,8 @@ const CXXMethodDecl *virtualDispatch(const CallExpr *CE) {
 std::string virtualCallName(const CXXMethodDecl *MD) {
   std::string N = MD->getNameAsString();
   return "virtual call to '" + N +
-         "' (which override runs is not known: call it qualified, '" +
-         MD->getParent()->getNameAsString() + "::" + N +
-         "', or make it non-virtual)";
+         "' (which override runs is not known: make it non-virtual, or "
+         "declare the class of the object 'final')";
 }
 
 bool writesNothing(const FunctionDecl *FD) {

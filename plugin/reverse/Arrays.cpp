@@ -396,7 +396,7 @@ Expr *PullbackBuilder::localParamShadow(const ParmVarDecl *P) {
                               "' passed by value and written in a helper "
                               "whose arguments change before the reverse "
                               "sweep (take it by const reference and copy "
-                              "it into a local)");
+                              "its elements into a local std::vector)");
   bool HasAdjoint = Sig.AdjointIndex[P->getFunctionScopeIndex()] >= 0;
   if (!Sized && RecName != "array" && !isPlainRecord(T) && HasAdjoint)
     return unsupported(P, "parameter '" + P->getNameAsString() +

@@ -291,6 +291,23 @@ bool PullbackBuilder::methodObjectRefused(const CallExpr *CE,
   return false;
 }
 
+// The dynamic type decides which body of a virtual method runs:
+// differentiating the static callee's body is right only where the two
+// agree (a final class or method, an object whose type is known). A
+// qualified call (`m.Base::f(x)`) would be rebuilt unqualified: refused.
+static std::string virtualCallRefusal(const CallExpr *CE,
+                                      const CXXMethodDecl *MD) {
+  if (!MD->isVirtual())
+    return "";
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
+  const auto *ME =
+      MC ? dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens()) : nullptr;
+  if (ME && ME->hasQualifier())
+    return "qualified call to virtual member function '" +
+           MD->getQualifiedNameAsString() + "' (make it non-virtual)";
+  return virtualDispatch(CE) ? virtualCallName(MD) : "";
+}
+
 Expr *PullbackBuilder::rebuildMethodCall(const CallExpr *CE, bool Need) {
   const CXXMethodDecl *MD;
   const Expr *Obj;
@@ -298,10 +315,8 @@ Expr *PullbackBuilder::rebuildMethodCall(const CallExpr *CE, bool Need) {
   SmallVector<const Expr *, 4> Args;
   if (!methodCall(CE, MD, Obj, Arrow, Args))
     return unsupported(CE, constructName(CE));
-  // The dynamic type decides which body runs: differentiating the static
-  // callee's body could be silently wrong.
-  if (MD->isVirtual())
-    return unsupported(CE, virtualCallName(MD));
+  if (std::string Why = virtualCallRefusal(CE, MD); !Why.empty())
+    return unsupported(CE, Why);
   if (writesObject(MD))
     return unsupported(
         CE, "call to non-const member function '" + MD->getNameAsString() +
@@ -384,6 +399,13 @@ bool PullbackBuilder::keepOwner(const CallExpr *CE, Expr *Obj, QualType T) {
   return true;
 }
 
+// A parameter the callee may write through: `double &x`, `std::vector<double>
+// &v` (not `const T &`, not `T &&`).
+static bool writableReference(QualType T) {
+  return T->isLValueReferenceType() &&
+         !T.getNonReferenceType().isConstQualified();
+}
+
 bool PullbackBuilder::rebuildMethodArgs(const CXXMethodDecl *MD,
                                         ArrayRef<const Expr *> Args,
                                         SmallVectorImpl<Expr *> &Out) {
@@ -392,6 +414,12 @@ bool PullbackBuilder::rebuildMethodArgs(const CXXMethodDecl *MD,
     if (isa<CXXDefaultArgExpr>(A))
       break;
     const Expr *AK = strip(A);
+    if (I < MD->getNumParams() &&
+        writableReference(MD->getParamDecl(I)->getType())) {
+      if (!writableReferenceArg(MD, MD->getParamDecl(I), A, Out))
+        return false;
+      continue;
+    }
     if (I < MD->getNumParams() &&
         temporaryObject(MD->getParamDecl(I)->getType(), AK)) {
       // A temporary struct argument (`a + Vec3{y, 1, x}`): kept by value.
@@ -404,6 +432,30 @@ bool PullbackBuilder::rebuildMethodArgs(const CXXMethodDecl *MD,
   return !Failed;
 }
 
+bool PullbackBuilder::writableReferenceArg(const CXXMethodDecl *MD,
+                                           const ParmVarDecl *P,
+                                           const Expr *A,
+                                           SmallVectorImpl<Expr *> &Out) {
+  // `s.step(e)` with `void step(double &x)`: the call writes the caller's
+  // variable, and the method's pullback starts from its value before the
+  // call, recorded here (val() finds it). The argument is evaluated twice.
+  if (A->HasSideEffects(Ctx)) {
+    unsupported(A, "argument '" + spelled(A) +
+                       "' with side effects for the reference parameter '" +
+                       P->getNameAsString() + "' of '" +
+                       MD->getNameAsString() +
+                       "' (write the side effect as a statement of its own)");
+    return false;
+  }
+  if (!rebuild(A, true, false))
+    return false;
+  Expr *L = rebuild(A, false, !Act.isActive(strip(A)));
+  if (!L)
+    return false;
+  Out.push_back(L);
+  return true;
+}
+
 Expr *PullbackBuilder::rebuildMutatingCall(const CallExpr *CE, bool Need) {
   const CXXMethodDecl *MD;
   const Expr *Obj;
@@ -412,8 +464,8 @@ Expr *PullbackBuilder::rebuildMutatingCall(const CallExpr *CE, bool Need) {
   if (!methodCall(CE, MD, Obj, Arrow, Args))
     return unsupported(CE, constructName(CE));
   std::string Name = "'" + MD->getNameAsString() + "'";
-  if (MD->isVirtual())
-    return unsupported(CE, "virtual call to " + Name);
+  if (std::string Why = virtualCallRefusal(CE, MD); !Why.empty())
+    return unsupported(CE, Why);
   // `s.step(x)`, `this->step(x)`: the object is kept as it was before the
   // call; the reverse sweep calls the method's pullback on that copy, with
   // the object's adjoint in/out.
@@ -576,6 +628,14 @@ void PullbackBuilder::methodPullbackArgs(const CXXMethodDecl *MD,
       CallArgs.push_back(B.addrOf(B.ref(G)));
       if (Act.isActive(AK))
         Later.push_back({Args[I], G});
+      continue;
+    }
+    // An element or member the method may write (`s.step(v[i])`): its
+    // adjoint in and out, as a variable's (the value before the call gets
+    // the adjoint, the written value's is used up).
+    if (writableReference(MD->getParamDecl(I)->getType()) &&
+        isElementAccess(AK) && Act.isActive(AK)) {
+      CallArgs.push_back(B.addrOf(adjointElement(AK)));
       continue;
     }
     CallArgs.push_back(adjointTarget(Args[I], Out, Later, false));

@@ -237,6 +237,11 @@ private:
   bool rebuildMethodArgs(const clang::CXXMethodDecl *MD,
                          llvm::ArrayRef<const clang::Expr *> Args,
                          llvm::SmallVectorImpl<clang::Expr *> &Out);
+  /// A method's argument for a non-const reference parameter \p P: the
+  /// lvalue itself, its value before the call recorded for the pullback.
+  bool writableReferenceArg(const clang::CXXMethodDecl *MD,
+                            const clang::ParmVarDecl *P, const clang::Expr *A,
+                            llvm::SmallVectorImpl<clang::Expr *> &Out);
   // Complex.cpp
   clang::Expr *rebuildComplexCall(const clang::CallExpr *CE,
                                   const ComplexCall &CC, bool Need,

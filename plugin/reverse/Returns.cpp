@@ -275,10 +275,35 @@ bool PullbackBuilder::splitForwardAdjoints(
     if (!InPrologue.count(VD) || HoistedSet.count(VD) || VD == Stack)
       continue;
     FwdAdjoints.push_back(VD);
+    // (The user's variable, whose shadow this is.)
+    auto Refuse = [&](StringRef Why) {
+      const VarDecl *Of = VD;
+      for (auto &[P, A] : Adjoints)
+        if (A == VD)
+          Of = P;
+      unsupported(Of, "local '" + Of->getNameAsString() + "' of type '" +
+                          Of->getType().getAsString(Ctx.getPrintingPolicy()) +
+                          "' (" + Why.str() + ") in a function differentiated in "
+                          "two halves (a helper that writes through a "
+                          "parameter, called from another differentiated "
+                          "function)");
+      return false;
+    };
     const auto *RD = VD->getType()->getAsCXXRecordDecl();
     const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
-    if (!Spec || !Spec->getIdentifier() || Spec->getName() != "vector")
+    if (!Spec || !Spec->getIdentifier() || Spec->getName() != "vector") {
+      // A shadow shaped at run time (a grad::tensor's) would reach the
+      // reverse half unsized; those of element owners travel in slots.
+      bool Carried = llvm::any_of(SplitOwners, [&](const auto &SM) {
+        return SM.first == VD || SM.second == VD;
+      }) || llvm::any_of(OwnerSlots, [&](const auto &OS) {
+        return OS.second == VD;
+      });
+      if (RD && !Carried && !isPlainRecord(VD->getType()))
+        return Refuse("its adjoint's shape is set at run time; a "
+                      "std::vector's is carried over");
       continue;
+    }
     // Elements of a fixed size (numbers, std::array of numbers, plain
     // structs): the shadow's size is all the reverse half needs.
     QualType ET = Spec->getTemplateArgs().size() < 1
@@ -292,20 +317,8 @@ bool PullbackBuilder::splitForwardAdjoints(
       return AS && isStdClass(T, "array") &&
              AS->getTemplateArgs()[0].getAsType()->isArithmeticType();
     };
-    if (ET.isNull() || !FixedSize(ET)) {
-      // (The user's variable, whose shadow this is.)
-      const VarDecl *Of = VD;
-      for (auto &[P, A] : Adjoints)
-        if (A == VD)
-          Of = P;
-      unsupported(Of, "local '" + Of->getNameAsString() + "' of type '" +
-                          Of->getType().getAsString(Ctx.getPrintingPolicy()) +
-                          "' (a container of containers) in a function "
-                          "differentiated in two halves (a helper that "
-                          "writes through a parameter, called from "
-                          "another differentiated function)");
-      return false;
-    }
+    if (ET.isNull() || !FixedSize(ET))
+      return Refuse("a container of containers");
     Sizes.push_back({VD, hoist("_size", Ctx.getSizeType())});
   }
   return true;

@@ -7,7 +7,7 @@ struct Layer {
   virtual double apply(double x) const { return w * x; }
 };
 
-// CHECK: virtual-call.cpp:[[@LINE+3]]:10: error: grad: cannot differentiate virtual call to 'apply' (which override runs is not known: call it qualified, 'Layer::apply', or make it non-virtual) in 'run'
+// CHECK: virtual-call.cpp:[[@LINE+3]]:10: error: grad: cannot differentiate virtual call to 'apply' (which override runs is not known: make it non-virtual, or declare the class of the object 'final') in 'run'
 // CHECK: virtual-call.cpp:[[@LINE+1]]:3: note: while differentiating 'run' requested here
 [[grad]] double run(const Layer &l, double x) {
   return l.apply(x) * x;

@@ -120,8 +120,8 @@ int main() {
 #ifdef REFUSED
 static double virtualCall(const Scaler *s, double *a) {
   s->apply(a);
-// REFUSED: read-only-helpers.cpp:[[@LINE-1]]:3: error: grad: cannot differentiate virtual call to 'apply' (which override runs is not known: call it qualified, 'Scaler::apply', or make it non-virtual) in 'virtualCall' in forward mode
-// REFUSED: read-only-helpers.cpp:[[@LINE-2]]:3: error: grad: cannot differentiate virtual call to 'apply' (which override runs is not known: call it qualified, 'Scaler::apply', or make it non-virtual) in 'virtualCall'
+// REFUSED: read-only-helpers.cpp:[[@LINE-1]]:3: error: grad: cannot differentiate virtual call to 'apply' (which override runs is not known: make it non-virtual, or declare the class of the object 'final') in 'virtualCall' in forward mode
+// REFUSED: read-only-helpers.cpp:[[@LINE-2]]:3: error: grad: cannot differentiate virtual call to 'apply' (which override runs is not known: make it non-virtual, or declare the class of the object 'final') in 'virtualCall'
   return a[0];
 }
 [[grad, grad::forward]] double dispatch(double x, double y) {

@@ -1,7 +1,7 @@
 // Rewrites suggested by the refusals of how a call is written: a call
 // through a member function pointer (call the member function by name), a
-// virtual call (call it qualified: refused too, so only the message is
-// checked, with the non-virtual rewrite), a member of the reference an
+// virtual call (make it non-virtual, or declare the class 'final'; a
+// qualified call is refused: make it non-virtual), a member of the reference an
 // operator returns (write the call as a statement of its own), a lambda
 // called in the function that captures an array by value (capture it by
 // reference), and an instantiation of a [[grad]] template with an integer
@@ -42,9 +42,10 @@ static V2 &operator+=(V2 &p, const V2 &q) {
   // ERR: calls-shapes.cpp:[[@LINE-5]]:3: note: while differentiating 'activate' requested here
 }
 
-// A model with a virtual response. The first half of the advice is
-// refused too: a qualified call gets the same message (see the report), so
-// no ADVICE line here; the rewrite below makes it non-virtual.
+// A model with a virtual response: refused, with both rewrites checked
+// below (non-virtual; a final class).
+// ADVICE: (which override runs is not known: make it non-virtual, or declare the class of the object 'final')
+// ADVICE: (make it non-virtual)
 struct Model {
   double k = 0.5;
   virtual double response(double t) const { return std::tanh(k * t) * t; }
@@ -52,13 +53,13 @@ struct Model {
 };
 [[grad]] double fit(double x, const Model &m) {
   return m.response(x) + x;
-  // ERR: calls-shapes.cpp:[[@LINE-1]]:10: error: grad: cannot differentiate virtual call to 'response' (which override runs is not known: call it qualified, 'Model::response', or make it non-virtual) in 'fit'
+  // ERR: calls-shapes.cpp:[[@LINE-1]]:10: error: grad: cannot differentiate virtual call to 'response' (which override runs is not known: make it non-virtual, or declare the class of the object 'final') in 'fit'
   // ERR: calls-shapes.cpp:[[@LINE-3]]:3: note: while differentiating 'fit' requested here
 }
-// The qualified call the message suggests: the same message.
+// A qualified call would be rebuilt unqualified: refused.
 [[grad]] double fitQualified(double x, const Model &m) {
   return m.Model::response(x) + x;
-  // ERR: calls-shapes.cpp:[[@LINE-1]]:10: error: grad: cannot differentiate virtual call to 'response' (which override runs is not known: call it qualified, 'Model::response', or make it non-virtual) in 'fitQualified'
+  // ERR: calls-shapes.cpp:[[@LINE-1]]:10: error: grad: cannot differentiate qualified call to virtual member function 'Model::response' (make it non-virtual) in 'fitQualified'
   // ERR: calls-shapes.cpp:[[@LINE-3]]:3: note: while differentiating 'fitQualified' requested here
 }
 
@@ -129,7 +130,28 @@ template <class T, class N> [[grad]] T power(T x, [[grad::nodiff]] N n) {
 }
 #endif
 
+// The other rewrite: the object's class is final, so the override that
+// runs is known.
+struct Base {
+  double k = 0.5;
+  virtual double response(double t) const { return std::tanh(k * t) * t; }
+  virtual ~Base() = default;
+};
+struct Leaf final : Base {
+  double response(double t) const override { return k * t * t; }
+};
+[[grad]] double fitLeaf(double x, const Leaf &m) { return m.response(x) + x; }
+
 int main() {
+  Leaf leaf, dleaf;
+  leaf.k = 0.7;
+  dleaf.k = 0;
+  double dl = 0;
+  fitLeaf_pullback(0.9, leaf, 1.0, &dl, &dleaf);
+  gradcheck::expect("leaf.x", dl, 2 * 0.7 * 0.9 + 1);
+  gradcheck::expect("leaf.k", dleaf.k, 0.9 * 0.9);
+  // CHECK: ok leaf.x
+  // CHECK: ok leaf.k
   gradcheck::check_grad("activate", activate, activate_pullback, 0.7, 1.3);
   // CHECK: ok activate.d0
   // CHECK: ok activate.d1

@@ -5,10 +5,10 @@
 // memory as another argument (pass a copy). The first part checks each
 // message and its location; the second compiles the rewrites under the
 // same names and checks their gradients against central finite
-// differences. Also the messages for a reference to part of the object a
-// member function is called on and for a grad::tensor taken by value and
-// written in a helper differentiated in two halves, without their rewrites
-// (see below).
+// differences; also a reference to part of the object a member function is
+// called on (pass a copy). The message for a grad::tensor taken by value and
+// written in a helper differentiated in two halves is checked without its
+// rewrite (see below).
 // RUN: not %gradxx -fsyntax-only -DERRORS %s 2>&1 | %FileCheck-strict %s --check-prefix=ERR
 // RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
 #include "gradcheck.h"
@@ -113,9 +113,10 @@ struct Spring {
   return u[0] * u[1] + u[2] * u[1];
 }
 
-// (Its rewrite is not checked here: passed a local copy, 'double e = s.k;
-// s.stretch(e);', the pullback calls stretch's pullback with the copy as
-// stretch left it, not as it was on entry: a wrong derivative in k.)
+// Its rewrite, a local copy (which the method writes, not the object):
+// checked below; it gave a wrong derivative in k before methods wrote
+// their reference arguments in place (test/members/writes-reference-args.cpp).
+// ADVICE: (pass a copy)
 // ERR: memory-calls.cpp:[[@LINE+4]]:13: error: grad: cannot differentiate call to 'stretch' passing 's.k' by reference, which is part of the object it is called on (pass a copy) in 'spring'
 // ERR: memory-calls.cpp:[[@LINE+1]]:3: note: while differentiating 'spring' requested here
 [[grad]] double spring(double k, double x) {
@@ -130,20 +131,54 @@ struct Spring {
   relax(u[1], nb, 3);
   return u[0] * u[1] + u[2] * u[1];
 }
+[[grad]] double spring(double k, double x) {
+  Spring s{k};
+  double e = s.k;
+  s.stretch(e);
+  return s.k * x + e;
+}
 #endif
 
 // A helper that adds a penalty of a tensor to an accumulator, working on
-// its own copy of the tensor. (Its rewrite is not checked here: copied into
-// a local grad::tensor, the helper's reverse half indexes a shadow tensor
-// that was never sized, an assertion in tensor::operator[].)
+// its own copy of the tensor: rewritten with a local std::vector. (A local
+// grad::tensor there is refused: its adjoint's shape is set at run time,
+// and the reverse half indexed an unsized shadow before, an assertion in
+// tensor::operator[].)
+// ADVICE: (take it by const reference and copy its elements into a local std::vector)
 #ifdef ERRORS
-// ERR: memory-calls.cpp:[[@LINE+1]]:42: error: grad: cannot differentiate parameter 't' of type 'grad::tensor<double>' passed by value and written in a helper whose arguments change before the reverse sweep (take it by const reference and copy it into a local) in 'penalty'
+// ERR: memory-calls.cpp:[[@LINE+1]]:42: error: grad: cannot differentiate parameter 't' of type 'grad::tensor<double>' passed by value and written in a helper whose arguments change before the reverse sweep (take it by const reference and copy its elements into a local std::vector) in 'penalty'
 static void penalty(grad::tensor<double> t, double &acc) {
   t[0] *= t[1];
   acc += t[0] * t[0] + std::sin(t[1]);
 }
 // ERR: memory-calls.cpp:[[@LINE+4]]:3: note: while differentiating 'penalty', called here
 // ERR: memory-calls.cpp:[[@LINE+1]]:3: note: while differentiating 'loss' requested here
+[[grad]] double loss(const grad::tensor<double> &x, double w) {
+  double acc = w * w;
+  penalty(x, acc);
+  return acc * w;
+}
+static void penalty_tensor(const grad::tensor<double> &t0, double &acc) {
+  // ERR: memory-calls.cpp:[[@LINE+1]]:24: error: grad: cannot differentiate local 't' of type 'grad::tensor<double>' (its adjoint's shape is set at run time; a std::vector's is carried over) in a function differentiated in two halves (a helper that writes through a parameter, called from another differentiated function) in 'penalty_tensor'
+  grad::tensor<double> t = t0;
+  t[0] *= t[1];
+  acc += t[0] * t[0] + std::sin(t[1]);
+}
+// ERR: memory-calls.cpp:[[@LINE+4]]:3: note: while differentiating 'penalty_tensor', called here
+// ERR: memory-calls.cpp:[[@LINE+1]]:3: note: while differentiating 'loss_tensor' requested here
+[[grad]] double loss_tensor(const grad::tensor<double> &x, double w) {
+  double acc = w * w;
+  penalty_tensor(x, acc);
+  return acc * w;
+}
+#else
+static void penalty(const grad::tensor<double> &t0, double &acc) {
+  std::vector<double> t(t0.size());
+  for (std::size_t i = 0; i < t.size(); ++i)
+    t[i] = t0[i];
+  t[0] *= t[1];
+  acc += t[0] * t[0] + std::sin(t[1]);
+}
 [[grad]] double loss(const grad::tensor<double> &x, double w) {
   double acc = w * w;
   penalty(x, acc);
@@ -162,5 +197,30 @@ int main() {
   // CHECK: ok smooth.d0
   // CHECK: ok smooth.d1
   // CHECK: ok smooth.d2
+#ifndef ERRORS
+  gradcheck::check_grad("spring", spring, spring_pullback, 0.7, 1.2);
+  grad::tensor<double> x({2}), dx({2});
+  x[0] = 0.7;
+  x[1] = -0.4;
+  double dw = 0;
+  loss_pullback(x, 1.3, 1.0, &dx, &dw);
+  for (int i = 0; i < 2; ++i)
+    gradcheck::expect("loss.x" + std::to_string(i), dx[i],
+                      gradcheck::fd(
+                          [&](double a) {
+                            grad::tensor<double> y = x;
+                            y[i] = a;
+                            return loss(y, 1.3);
+                          },
+                          0, x[i]));
+  gradcheck::expect("loss.w", dw, gradcheck::fd(
+                                      [&](double w) { return loss(x, w); }, 0,
+                                      1.3));
+#endif
+  // CHECK: ok spring.d0
+  // CHECK: ok spring.d1
+  // CHECK: ok loss.x0
+  // CHECK: ok loss.x1
+  // CHECK: ok loss.w
   return gradcheck::failures();
 }

@@ -67,7 +67,7 @@ struct N {
 };
 [[grad]] double virt(double x, const Shape &sh) {
   return sh.area(x);
-  // CHECK: call-shapes.cpp:[[@LINE-1]]:10: error: grad: cannot differentiate virtual call to 'area' (which override runs is not known: call it qualified, 'Shape::area', or make it non-virtual) in 'virt'
+  // CHECK: call-shapes.cpp:[[@LINE-1]]:10: error: grad: cannot differentiate virtual call to 'area' (which override runs is not known: make it non-virtual, or declare the class of the object 'final') in 'virt'
 }
 [[grad]] double viaPointer(double x, double (*g)(double)) {
   return g(x);
