@@ -16,6 +16,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
+#include "clang/Sema/Scope.h"
 #include "clang/Sema/Sema.h"
 #include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/raw_ostream.h"
@@ -647,11 +648,22 @@ void Differentiator::reportBodilessPushforwards() {
 }
 
 void Differentiator::finish() {
-  llvm::TimeTraceScope Scope("grad: end of translation unit");
+  llvm::TimeTraceScope Trace("grad: end of translation unit");
+  // The parser has left the translation unit's scope; Sema declares the
+  // builtins it meets while instantiating (`__builtin_memcpy` in an
+  // implicit copy assignment) into TUScope, which must not be null.
+  std::optional<Scope> TU;
+  if (!S.TUScope) {
+    TU.emplace(nullptr, Scope::DeclScope, S.Diags);
+    TU->setEntity(S.Context.getTranslationUnitDecl());
+    S.TUScope = &*TU;
+  }
   defineUntilNothingNew();
   reportBodilessPullbacks();
   reportBodilessPushforwards();
   S.PerformPendingInstantiations();
+  if (TU)
+    S.TUScope = nullptr;
 }
 
 //===----------------------------------------------------------------------===//

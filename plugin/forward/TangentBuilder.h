@@ -479,6 +479,9 @@ private:
   /// one.
   bool runtimeHelper(const CallExpr *CE, const FunctionDecl *FD, bool NeedT,
                      VT &Out);
+  /// `check_shape(*d_x, x, what)` in a pullback pushed forward: the same
+  /// check on the adjoint's tangent.
+  VT shapeCheckCall(const clang::CallExpr *CE, const clang::FunctionDecl *FD);
   /// The runtime's `zero(x)`, `accumulate(dst, src)` (linear: the same call
   /// on the tangents) and, in linear mode, `shadow_free(p)`.
   VT linearRuntimeCall(const CallExpr *CE, const FunctionDecl *FD);

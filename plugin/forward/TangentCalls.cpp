@@ -660,6 +660,11 @@ bool TangentBuilder::runtimeHelper(const CallExpr *CE, const FunctionDecl *FD,
   // `verify_reread(now, then, what)` is `now`.
   if (CE->getNumArgs() == 3 && isRuntimeDetail(FD, {"verify_reread"}))
     Out = expr(CE->getArg(0), NeedT);
+  // `check_shape(*d_x, x, what)` at a pullback's entry: the adjoint's
+  // tangent, which stands in for it (a Hessian-vector product's output),
+  // has the shape.
+  else if (CE->getNumArgs() >= 3 && isRuntimeDetail(FD, {"check_shape"}))
+    Out = shapeCheckCall(CE, FD);
   // The runtime's `zeroed<T>()` (a struct's zero shadow) is a constant.
   else if (CE->getNumArgs() == 0 && isRuntimeDetail(FD, {"zeroed"}))
     Out = {B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), {}), nullptr};
@@ -677,6 +682,19 @@ bool TangentBuilder::runtimeHelper(const CallExpr *CE, const FunctionDecl *FD,
   else
     return false;
   return true;
+}
+
+VT TangentBuilder::shapeCheckCall(const CallExpr *CE, const FunctionDecl *FD) {
+  AllowDropped = true;
+  VT Adj = expr(CE->getArg(0), true);
+  AllowDropped = false;
+  VT Val = expr(CE->getArg(1), false);
+  VT What = expr(CE->getArg(2), false);
+  if (!Adj.T || !Val.V || !What.V)
+    return {fail(CE, "entry check of an adjoint without a tangent"), nullptr};
+  return {B.call(B.funcRef(const_cast<FunctionDecl *>(FD)),
+                 {Adj.T, Val.V, What.V}),
+          nullptr};
 }
 
 VT TangentBuilder::accessorCall(const CallExpr *CE, const FunctionDecl *FD,
