@@ -46,7 +46,8 @@ LambdaInfo *Differentiator::lambdaInfo(const Expr *Callable,
   if (F && F->isTemplated()) {
     report(S.Diags, Diag::UnsupportedConstruct, Callable->getExprLoc())
         << "generic lambda used where the types of its arguments are not "
-           "known (call it with arguments)"
+           "known (give its parameters types, such as 'double z', or call "
+           "it with arguments)"
         << Primal->getNameAsString();
     Note();
     return nullptr;

@@ -420,12 +420,17 @@ VT TangentBuilder::pushforwardCall(const CallExpr *CE, const FunctionDecl *FD) {
   Only.resize(NP);
   bool Narrow = narrowReadOnly(FD, Args, Drop, Only);
   // Vector mode and a user's scalar NAME_pushforward: the user's
-  // derivative wins, called once per lane.
+  // derivative wins, called once per lane (unless the user also declared
+  // the overload taking grad::lanes, which is called as it is).
   if (Lanes && !Narrow && !llvm::is_contained(Drop, true)) {
-    PullbackSignature Scalar;
+    PullbackSignature Scalar, Vector;
     std::string W;
-    if (computePushforwardSignature(S, const_cast<FunctionDecl *>(FD), Only,
-                                    Scalar, W, 0))
+    auto *F = const_cast<FunctionDecl *>(FD);
+    bool UserLanes =
+        computePushforwardSignature(S, F, Only, Vector, W, Lanes) &&
+        D.userDerivative(FD, Vector);
+    if (!UserLanes &&
+        computePushforwardSignature(S, F, Only, Scalar, W, 0))
       if (FunctionDecl *User = D.userDerivative(FD, Scalar))
         return perLaneCall(CE, FD, User, Scalar, Args);
   }

@@ -235,8 +235,9 @@ Expr *PullbackBuilder::record(const Expr *Key, Expr *Value) {
     return unsupported(Key, "value of " + spelled(Key) + ", of type '" +
                                 T.getAsString(Ctx.getPrintingPolicy()) +
                                 "' without a default constructor, kept for "
-                                "the reverse sweep (initialise a local "
-                                "with it first)");
+                                "the reverse sweep (pass it by const "
+                                "reference, or give the class a default "
+                                "constructor)");
   VarDecl *Tmp = hoist("_t", T);
   Cur->push_back(B.assign(B.ref(Tmp), Value));
   Values[strip(Key)] = Tmp;

@@ -223,8 +223,15 @@ bool PullbackBuilder::fillStorageArg(QualType T, const CXXConstructExpr *CE,
     unsupported(A, "argument '" + spelled(A) + "' of a constructor of '" +
                        T.getAsString() +
                        "' that does more than copy its parameters into "
-                       "members (write the members from braces or "
-                       "assignments)");
+                       "members" +
+                       (RD && RD->isInStdNamespace()
+                            // (Its members are private: a random
+                            // distribution's parameters, say.)
+                            ? " (construct it from values without "
+                              "derivatives, then scale or shift what it "
+                              "gives)"
+                            : " (write the members from braces or "
+                              "assignments)"));
   else
     unsupported(A, "constructor argument '" + spelled(A) + "' of '" +
                        T.getAsString() + "'");

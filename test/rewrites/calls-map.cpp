@@ -60,10 +60,10 @@ static double softplus(double z) { return std::log1p(std::exp(z)); }
   // ERR: calls-map.cpp:[[@LINE-4]]:3: note: while differentiating 'decay' requested here
 }
 
-// ADVICE: (call it with arguments)
+// ADVICE: (give its parameters types, such as 'double z', or call it with arguments)
 [[grad]] double generic(const V &x) {
   return grad::sum(grad::map([](auto z) { return z * std::sin(z); }, x));
-  // ERR: calls-map.cpp:[[@LINE-1]]:30: error: grad: cannot differentiate generic lambda used where the types of its arguments are not known (call it with arguments) in 'generic'
+  // ERR: calls-map.cpp:[[@LINE-1]]:30: error: grad: cannot differentiate generic lambda used where the types of its arguments are not known (give its parameters types, such as 'double z', or call it with arguments) in 'generic'
   // ERR: calls-map.cpp:[[@LINE-3]]:3: note: while differentiating 'generic' requested here
 }
 #else
@@ -105,6 +105,10 @@ static double softplus(double z) { return std::log1p(std::exp(z)); }
   for (std::size_t i = 0; i < x.size(); ++i)
     s += f(x[i]);
   return s;
+}
+// The other rewrite: the parameter given a type.
+[[grad]] double typed(const V &x) {
+  return grad::sum(grad::map([](double z) { return z * std::sin(z); }, x));
 }
 #endif
 
@@ -212,5 +216,15 @@ int main() {
   // CHECK: ok generic.x0
   // CHECK: ok generic.x1
   // CHECK: ok generic.x2
+#ifndef ERRORS
+  {
+    V dt(x.size(), 0.0);
+    typed_pullback(x, 1.0, &dt);
+    for (std::size_t i = 0; i < x.size(); ++i)
+      gradcheck::expect("typed.x" + std::to_string(i), dt[i],
+                        fdAt([](const V &v) { return typed(v); }, x, i));
+  }
+#endif
+  // CHECK: ok typed.x0
   return gradcheck::failures();
 }

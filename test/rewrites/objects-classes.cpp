@@ -175,12 +175,13 @@ static double wsum(const double *x, Window w) {
     s += x[w.idx[k]] * x[w.idx[k]];
   return s;
 }
-// ERR: objects-classes.cpp:[[@LINE+3]]:18: error: grad: cannot differentiate value of Window(IDX, 2), of type 'Window' without a default constructor, kept for the reverse sweep (initialise a local with it first) in 'picked'
+// ADVICE: (pass it by const reference, or give the class a default constructor)
+// ERR: objects-classes.cpp:[[@LINE+3]]:18: error: grad: cannot differentiate value of Window(IDX, 2), of type 'Window' without a default constructor, kept for the reverse sweep (pass it by const reference, or give the class a default constructor) in 'picked'
 // ERR: objects-classes.cpp:[[@LINE+1]]:3: note: while differentiating 'picked' requested here
 [[grad]] double picked(const double *x) {
   return wsum(x, Window(IDX, 2)) * x[1];
 }
-// ERR: objects-classes.cpp:[[@LINE+4]]:18: error: grad: cannot differentiate value of w, of type 'Window' without a default constructor, kept for the reverse sweep (initialise a local with it first) in 'picked_local'
+// ERR: objects-classes.cpp:[[@LINE+4]]:18: error: grad: cannot differentiate value of w, of type 'Window' without a default constructor, kept for the reverse sweep (pass it by const reference, or give the class a default constructor) in 'picked_local'
 // ERR: objects-classes.cpp:[[@LINE+1]]:3: note: while differentiating 'picked_local' requested here
 [[grad]] double picked_local(const double *x) {
   Window w(IDX, 2);
@@ -199,11 +200,11 @@ static double wsum(const double *x, const Window &w) {
 #endif
 
 // --- A local of a standard class whose constructor does more than copy
-// its parameters into members (its members are private: the rewrite the
-// message suggests cannot be written; a sample of the standard normal
-// distribution, scaled, is accepted and is what the test checks).
+// its parameters into members (its members are private): constructed from
+// constants, what it gives scaled and shifted.
+// ADVICE: (construct it from values without derivatives, then scale or shift what it gives)
 #ifdef ERRORS
-// ERR: objects-classes.cpp:[[@LINE+4]]:39: error: grad: cannot differentiate argument 'mu' of a constructor of 'std::normal_distribution<double>' that does more than copy its parameters into members (write the members from braces or assignments) in 'noisy'
+// ERR: objects-classes.cpp:[[@LINE+4]]:39: error: grad: cannot differentiate argument 'mu' of a constructor of 'std::normal_distribution<double>' that does more than copy its parameters into members (construct it from values without derivatives, then scale or shift what it gives) in 'noisy'
 // ERR: objects-classes.cpp:[[@LINE+1]]:3: note: while differentiating 'noisy' requested here
 [[grad]] double noisy(double mu, double sigma) {
   std::mt19937 gen(42);

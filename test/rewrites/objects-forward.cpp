@@ -7,9 +7,9 @@
 // suggested rewrite is refused too, kept with the refused rewrite and the
 // form that is accepted: a member function returning a std::vector (a free
 // function returning it has no pushforward either; one writing an output
-// parameter is accepted), and a user's scalar pushforward of a callee
-// taking a pointer, called in vector mode (an overload taking grad::lanes
-// beside it is not used; one in its place is).
+// parameter is accepted). A user's scalar pushforward of a callee taking
+// a pointer, called in vector mode: the overload taking grad::lanes the
+// message suggests, declared beside it, is used (it was not before).
 // RUN: not %gradxx -fsyntax-only -DERRORS %s 2>&1 | %FileCheck-strict %s --check-prefix=ERR
 // RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
 #include "gradcheck.h"
@@ -107,15 +107,13 @@ static void forward(const Layer &l, const std::vector<double> &h,
 #endif
 
 // --- A user's pushforward of a callee that takes a pointer, in vector
-// mode: normalises a 2-vector in place. With the overload taking lanes
-// that the message suggests declared beside the scalar one, the scalar
-// one is still found and refused; the overload alone is used.
+// mode: normalises a 2-vector in place. The overload taking lanes that the
+// message suggests, declared beside the scalar one, is the one called.
 static void normalize(double *v) {
   double n = std::hypot(v[0], v[1]);
   v[0] /= n;
   v[1] /= n;
 }
-#ifdef ERRORS
 void normalize_pushforward(double *v, double *t_v) {
   double n = std::hypot(v[0], v[1]);
   double u0 = v[0] / n, u1 = v[1] / n;
@@ -125,7 +123,16 @@ void normalize_pushforward(double *v, double *t_v) {
   v[0] = u0;
   v[1] = u1;
 }
-#endif
+#ifdef ERRORS
+// ADVICE: (lanes are passed one at a time for floating scalar parameters only: declare an overload taking grad::lanes)
+[[grad::forward("lanes=2")]] double heading(double x, double y) {
+  double v[2] = {x, y};
+  // ERR: objects-forward.cpp:[[@LINE+2]]:13: error: grad: cannot differentiate call to 'normalize', whose user pushforward 'normalize_pushforward' has scalar tangents, in vector mode (lanes are passed one at a time for floating scalar parameters only: declare an overload taking grad::lanes) in 'heading' in forward mode
+  // ERR: objects-forward.cpp:[[@LINE-3]]:3: note: while differentiating 'heading' requested here
+  normalize(v);
+  return v[0] * x + v[1] * v[1];
+}
+#else
 void normalize_pushforward(double *v, grad::lanes<double, 2> *t_v) {
   double n = std::hypot(v[0], v[1]);
   double u0 = v[0] / n, u1 = v[1] / n;
@@ -137,11 +144,10 @@ void normalize_pushforward(double *v, grad::lanes<double, 2> *t_v) {
 }
 [[grad::forward("lanes=2")]] double heading(double x, double y) {
   double v[2] = {x, y};
-  // ERR: objects-forward.cpp:[[@LINE+2]]:13: error: grad: cannot differentiate call to 'normalize', whose user pushforward 'normalize_pushforward' has scalar tangents, in vector mode (lanes are passed one at a time for floating scalar parameters only: declare an overload taking grad::lanes) in 'heading' in forward mode
-  // ERR: objects-forward.cpp:[[@LINE-3]]:3: note: while differentiating 'heading' requested here
   normalize(v);
   return v[0] * x + v[1] * v[1];
 }
+#endif
 
 int main() {
 #ifndef ERRORS

@@ -1,0 +1,94 @@
+// The refusals quoted in docs/supported.md, section "Callables": lambdas
+// capturing arrays by value, immediately invoked lambdas and std::function
+// locals in a vector pullback, lambdas in forward mode, member calls of
+// lambdas capturing `this`, std::function parameters.
+// RUN: not %gradxx -fsyntax-only %s 2>&1 | %FileCheck-strict %s
+#include <grad/grad.h>
+#include <algorithm>
+#include <functional>
+
+// Capturing an array by value.
+namespace ca {
+[[grad]] double f(double x) {
+  double a[2] = {x, 2 * x};
+  auto g = [a](double t) { return a[0] * t; };
+  // CHECK: callables.cpp:[[@LINE+1]]:10: error: grad: cannot differentiate call of lambda 'g', which captures the array 'a' by value (capture it by reference) in 'f'
+  return g(x);
+}
+} // namespace ca
+
+// Immediately invoked lambdas, vector pullback: accepted (the page quotes
+// "use of the adjoint 'd_ret' as a value"); a named lambda without
+// parameters is refused with that message.
+namespace ii {
+[[grad("lanes=2")]] double f(double x, double y) {
+  double r = [&] { return x * y + x; }();
+  return r;
+}
+} // namespace ii
+namespace in {
+[[grad("lanes=2")]] double f(double x, double y) {
+  auto g = [&] { return x * y + x; };
+  // CHECK: callables.cpp:[[@LINE+1]]:3: error: grad: cannot build the vector pullback of 'f': use of the adjoint 'd_ret' as a value
+  return g() * x;
+}
+} // namespace in
+
+// Capturing `this`, reading members: the member function's call in
+// forward mode.
+struct Model {
+  double w;
+  double run(double x) const {
+    auto g = [this](double t) { return w * t; };
+    return g(x);
+  }
+};
+namespace ct {
+[[grad::forward]] double f(double x, double w) {
+  Model m{w};
+  // CHECK: callables.cpp:[[@LINE+1]]:10: error: grad: cannot differentiate call to member function 'run' in 'f' in forward mode
+  return m.run(x);
+}
+} // namespace ct
+
+// Lambdas passed to other functions, forward mode.
+namespace lp {
+[[grad::forward]] void f(const double *a, double *b) {
+  // CHECK: callables.cpp:[[@LINE+1]]:31: error: grad: cannot differentiate lambda expression in 'f' in forward mode
+  std::transform(a, a + 3, b, [](double v) { return v * v; });
+}
+} // namespace lp
+
+// A local std::function, then only called: vector pullback; assigned
+// again: forward mode.
+namespace sf {
+[[grad("lanes=2")]] double f(double x, double y) {
+  std::function<double(double)> g = [&](double t) { return t * y; };
+  // CHECK: callables.cpp:[[@LINE+1]]:3: error: grad: cannot build the vector pullback of 'f': use of the adjoint 'd_ret' as a value
+  return g(x) * g(y);
+}
+} // namespace sf
+namespace sa {
+[[grad::forward]] double f(double x) {
+  // CHECK: callables.cpp:[[@LINE+1]]:37: error: grad: cannot differentiate lambda expression in 'f' in forward mode
+  std::function<double(double)> g = [](double t) { return t * t; };
+  // CHECK: callables.cpp:[[@LINE+1]]:7: error: grad: cannot differentiate lambda expression in 'f' in forward mode
+  g = [](double t) { return t; };
+  return g(x);
+}
+} // namespace sa
+
+// std::function parameters, reverse and forward.
+namespace pr {
+[[grad]] double f(double x, const std::function<double(double)> &g) {
+  return g(x) * x;
+}
+} // namespace pr
+// (The error is inside <functional>, at the call std::function makes.)
+// CHECK: {{.*}}std_function.h:{{[0-9]+}}:{{[0-9]+}}: error: grad: cannot differentiate call through the function pointer '_M_invoker' in 'operator()'
+namespace pf {
+[[grad::forward]] double f(double x, const std::function<double(double)> &g) {
+  // CHECK: callables.cpp:[[@LINE+1]]:10: error: grad: cannot differentiate call operator of 'std::function<double (double)>' (forward mode does not differentiate member functions yet) in 'f' in forward mode
+  return g(x) * x;
+}
+} // namespace pf
