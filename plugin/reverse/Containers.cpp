@@ -287,10 +287,11 @@ bool PullbackBuilder::forwardSwapOperand(VectorMutation &M) {
 
 bool PullbackBuilder::forwardInsertOperands(VectorMutation &M) {
   ArrayRef<const Expr *> Args = M.Args;
-  bool One = Args.size() == 2 && isFloating(strip(Args[1])->getType());
+  // (The value as converted to the element type: `v.insert(p, 2, 0)`.)
+  bool One = Args.size() == 2 && isFloating(Args[1]->getType());
   bool Fill = Args.size() == 3 &&
               Args[1]->getType()->isIntegralOrEnumerationType() &&
-              isFloating(strip(Args[2])->getType());
+              isFloating(Args[2]->getType());
   bool Range = Args.size() == 3 && pointerRange(Args[1], Args[2]);
   if (!One && !Fill && !Range)
     return unsupported(M.CE, "call to 'insert' with these arguments (insert "
