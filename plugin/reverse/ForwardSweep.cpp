@@ -229,6 +229,20 @@ Expr *PullbackBuilder::record(const Expr *Key, Expr *Value) {
   QualType T = Value->getType().getNonReferenceType().getUnqualifiedType();
   if (T->isRecordType())
     T = T.getCanonicalType().getUnqualifiedType();
+  // An array cannot be kept by assignment; a static array of constants
+  // (`std::span<const int, 3>(IDX)`'s argument) is read again as it is.
+  if (const ArrayType *AT = Ctx.getAsArrayType(T)) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(Value->IgnoreParenImpCasts());
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (AT->getElementType().isConstQualified() && VD &&
+        VD->hasGlobalStorage())
+      return Value;
+    return unsupported(Key, "value of " + spelled(Key) + ", an array of "
+                                "type '" +
+                                T.getAsString(Ctx.getPrintingPolicy()) +
+                                "' kept for the reverse sweep (declare the "
+                                "array const at namespace scope)");
+  }
   if (const auto *RD = T->getAsCXXRecordDecl();
       RD && RD->hasDefinition() && !RD->hasDefaultConstructor() &&
       !isPlainRecord(T)) // (those start as zero bytes: see hoist)

@@ -201,11 +201,16 @@ Expr *PullbackBuilder::adjointTarget(const Expr *Arg, Stmts &Out,
   // runtime's core; other classes: grad::zeros_like, a tensor's.)
   auto Zero = [&]() -> Expr * {
     bool Std = isStdClass(T, "vector") || isStdClass(T, "array");
+    const auto *RD = T->getAsCXXRecordDecl();
+    bool Tensor = RD && RD->getIdentifier() && RD->getName() == "tensor" &&
+                  StringRef(RD->getQualifiedNameAsString())
+                      .starts_with("grad::");
     Expr *Init = !T->isRecordType() || isPlainRecord(T) ? B.zero(T)
-                 : Std ? B.callRuntime("zero_like", {}, {val(K)})
-                       : B.callGrad("zeros_like", {val(K)});
+                 : Std    ? B.callRuntime("zero_like", {}, {val(K)})
+                 : Tensor ? B.callGrad("zeros_like", {val(K)})
+                          : nullptr; // (a class owning a container)
     if (!Init)
-      return unsupported(K, "argument " + spelled(K) + " of type '" +
+      return unsupported(K, "argument '" + spelled(K) + "' of type '" +
                                 T.getAsString(Ctx.getPrintingPolicy()) +
                                 "', whose adjoint cannot be made here (bind "
                                 "it to a local first)");

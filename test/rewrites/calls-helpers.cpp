@@ -156,13 +156,12 @@ struct Rule {
 static Poly makePoly(double x, double y) { return Poly{{x, y, x * y}}; }
 
 #ifdef ERRORS
-// (Only without <grad/grad.h>: with it, a clang error in generated code,
-// see the report.)
+// (With <grad/grad.h> too: test/diagnostics/owner-temporary-adjoint.cpp.)
 // ADVICE: (bind it to a local first)
 [[grad]] double polyArea(double x, double y) {
   Rule r{0.25};
   return r.integrate(makePoly(x, y));
-  // ERR: calls-helpers.cpp:[[@LINE-1]]:22: error: grad: cannot differentiate argument makePoly(x, y) of type 'Poly', whose adjoint cannot be made here (bind it to a local first) in 'polyArea'
+  // ERR: calls-helpers.cpp:[[@LINE-1]]:22: error: grad: cannot differentiate argument 'makePoly(x, y)' of type 'Poly', whose adjoint cannot be made here (bind it to a local first) in 'polyArea'
   // ERR: calls-helpers.cpp:[[@LINE-4]]:3: note: while differentiating 'polyArea' requested here
 }
 #else
