@@ -226,7 +226,12 @@ before the memory ones), `memory` and `-NAME` are accepted):
              they were declared
 
 Construct features (issue 49: code nobody here wrote got wrong gradients
-in these; not in all or memory; `constructs` names all eleven):
+in these; not in all or memory; `constructs` names all eleven; refmethods,
+added after, is in no group so that the groups' seeds reproduce):
+  refmethods `RStep s{a}; s.step(e); s.pull(e);` (members writing a
+             `double &`, also in a loop and on array elements `w[j]`),
+             `ad.advance(st)` (a const member writing a `RState &`):
+             the advice audit of issue 54 found the call wrote a copy
   heapobj    a block with `double *h = new double(e);`, `HV *h = new
              HV{e, e, e};`, `HS *h = new HS{e, flag};` (a const method
              `h->get()`) or a `std::unique_ptr<double>`, written through
@@ -343,7 +348,7 @@ ALL_FEATURES = LEGACY_FEATURES + MEMORY_FEATURES + ("retwrite", "seqorder",
                                                     "switchbreak",
                                                     "rowrefs",
                                                     "vecpull") + \
-    CONSTRUCT_FEATURES
+    CONSTRUCT_FEATURES + ("refmethods",)
 # Names that stand for several features.
 GROUPS = {"memory": MEMORY_FEATURES, "all": LEGACY_FEATURES,
           "constructs": CONSTRUCT_FEATURES}
@@ -3291,8 +3296,11 @@ class Gen:
     # derivative reaches the result.
     def construct_kinds(self):
         kinds = []
-        if not self.f & set(CONSTRUCT_FEATURES) or not self.doubles():
+        if not self.f & (set(CONSTRUCT_FEATURES) | {"refmethods"}) or \
+                not self.doubles():
             return kinds
+        if self.on("refmethods"):
+            kinds += ["refmethod"] * 2
         for feature, kind in (("heapobj", "heapobj"), ("ptrptr", "ptrptr"),
                               ("argeffects", "argfx"),
                               ("refhelpers", "refhelper"),
@@ -4298,6 +4306,44 @@ class Gen:
         self.fold(t, E(" + ".join(terms), bound))
         self.close_block()
 
+    # refmethods: member functions writing their reference arguments.
+    def s_refmethod(self, depth):
+        """`RStep s{a}; double e = x;` then `s.step(e)` / `s.pull(e)` (members
+        writing a `double &`, also in a loop and on array elements `w[j]`),
+        `ad.advance(st)` (a const member writing a `RState &`), folded
+        with the object's member into a double in scope."""
+        r = self.rng
+        t = r.choice(self.doubles())
+        s, e, w, st = (self.new_name(c) for c in ("rs", "re", "rw", "rt"))
+        a = self.squash(self.expr(1), 1.0)
+        x = self.squash(self.expr(1), 1.0)
+        self.open_block()
+        self.emit(f"RStep {s}{{{self.dbl(a).text}}};")
+        self.emit(f"double {e} = {self.dbl(x).text};")
+        self.emit(f"double {w}[2] = {{{e}, 0.5 * {e}}};")
+        self.emit(f"RState {st}{{{e}, {s}.k}};")
+        self.emit(f"const RAdv {st}a{{0.125}};")
+        for _ in range(r.randint(1, 3)):
+            form = r.choice(["step", "pull", "loop", "elem", "adv"])
+            if form == "step":
+                self.emit(f"{s}.step({e});")
+            elif form == "pull":
+                self.emit(f"{s}.pull({e});")
+            elif form == "loop":
+                i = self.new_name("i")
+                self.emit(f"for (int {i} = 0; {i} < {r.randint(1, 3)}; "
+                          f"++{i})")
+                self.emit(f"  {s}.step({r.choice([e, w + '[' + i + ' % 2]'])});")
+            elif form == "elem":
+                self.emit(f"{s}.step({w}[{r.randint(0, 1)}]);")
+            else:
+                self.emit(f"{st}a.advance({st});")
+        # |k| <= 1, |e|, |w[j]| <= 2, |st.p|, |st.v| <= 2.
+        self.fold(t, E(f"{self.coef()} * {e} + {self.coef()} * {s}.k + "
+                       f"0.5 * {w}[0] * {w}[1] + 0.25 * {st}.p * {st}.v",
+                       1.5 * 2 + 1.5 + 0.5 * 4 + 0.25 * 4))
+        self.close_block()
+
     # --- functions ---------------------------------------------------------
     def function(self, name, annotated, protos):
         arity = self.rng.randint(1, 4)
@@ -4703,6 +4749,20 @@ static double dot2(const double *a, const double *b) {
 
 # Helpers of the construct features (issue 49), one string per feature.
 CONSTRUCT_HELPERS = {
+    "refmethods": """struct RStep {
+  double k;
+  void step(double &x) { k *= 0.5 * std::tanh(x); x = 0.5 * x + k; }
+  void pull(double &x) const { x = std::sin(x) * k; }
+};
+struct RState { double p, v; };
+struct RAdv {
+  double h;
+  void advance(RState &s) const {
+    s.v -= h * std::sin(s.p);
+    s.p = 0.5 * s.p + h * s.v;
+  }
+};
+""",
     "heapobj": """struct HV { double x, y, z; };
 struct HS {
   double v;
@@ -5307,7 +5367,7 @@ def generate(seed, n, features):
         out.append(VECTOR_VALUE_HELPERS)
     if "values" in features and "owners" in features:
         out.append(OWNER_VALUE_HELPERS)
-    for feature in CONSTRUCT_FEATURES:
+    for feature in CONSTRUCT_FEATURES + ("refmethods",):
         if feature in features and feature in CONSTRUCT_HELPERS:
             out.append(CONSTRUCT_HELPERS[feature])
     if protos:
