@@ -85,6 +85,19 @@ LambdaInfo *Differentiator::lambdaInfo(const Expr *Callable,
       Note();
       Info->Failed = true;
     }
+  // A lambda capturing another callable (`[&](double x) { return sq(x) +
+  // b * x; }`): its lifted function would take the closure as a
+  // parameter, a callable passed to a function.
+  for (const LiftedCapture &C : Info->Caps)
+    if (!Info->Failed && C.Var && initLambda(C.Var)) {
+      report(S.Diags, Diag::UnsupportedConstruct, L->getBeginLoc())
+          << "lambda capturing the lambda '" + C.Var->getNameAsString() +
+                 "' (make '" + C.Var->getNameAsString() +
+                 "' a function)"
+          << Primal->getNameAsString();
+      Note();
+      Info->Failed = true;
+    }
   for (const LiftedCapture &C : Info->Caps)
     if (C.This && !Info->Failed && C.Written) {
       // (Its writes would have to reach the object and its adjoint.)

@@ -176,9 +176,10 @@ Expr *Cloner::call(const CallExpr *CE) {
   SmallVector<Expr *, 4> Args;
   bool AnyDual = false;
   for (const Expr *A : CE->arguments()) {
-    if (isa<CXXDefaultArgExpr>(A))
-      break;
+    // (Default arguments too: the lifted call names the function anew.)
     Args.push_back(expr(A));
+    if (!Args.back())
+      return nullptr;
     AnyDual |= isDual(Args.back());
   }
   if (AnyDual) {
@@ -221,6 +222,8 @@ Expr *Cloner::expr(const Expr *E) {
     return IntegerLiteral::Create(Ctx, IL->getValue(), IL->getType(), B.Loc);
   if (const auto *BL = dyn_cast<CXXBoolLiteralExpr>(E))
     return B.boolLit(BL->getValue());
+  if (isa<CXXNullPtrLiteralExpr>(E))
+    return new (Ctx) CXXNullPtrLiteralExpr(Ctx.NullPtrTy, B.Loc);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
     return declRef(DRE);
   if (const auto *UO = dyn_cast<UnaryOperator>(E))
@@ -278,7 +281,15 @@ Stmt *Cloner::stmt(const Stmt *St) {
         return nullptr;
       }
       QualType T = type(VD->getType());
+      if (VD->getInit() && isa<LambdaExpr>(VD->getInit()->IgnoreImplicit())) {
+        fail(St, "lambda declared inside a lambda (write the body of '" +
+                     VD->getNameAsString() + "' where it is called)");
+        return nullptr;
+      }
       Expr *Init = VD->hasInit() ? expr(VD->getInit()) : nullptr;
+      // (Never a variable without the initializer that failed.)
+      if (VD->hasInit() && !Init)
+        return nullptr;
       if (T == Dual)
         Init = toDual(Init);
       VarDecl *NV = B.var(Fn, VD->getName(), T, Init);
