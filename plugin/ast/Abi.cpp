@@ -65,6 +65,21 @@ static QualType seedType(ASTContext &Ctx, QualType R) {
   return QualType();
 }
 
+/// False, with \p Why, if the class \p T of \p What holds a reference to
+/// floating data: no adjoint object of that class can be made.
+static bool referenceMembersOK(ASTContext &Ctx, QualType T,
+                               const std::string &What, std::string &Why) {
+  const FieldDecl *F = referenceMemberToFloating(T);
+  if (!F)
+    return true;
+  Why = What + " of type '" +
+        T.getNonReferenceType().getUnqualifiedType().getAsString(
+            Ctx.getPrintingPolicy()) +
+        "' holds the reference member '" + F->getNameAsString() +
+        "' (hold a copy of the value, or pass it as an argument)";
+  return false;
+}
+
 bool computeSignature(ASTContext &Ctx, const FunctionDecl *Primal,
                       const WrtMask &Wrt, StringRef Name,
                       PullbackSignature &Sig, std::string &Why) {
@@ -122,6 +137,9 @@ bool computeSignature(ASTContext &Ctx, const FunctionDecl *Primal,
     ParamClass C = classifyParam(Ctx, Primal->getParamDecl(I)->getType());
     if (C.Kind == ParamKind::None)
       continue;
+    if (!referenceMembersOK(Ctx, Primal->getParamDecl(I)->getType(),
+                            "parameter '" + Sig.ParamNames[I] + "'", Why))
+      return false;
     Sig.AdjointIndex.back() = Sig.ParamTypes.size();
     Sig.ParamNames.push_back(Fresh("d_" + Sig.ParamNames[I]));
     Sig.ParamTypes.push_back(Ctx.getPointerType(C.AdjointPointee));
@@ -130,6 +148,8 @@ bool computeSignature(ASTContext &Ctx, const FunctionDecl *Primal,
       Wrt.back()) {
     const auto *MD = cast<CXXMethodDecl>(Primal);
     QualType CT = Ctx.getRecordType(MD->getParent());
+    if (!referenceMembersOK(Ctx, CT, "the object", Why))
+      return false;
     Sig.ThisIndex = Sig.ParamTypes.size();
     Sig.ParamNames.push_back(Fresh("d_this"));
     Sig.ParamTypes.push_back(Ctx.getPointerType(CT));

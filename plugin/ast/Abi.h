@@ -50,6 +50,11 @@ bool isFloating(clang::QualType T);
 /// True for class types that carry floating data (containers, tensors,
 /// structs with floating members), recursively.
 bool hasFloatingData(clang::QualType T);
+/// The first reference member to floating data in the class \p T, its
+/// members by value or its bases (`struct Residual { const double &k; }`),
+/// or null: an object whose adjoint would have to refer to the adjoint of
+/// what the member refers to.
+const clang::FieldDecl *referenceMemberToFloating(clang::QualType T);
 ParamClass classifyParam(clang::ASTContext &Ctx, clang::QualType T);
 
 /// Which parameters of a primal get adjoints.

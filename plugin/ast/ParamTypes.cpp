@@ -70,6 +70,31 @@ static bool hasFloatingDataImpl(QualType T, unsigned Depth) {
 
 bool hasFloatingData(QualType T) { return hasFloatingDataImpl(T, 0); }
 
+static const FieldDecl *referenceMemberImpl(QualType T, unsigned Depth) {
+  const auto *RD = T.getCanonicalType()->getAsCXXRecordDecl();
+  // (Library classes hold references of their own, std::reference_wrapper
+  // or a view; closures are lifted from their lambdas.)
+  if (!RD || !RD->hasDefinition() || RD->isLambda() || Depth > 8 ||
+      RD->isInStdNamespace())
+    return nullptr;
+  for (const FieldDecl *F : RD->fields()) {
+    QualType FT = F->getType();
+    if (FT->isReferenceType() && hasFloatingData(FT.getNonReferenceType()))
+      return F;
+    if (!FT->isReferenceType())
+      if (const FieldDecl *In = referenceMemberImpl(FT, Depth + 1))
+        return In;
+  }
+  for (const CXXBaseSpecifier &B : RD->bases())
+    if (const FieldDecl *In = referenceMemberImpl(B.getType(), Depth + 1))
+      return In;
+  return nullptr;
+}
+
+const FieldDecl *referenceMemberToFloating(QualType T) {
+  return referenceMemberImpl(T.getNonReferenceType(), 0);
+}
+
 /// classifyParam for a pointer: to floating data, to rows of it, or a
 /// table of rows; ParamKind::None for any other.
 static ParamClass classifyPointerParam(ASTContext &Ctx, const PointerType *PT) {

@@ -40,6 +40,25 @@ bool isStdClass(QualType T, StringRef Name) {
          RD->getName() == Name;
 }
 
+bool isGradTensor(QualType T) {
+  const auto *RD = T.isNull() ? nullptr : T->getAsCXXRecordDecl();
+  if (!RD || !RD->getIdentifier() || RD->getName() != "tensor")
+    return false;
+  const auto *NS =
+      dyn_cast<NamespaceDecl>(RD->getDeclContext()->getEnclosingNamespaceContext());
+  return NS && NS->getIdentifier() && NS->getName() == "grad" &&
+         NS->getParent()->getRedeclContext()->isTranslationUnit();
+}
+
+StringRef containerName(QualType T) {
+  if (T.isNull())
+    return {};
+  for (StringRef N : {"vector", "array", "span"})
+    if (isStdClass(T, N))
+      return N;
+  return isGradTensor(T) ? "tensor" : StringRef();
+}
+
 /// `const double c;`, `const Vec3 v;`: a member the adjoint cannot write.
 static bool isConstFloating(const FieldDecl *F) {
   QualType T = F->getType();

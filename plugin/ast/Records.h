@@ -62,6 +62,15 @@ bool isElementOwner(clang::QualType T, std::string *Why = nullptr);
 /// (`isStdClass(T, "vector")`).
 bool isStdClass(clang::QualType T, llvm::StringRef Name);
 
+/// True if \p T is the runtime's `grad::tensor<...>` (not a user's class
+/// of that name).
+bool isGradTensor(clang::QualType T);
+
+/// The name of the library container \p T is: "vector", "array", "span"
+/// for the standard ones, "tensor" for grad::tensor; empty for any other
+/// class (a user's class named `vector` is a class like any other).
+llvm::StringRef containerName(clang::QualType T);
+
 /// True if \p T is a std::vector or std::array of std::vectors (of numbers,
 /// plain structs or such vectors again): `std::vector<std::vector<double>>`.
 /// Its shadow is a copy too (the inner sizes are the object's).

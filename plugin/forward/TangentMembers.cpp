@@ -216,11 +216,25 @@ VT TangentBuilder::memberCall(const CXXMemberCallExpr *MC, bool NeedT) {
   return constMember(MC, NeedT);
 }
 
+const FunctionDecl *TangentBuilder::primalOfGenerated(const FunctionDecl *MD) {
+  for (const auto &E : D.entries())
+    if (E->Pullback == MD || E->Fwd == MD || E->Rev == MD)
+      return E->Primal;
+  return nullptr;
+}
+
 VT TangentBuilder::undifferentiatedMember(const CXXMemberCallExpr *MC,
                                           const Expr *At,
                                           const std::string &What) {
-  return {fail(At, "call to member function '" +
-                       MC->getMethodDecl()->getName().str() + "'" + What +
+  // (In a pullback differentiated for a Hessian-vector product, the call
+  // of a member's generated pullback: named by the member the user wrote.)
+  // (What it writes are adjoints, not said.)
+  const FunctionDecl *Named = primalOfGenerated(MC->getMethodDecl());
+  std::string Why = Named ? std::string() : What;
+  if (!Named)
+    Named = MC->getMethodDecl();
+  return {fail(At, "call to member function '" + Named->getNameAsString() +
+                       "'" + Why +
                        " (forward mode does not differentiate member "
                        "functions yet: make it a free function taking "
                        "the object)"),
@@ -275,7 +289,13 @@ VT TangentBuilder::constMember(const CXXMemberCallExpr *MC, bool NeedT) {
       (floatingOrPointer(Obj->getType()) ||
        (Obj->getType()->isPointerType() &&
         floatingOrPointer(Obj->getType()->getPointeeType()))))
-    return {fail(MC, "call to member function '" + Name.str() +
+    return {fail(MC, (primalOfGenerated(MD) &&
+                              isa<CXXConstructorDecl>(primalOfGenerated(MD))
+                          ? "call to constructor '"
+                          : "call to member function '") +
+                         (primalOfGenerated(MD)
+                              ? primalOfGenerated(MD)->getNameAsString()
+                              : Name.str()) +
                          "' of a differentiated object"),
             nullptr};
   if (NeedT && floatingOrPointer(MC->getType()) &&

@@ -110,9 +110,8 @@ Expr *PullbackBuilder::aliasBase(const VarDecl *R, QualType Pointee,
       return B.addrOf(Obj);
     }
     // Into the elements of a container (v.data(), &v[i]).
-    if (RD->getIdentifier() && (RD->getName() == "vector" ||
-                                RD->getName() == "array" ||
-                                RD->getName() == "span")) {
+    if (llvm::is_contained({"vector", "array", "span"},
+                           containerName(Ctx.getRecordType(RD)))) {
       Expr *Data = B.memberCall(Obj, "data", {});
       Elements = Data && Ctx.hasSameUnqualifiedType(
                              Data->getType()->getPointeeType(), Pointee);
@@ -314,9 +313,9 @@ static bool holdsElementsOf(const VarDecl *R, QualType Pointee) {
     if (Ctx.hasSameUnqualifiedType(RT, Pointee))
       return true;
     const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
-    if (Spec && RD->getIdentifier() &&
-        (RD->getName() == "vector" || RD->getName() == "array" ||
-         RD->getName() == "span") &&
+    if (Spec &&
+        llvm::is_contained({"vector", "array", "span"},
+                           containerName(Ctx.getRecordType(RD))) &&
         Spec->getTemplateArgs().size() > 0 &&
         Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
       return Ctx.hasSameUnqualifiedType(

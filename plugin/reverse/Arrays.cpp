@@ -379,9 +379,7 @@ Expr *PullbackBuilder::localParamShadow(const ParmVarDecl *P) {
   if (Known != Adjoints.end())
     return B.ref(Known->second);
   QualType T = P->getType().getNonReferenceType();
-  StringRef RecName = T->getAsCXXRecordDecl()
-                          ? T->getAsCXXRecordDecl()->getName()
-                          : StringRef();
+  StringRef RecName = containerName(T);
   // Objects keeping their elements in a container member: a copy of the
   // entry value with its floating data zeroed (the sizes stay).
   bool Owner = shadowIsCopy(T);

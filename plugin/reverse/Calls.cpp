@@ -122,6 +122,14 @@ WrtMask PullbackBuilder::callMask(const FunctionDecl *FD,
   return M;
 }
 
+WrtMask PullbackBuilder::objectMask(const FunctionDecl *MD, const Expr *Obj) {
+  WrtMask M = fullMask(MD);
+  if (hasThisAdjoint(MD) && M.size() > MD->getNumParams() && Obj &&
+      !isa<CXXThisExpr>(strip(Obj)) && !memoryActive(Obj))
+    M.back() = false;
+  return M;
+}
+
 bool PullbackBuilder::temporaryObject(QualType PT, const Expr *K) const {
   QualType T = PT.getNonReferenceType();
   if (PT->isReferenceType() && !T.isConstQualified())
@@ -377,8 +385,7 @@ Expr *PullbackBuilder::hoistCall(const CallExpr *CE, Expr *Call, QualType RT,
     T = T.getCanonicalType().getUnqualifiedType();
   const auto *RD = T->getAsCXXRecordDecl();
   bool Sized = hasFloatingData(T) &&
-               (shadowIsCopy(T) || isStdClass(T, "vector") ||
-                (RD && RD->getIdentifier() && RD->getName() == "tensor"));
+               (shadowIsCopy(T) || isStdClass(T, "vector") || isGradTensor(T));
   if ((RD && RD->hasDefinition() && !RD->hasDefaultConstructor() &&
        !isPlainRecord(T)) ||
       (Sized && !Loops.empty()) || (isTuple(T) && hasFloatingData(T)))

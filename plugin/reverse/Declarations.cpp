@@ -340,9 +340,7 @@ bool PullbackBuilder::aliasIntoObjectBytes(const VarDecl *VD,
     // (`double *r = &m.data[i * n]`): at an offset from its data().
     if (!Act.memberPathOf(VD).empty())
       continue;
-    bool Container = RD->getIdentifier() &&
-                     llvm::is_contained({"vector", "array", "span", "tensor"},
-                                        RD->getName());
+    bool Container = !containerName(RT).empty();
     QualType ET = Container ? elementTypeOf(Ctx, RT) : QualType();
     // A container's own elements (or one of them as a whole, `const
     // std::vector<double> &row = m[i]`) are at an offset from its data().
@@ -395,9 +393,7 @@ PullbackBuilder::classifyStorage(QualType T) const {
               (Elem->isArithmeticType() ||
                (isPlainStruct(Elem) && !isComplex(Elem) && ElemRD &&
                 ElemRD->hasTrivialDefaultConstructor()));
-  StringRef RecName = T->isRecordType() && T->getAsCXXRecordDecl()
-                          ? T->getAsCXXRecordDecl()->getName()
-                          : StringRef();
+  StringRef RecName = containerName(T);
   bool Container = !L.IsArray && hasFloatingData(T);
   L.IsVector = Container && RecName == "vector";
   L.IsStdArray = Container && RecName == "array";

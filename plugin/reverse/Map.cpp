@@ -201,10 +201,7 @@ Expr *PullbackBuilder::adjointTarget(const Expr *Arg, Stmts &Out,
   // runtime's core; other classes: grad::zeros_like, a tensor's.)
   auto Zero = [&]() -> Expr * {
     bool Std = isStdClass(T, "vector") || isStdClass(T, "array");
-    const auto *RD = T->getAsCXXRecordDecl();
-    bool Tensor = RD && RD->getIdentifier() && RD->getName() == "tensor" &&
-                  StringRef(RD->getQualifiedNameAsString())
-                      .starts_with("grad::");
+    bool Tensor = isGradTensor(T);
     Expr *Init = !T->isRecordType() || isPlainRecord(T) ? B.zero(T)
                  : Std    ? B.callRuntime("zero_like", {}, {val(K)})
                  : Tensor ? B.callGrad("zeros_like", {val(K)})

@@ -328,7 +328,9 @@ Expr *PullbackBuilder::rebuildMethodCall(const CallExpr *CE, bool Need) {
   MethodObject MO = methodObject(MD, Obj, Arrow);
   if (methodObjectRefused(CE, MD, Obj, MO) || !memberArgsStable(MD, Args))
     return nullptr;
-  PullbackEntry *PE = D.calleePullback(MD, CE->getExprLoc(), Entry);
+  WrtMask Mask = objectMask(MD, Obj);
+  PullbackEntry *PE =
+      D.calleePullback(MD, CE->getExprLoc(), Entry, /*Queue=*/true, &Mask);
   if (!PE) {
     Failed = true;
     return nullptr;
@@ -747,7 +749,9 @@ void PullbackBuilder::backpropMethodCall(const CallExpr *CE, Expr *Adj,
     unsupported(CE, constructName(CE));
     return;
   }
-  PullbackEntry *PE = D.calleePullback(MD, CE->getExprLoc(), Entry);
+  WrtMask Mask = objectMask(MD, Obj);
+  PullbackEntry *PE =
+      D.calleePullback(MD, CE->getExprLoc(), Entry, /*Queue=*/true, &Mask);
   if (!PE) {
     Failed = true;
     return;

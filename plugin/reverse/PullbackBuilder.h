@@ -870,6 +870,10 @@ private:
   /// derivatives here.
   WrtMask callMask(const clang::FunctionDecl *FD,
                    llvm::ArrayRef<const clang::Expr *> Args);
+  /// The const member function \p MD's parameters, and its object only if
+  /// \p Obj reaches differentiated data (`r(a, b)` with `r` holding
+  /// references to data only: no adjoint object).
+  WrtMask objectMask(const clang::FunctionDecl *MD, const clang::Expr *Obj);
   /// True if \p A (a value, pointer or lvalue) reaches differentiated data.
   bool memoryActive(const clang::Expr *A);
   /// True if memory the callee reads through an argument may change before

@@ -409,6 +409,22 @@ bool PullbackBuilder::reverseHalfBody(Stmts &Rev, Stmts &Epilogue,
     F.TraverseStmt(St);
   for (Stmt *St : Epilogue)
     F.TraverseStmt(St);
+  if (F.Found && referenceMemberToFloating(F.Found->getType())) {
+    // (The forward half cannot record an object holding references.)
+    const ValueDecl *P = F.Found->getDecl();
+    unsupported(P, "parameter '" + P->getNameAsString() + "' of type '" +
+                       P->getType()
+                           .getNonReferenceType()
+                           .getUnqualifiedType()
+                           .getAsString(Ctx.getPrintingPolicy()) +
+                       "', which holds the reference member '" +
+                       referenceMemberToFloating(F.Found->getType())
+                           ->getNameAsString() +
+                       "', used by the reverse sweep of a function "
+                       "differentiated in two halves (call the object in "
+                       "the function that builds it)");
+    return false;
+  }
   if (F.Found) {
     unsupported(Primal, "reverse half reading parameter '" +
                             F.Found->getDecl()->getNameAsString() +

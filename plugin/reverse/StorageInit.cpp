@@ -211,8 +211,7 @@ bool PullbackBuilder::fillStorageArg(QualType T, const CXXConstructExpr *CE,
                                      unsigned N, unsigned I, const Expr *A,
                                      StorageInit &SI) {
   // v(n, x), tensor(shape, x): every element is x.
-  const auto *RD = T->getAsCXXRecordDecl();
-  bool Tensor = RD && RD->getIdentifier() && RD->getName() == "tensor";
+  bool Tensor = isGradTensor(T);
   if (N == 2 && I == 1 &&
       (CE->getArg(0)->getType()->isIntegralOrEnumerationType() ||
        (Tensor && CE->getArg(0)->getType()->isRecordType()))) {
@@ -224,7 +223,8 @@ bool PullbackBuilder::fillStorageArg(QualType T, const CXXConstructExpr *CE,
                        T.getAsString() +
                        "' that does more than copy its parameters into "
                        "members" +
-                       (RD && RD->isInStdNamespace()
+                       (T->getAsCXXRecordDecl() &&
+                                T->getAsCXXRecordDecl()->isInStdNamespace()
                             // (Its members are private: a random
                             // distribution's parameters, say.)
                             ? " (construct it from values without "

@@ -81,7 +81,7 @@ struct NoDef3 {
 };
 [[grad::hessian]] double hnodef(double x) {
   // CHECK-DAG: errors.cpp:[[@LINE+2]]:10: error: grad: cannot build the Hessian-vector product of 'hnodef': constructor call of 'NoDef3' (in its pullback) has no forward-mode derivative
-  // CHECK-DAG: errors.cpp:[[@LINE+1]]:3: error: grad: cannot build the Hessian-vector product of 'hnodef': call to member function 'constructor_pullback' of a differentiated object (in its pullback) has no forward-mode derivative
+  // CHECK-DAG: errors.cpp:[[@LINE+1]]:3: error: grad: cannot build the Hessian-vector product of 'hnodef': call to constructor 'NoDef3' of a differentiated object (in its pullback) has no forward-mode derivative
   NoDef3 s(x, 2 * x);
   return s.a * s.b;
 }
