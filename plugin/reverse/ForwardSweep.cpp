@@ -853,6 +853,16 @@ Expr *PullbackBuilder::rebuild(const Expr *E, bool Need, bool Plain) {
   // Anything else without derivatives is replayed as written.
   if (Plain)
     return Need ? record(K, replay(K)) : replay(K);
+  // `Poly p({a, b});` of a class that is not a struct of numbers.
+  if (const auto *CC = dyn_cast<CXXConstructExpr>(K);
+      CC && CC->getConstructor()->isUserProvided() &&
+      !CC->getConstructor()->isCopyOrMoveConstructor() &&
+      CC->getType()->getAsCXXRecordDecl() &&
+      !CC->getType()->getAsCXXRecordDecl()->isInStdNamespace())
+    return unsupported(K, constructName(K) +
+                              " by its constructor from differentiated "
+                              "values (construct it from values without "
+                              "derivatives, then assign its members)");
   return unsupported(K, constructName(K));
 }
 
