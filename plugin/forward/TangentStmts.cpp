@@ -522,8 +522,21 @@ bool TangentBuilder::bindHvp() {
   for (unsigned I = 0; I < N; ++I) {
     const ParmVarDecl *P = Def->getParamDecl(I);
     Vals[P] = Fn->getParamDecl(I);
-    if (int DI = H->Sig.AdjointIndex[I]; DI >= 0)
+    if (int DI = H->Sig.AdjointIndex[I]; DI >= 0) {
       Tans[P] = Fn->getParamDecl(DI);
+      // An object by value (`std::vector<double> v`): the body may write
+      // its copy (`v.push_back(y)`), and so the direction's copy.
+      QualType PT = P->getType();
+      if (classifyParam(Ctx, PT).Kind == ParamKind::Class &&
+          !PT->isReferenceType() &&
+          !Fn->getParamDecl(DI)->getType()->isPointerType()) {
+        VarDecl *TV = B.var(Fn, "_t_" + P->getNameAsString(),
+                            PT.getUnqualifiedType(),
+                            B.ref(Fn->getParamDecl(DI)));
+        emit(B.declStmt(TV));
+        Tans[P] = TV;
+      }
+    }
     if (int AI = PB.AdjointIndex[I]; AI >= 0) {
       // The pullback's adjoint output: its value is discarded, its tangent
       // is the product H v, accumulated into the HVP's adjoint.
