@@ -574,12 +574,12 @@ private:
   bool constMemberArgs(const CXXMemberCallExpr *MC, bool Carries,
                        const std::string &Returning,
                        SmallVectorImpl<Expr *> &Vs);
-  /// Reports \p MC, a member function forward mode does not differentiate.
   /// The member function \p MD as the user wrote it: the primal of a
   /// generated pullback or half (a pullback differentiated for a
   /// Hessian-vector product calls those); null if \p MD is written by the
   /// user.
   const FunctionDecl *primalOfGenerated(const FunctionDecl *MD);
+  /// Reports \p MC, a member function forward mode does not differentiate.
   VT undifferentiatedMember(const CXXMemberCallExpr *MC, const Expr *At,
                             const std::string &What);
   /// The tangent container's iterator at the index of the iterator \p X
