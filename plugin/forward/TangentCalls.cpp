@@ -662,9 +662,16 @@ VT TangentBuilder::linearRuntimeCall(const CallExpr *CE,
 bool TangentBuilder::runtimeHelper(const CallExpr *CE, const FunctionDecl *FD,
                                    bool NeedT, VT &Out) {
   // A pullback built in verify mode, pushed forward (HVP, vector pullback):
-  // `verify_reread(now, then, what)` is `now`.
+  // `verify_reread(now, then, what)` is `now`. ...
   if (CE->getNumArgs() == 3 && isRuntimeDetail(FD, {"verify_reread"}))
     Out = expr(CE->getArg(0), NeedT);
+  // Its other checks are the scalar pullback's: `verify_mix(h, v)` is `h`,
+  // `verify_recall` and `verify_iteration` are dropped.
+  else if (CE->getNumArgs() == 2 && isRuntimeDetail(FD, {"verify_mix"}))
+    Out = expr(CE->getArg(0), false);
+  else if (CE->getNumArgs() == 3 &&
+           isRuntimeDetail(FD, {"verify_recall", "verify_iteration"}))
+    Out = {};
   // `check_shape(*d_x, x, what)` at a pullback's entry: the adjoint's
   // tangent, which stands in for it (a Hessian-vector product's output),
   // has the shape.

@@ -329,7 +329,7 @@ Expr *PullbackBuilder::rebuildUserCall(const CallExpr *CE,
   Plans[strip(CE)] = P;
   if (!P.Split) {
     Expr *R = B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Args);
-    return Need ? record(CE, R) : R;
+    return Need ? record(CE, R) : verifyCallValue(CE, FD, R);
   }
   VarDecl *St = stackVar();
   if (!St)
@@ -491,6 +491,8 @@ void PullbackBuilder::backpropUserCall(const CallExpr *CE, Expr *Adj,
     }
     CA.Args.push_back(B.ref(St));
   }
+  if (!P.Split)
+    verifyRecall(CE, P, Out);
   Out.push_back(B.call(B.funcRef(Target), CA.Args));
   Out.insert(Out.end(), CA.After.begin(), CA.After.end());
   for (auto I = CA.Outs.rbegin(); I != CA.Outs.rend(); ++I)
@@ -711,6 +713,16 @@ bool PullbackBuilder::sharedRefArgument(const CallExpr *CE,
       if (MaybeJ && OneElement && distinctElements(Ctx, argFor(CE, I), AJ))
         continue;
     }
+    // Two references to numbers that may be the same (`upd(v[i], v[j])`):
+    // the callee's pullback checks at its entry, always, that they are not
+    // (distinctChecks; the same exactly when they start at one address).
+    QualType TI = FD->getParamDecl(I)->getType(),
+             TJ = FD->getParamDecl(J)->getType();
+    if (MaybeJ && TI->isReferenceType() && TJ->isReferenceType() &&
+        isFloating(TI.getNonReferenceType().getUnqualifiedType()) &&
+        Ctx.hasSameUnqualifiedType(TI.getNonReferenceType(),
+                                   TJ.getNonReferenceType()))
+      continue;
     // If the callee writes anything, its derivative would take a write
     // through one for none through the other: an error.
     if (!P.isConstQualified() || !writesNothing(FD)) {

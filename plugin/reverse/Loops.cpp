@@ -399,6 +399,7 @@ void PullbackBuilder::countedLoopBody(const Stmt *Body, LoopInfo *LI,
   LI->BodyFrame = Frames.size();
   BodyFwd.push_back(B.unop(UO_PreInc, B.ref(LI->Count)));
   unsigned RecomputedBefore = RecomputedLoops;
+  VarDecl *Hash = verifyIterationStart(Recomputable, LI, BodyFwd);
   stmt(Body, BodyFwd, BodyRev);
   if (LI->Flag)
     BodyFwd.push_back(pushValue(B.intLit(0, Ctx.getSizeType()),
@@ -406,8 +407,12 @@ void PullbackBuilder::countedLoopBody(const Stmt *Body, LoopInfo *LI,
   // Each iteration run again just before its reverse instead of recorded
   // (not inside another such loop, nor around one).
   if (Recomputable && !LI->Flag && !Failed && Half == SplitHalf::None &&
-      !RecomputeRoot && RecomputedLoops == RecomputedBefore)
-    recomputeIterations(Recomputable, Index, BodyFwd, BodyRev, Again);
+      !RecomputeRoot && RecomputedLoops == RecomputedBefore &&
+      recomputeIterations(Recomputable, Index, BodyFwd, BodyRev, Again) &&
+      Hash)
+    verifyIteration(Recomputable, Hash, BodyFwd, Again);
+  if (Hash)
+    IterationHashes.pop_back();
   Loops.pop_back();
   if (Index)
     RevIndex.erase(Index);

@@ -657,12 +657,50 @@ private:
   /// The forward sweep's read \p Read of read-only \p K, kept for
   /// verifyReread (verify mode); returns the value to use.
   clang::Expr *verifyRecord(const clang::Expr *K, clang::Expr *Read);
+  struct CallPlan;
+  /// Verify mode, in an iteration that may be run again for its reverse:
+  /// \p Read, a read of memory the function was given, mixed into the
+  /// iterations' hashes (IterationHashes); returns the value to use.
+  clang::Expr *verifyMix(const clang::Expr *K, clang::Expr *Read);
+  /// Verify mode, before the body of a loop whose iterations may be run
+  /// again (\p Recomputable): its hash, reset at each iteration's start.
+  clang::VarDecl *verifyIterationStart(const clang::ForStmt *Recomputable,
+                                       LoopInfo *LI, Stmts &BodyFwd);
+  /// Verify mode, the iterations of \p L run again: the hash of the first
+  /// run travels on the stack; the run again compares its own with it
+  /// (`verify_iteration`).
+  void verifyIteration(const clang::ForStmt *L, clang::VarDecl *Hash,
+                       Stmts &BodyFwd, Stmts &Again);
+  /// verifyRecord's keeping, whatever \p K's side effects.
+  clang::Expr *verifyKeep(const clang::Expr *K, clang::Expr *Read);
+  /// Verify mode: a call of \p FD is run again before its pullback and
+  /// compared with its value at the call (a free function returning a
+  /// number, reading memory, writing nothing).
+  bool verifiesCall(const clang::FunctionDecl *FD) const;
+  /// \p Call, the call \p CE as the forward sweep makes it, its value kept
+  /// when verifiesCall.
+  clang::Expr *verifyCallValue(const clang::CallExpr *CE,
+                               const clang::FunctionDecl *FD,
+                               clang::Expr *Call);
+  /// Before the pullback of the call \p CE (not split): `verify_recall(
+  /// g(args), kept, "...")`.
+  void verifyRecall(const clang::CallExpr *CE, const CallPlan &P,
+                    Stmts &Out);
   /// \p Now, the reverse sweep's re-read of \p K, compared with what the
   /// forward sweep read (verify mode).
   clang::Expr *verifyReread(const clang::Expr *K, clang::Expr *Now);
-  /// Checks at the entry of a [[grad]] function's pullback: adjoint
-  /// shapes; in verify mode, distinct parameters.
+  /// Checks at the entry of a pullback or forward half: distinct scalar
+  /// references; for a [[grad]] function's pullback, adjoint shapes and,
+  /// in verify mode, distinct parameters.
   void entryChecks(Stmts &Out);
+  /// Always, at a user pullback's entry: adjoint containers have the
+  /// shape of their parameters (`check_shape`).
+  void shapeChecks(Stmts &Out);
+  /// Pointer or reference parameters to one type, one of them written, do
+  /// not start at the same address: two references to one number always
+  /// (\p ScalarRefs, `check_distinct`), the others in verify mode
+  /// (`verify_distinct`).
+  void distinctChecks(Stmts &Out, bool ScalarRefs);
   /// `auto _verify_ = make_verify_tape(_stack, "...")`, or null.
   clang::VarDecl *verifyTape(clang::VarDecl *Stack);
   /// Parameters, globals and top-level locals are visible to the reverse
@@ -1078,6 +1116,12 @@ private:
   /// Verify mode: what the forward sweep read where the reverse sweep
   /// reads again (verifyRecord).
   llvm::DenseMap<const clang::Expr *, clang::VarDecl *> VerifyValues;
+  /// Verify mode: the temporaries of VerifyValues.
+  llvm::DenseSet<const clang::VarDecl *> VerifyTemps;
+  /// Verify mode: the hashes of what the iterations being built (of the
+  /// loops around whose iterations may be run again) read of their
+  /// caller's memory, outermost first.
+  llvm::SmallVector<clang::VarDecl *, 2> IterationHashes;
   /// Declarations of local structs and enums, first in the derivative.
   Stmts LocalTypes;
   llvm::DenseSet<const clang::Decl *> LocalTypeSet;

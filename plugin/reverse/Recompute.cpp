@@ -504,6 +504,8 @@ private:
 /// Values pushed on the stack by \p S (inner loops weighted).
 struct PushCounter : RecursiveASTVisitor<PushCounter> {
   const VarDecl *Stack;
+  /// Values verify mode keeps (not counted: verify changes no choice).
+  const llvm::DenseSet<const VarDecl *> *Skip;
   unsigned Weight = 1, Count = 0;
   bool loopBody(Stmt *S) {
     unsigned Saved = Weight;
@@ -519,10 +521,10 @@ struct PushCounter : RecursiveASTVisitor<PushCounter> {
     const auto *M = MC->getMethodDecl();
     if (M && M->getIdentifier() &&
         refVar(MC->getImplicitObjectArgument()) == Stack) {
-      if (M->getName() == "push")
-        Count += Weight;
-      else if (M->getName() == "push_all")
-        Count += Weight * MC->getNumArgs();
+      if (M->getName() == "push" || M->getName() == "push_all")
+        for (const Expr *A : MC->arguments())
+          if (!Skip->count(refVar(A->IgnoreParenImpCasts())))
+            Count += Weight;
     }
     return true;
   }
@@ -543,6 +545,7 @@ unsigned PullbackBuilder::pushCount(ArrayRef<Stmt *> Sts) const {
     return 0;
   PushCounter C;
   C.Stack = Stack;
+  C.Skip = &VerifyTemps;
   for (Stmt *S : Sts)
     C.TraverseStmt(S);
   return C.Count;

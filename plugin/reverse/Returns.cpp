@@ -350,7 +350,9 @@ bool PullbackBuilder::forwardHalfBody(Stmts &Fwd,
                                       ArrayRef<const VarDecl *> FwdAdjoints,
                                       const SplitSizes &Sizes,
                                       ArrayRef<Expr *> Frame, Stmts &All) {
-  // The stack, the temporaries, the forward sweep, the frame, the value.
+  // The entry checks, the stack, the temporaries, the forward sweep, the
+  // frame, the value.
+  entryChecks(All);
   llvm::DenseSet<const Decl *> Keep(Hoisted.begin(), Hoisted.end());
   Keep.insert(Stack);
   Keep.insert(FwdAdjoints.begin(), FwdAdjoints.end());

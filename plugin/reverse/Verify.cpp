@@ -26,6 +26,7 @@
 #include "ast/Diagnostics.h"
 #include "reverse/PullbackBuilder.h"
 #include "ast/Records.h"
+#include "analysis/Paths.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
@@ -41,14 +42,79 @@ std::string PullbackBuilder::checkSite(SourceLocation Loc,
 }
 
 bool PullbackBuilder::verifying() const {
-  // (Not in the halves of a split derivative, whose reverse half runs in
-  // another function, nor in an iteration built again for its reverse.)
-  return D.options().Verify && Half == SplitHalf::None && !RecomputeRoot;
+  // (In the halves of a split derivative too: the value the forward half
+  // read travels in the frame like any value the reverse half needs. Not
+  // in an iteration built again for its reverse, whose first run is
+  // checked as a whole: verifyIteration.)
+  return D.options().Verify && !RecomputeRoot;
 }
 
 Expr *PullbackBuilder::verifyRecord(const Expr *K, Expr *Read) {
-  if (!Read || !verifying() || K->HasSideEffects(Ctx))
+  if (!Read || !D.options().Verify || K->HasSideEffects(Ctx))
     return Read;
+  Read = verifyMix(K, Read);
+  if (!verifying())
+    return Read;
+  return verifyKeep(K, Read);
+}
+
+Expr *PullbackBuilder::verifyMix(const Expr *K, Expr *Read) {
+  // Inside an iteration that may be run again for its reverse (both
+  // builds): what it reads of memory its caller gave it goes into the
+  // iteration's hash.
+  QualType T = Read->getType().getNonReferenceType().getUnqualifiedType();
+  if (IterationHashes.empty() || !T->isScalarType() || T->isPointerType())
+    return Read;
+  bool IsThis = false;
+  const VarDecl *VD = pathRoot(K, IsThis);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(K->IgnoreParenImpCasts()))
+    VD = dyn_cast<VarDecl>(DRE->getDecl());
+  if (const VarDecl *R = VD ? Act.storageOf(VD) : nullptr)
+    VD = R;
+  if (IsThis || !VD || (!isa<ParmVarDecl>(VD) && VD->isLocalVarDeclOrParm()))
+    return Read;
+  VarDecl *Tmp = hoist("_v", T);
+  Cur->push_back(B.assign(B.ref(Tmp), Read));
+  // (Into the hash of each loop around that may be run again: at most one
+  // of them is.)
+  for (VarDecl *H : IterationHashes)
+    if (Expr *Mix = B.callRuntime("verify_mix", {}, {B.ref(H), B.ref(Tmp)}))
+      Cur->push_back(B.assign(B.ref(H), Mix));
+  return B.ref(Tmp);
+}
+
+VarDecl *PullbackBuilder::verifyIterationStart(const ForStmt *Recomputable,
+                                               LoopInfo *LI, Stmts &BodyFwd) {
+  if (!Recomputable || !D.options().Verify || LI->Flag ||
+      Half != SplitHalf::None || RecomputeRoot)
+    return nullptr;
+  QualType T = Ctx.UnsignedLongLongTy;
+  VarDecl *Hash = hoist("_vh", T);
+  BodyFwd.push_back(B.assign(B.ref(Hash), B.intLit(0, T)));
+  IterationHashes.push_back(Hash);
+  return Hash;
+}
+
+void PullbackBuilder::verifyIteration(const ForStmt *L, VarDecl *Hash,
+                                      Stmts &BodyFwd, Stmts &Again) {
+  // The first run pushes its hash (after the recorded values were taken
+  // out of it); the run again for the reverse pops it, computes its own
+  // and compares.
+  VarDecl *Then = hoist("_vh", Hash->getType());
+  Stmt *Pop = pop(Then);
+  Expr *Check = B.callRuntime(
+      "verify_iteration", {},
+      {B.ref(Hash), B.ref(Then),
+       B.str(checkSite(L->getBeginLoc(), "an iteration of the loop"))});
+  if (!Pop || !Check)
+    return;
+  BodyFwd.push_back(push(Hash));
+  Again.insert(Again.begin(),
+               {Pop, B.assign(B.ref(Hash), B.intLit(0, Hash->getType()))});
+  Again.push_back(Check);
+}
+
+Expr *PullbackBuilder::verifyKeep(const Expr *K, Expr *Read) {
   QualType T = Read->getType().getNonReferenceType().getUnqualifiedType();
   if (!T->isScalarType() || T->isPointerType())
     return Read;
@@ -57,6 +123,7 @@ Expr *PullbackBuilder::verifyRecord(const Expr *K, Expr *Read) {
   if (!Loops.empty() && !Frames.empty())
     Frames.back().Recorded.push_back(Tmp);
   VerifyValues[K] = Tmp;
+  VerifyTemps.insert(Tmp);
   return B.ref(Tmp);
 }
 
@@ -72,6 +139,46 @@ Expr *PullbackBuilder::verifyReread(const Expr *K, Expr *Now) {
        B.str(checkSite(K->getExprLoc(), "'" + spelled(K) + "'"))});
 }
 
+bool PullbackBuilder::verifiesCall(const FunctionDecl *FD) const {
+  // A free function returning a number, reading memory through a pointer
+  // or reference parameter, and writing nothing but its own locals: run
+  // again where its pullback runs, it gives the value it gave at the call
+  // unless that memory changed in between.
+  if (!verifying() || isa<CXXMethodDecl>(FD) ||
+      !FD->getReturnType()->isArithmeticType() || !writesNothing(FD))
+    return false;
+  for (const ParmVarDecl *P : FD->parameters())
+    if (P->getType()->isPointerType() || P->getType()->isReferenceType())
+      return true;
+  return false;
+}
+
+Expr *PullbackBuilder::verifyCallValue(const CallExpr *CE,
+                                       const FunctionDecl *FD, Expr *Call) {
+  return Call && verifiesCall(FD) ? verifyKeep(CE, Call) : Call;
+}
+
+void PullbackBuilder::verifyRecall(const CallExpr *CE, const CallPlan &P,
+                                   Stmts &Out) {
+  const FunctionDecl *FD = CE->getDirectCallee();
+  // (Kept by verifyCallValue, or recorded for the reverse sweep.)
+  VarDecl *Kept = VerifyValues.lookup(CE);
+  if (!Kept)
+    Kept = Values.lookup(CE);
+  if (!FD || !Kept || !verifiesCall(FD))
+    return;
+  SmallVector<Expr *, 6> Args;
+  if (!userCallValues(CE, FD, P, Args))
+    return;
+  Expr *Again = B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Args);
+  if (Expr *C = B.callRuntime(
+          "verify_recall", {},
+          {Again, B.ref(Kept),
+           B.str(checkSite(CE->getExprLoc(),
+                           "the call '" + spelled(CE) + "'"))}))
+    Out.push_back(C);
+}
+
 namespace {
 /// The memory a pointer or reference parameter designates, by type: `T`
 /// for `T *`, `T &` (null for any other parameter).
@@ -85,12 +192,23 @@ QualType designated(QualType T) {
 } // namespace
 
 void PullbackBuilder::entryChecks(Stmts &Out) {
+  if (Half == SplitHalf::Reverse)
+    return;
+  // Always, for any caller (a generated one may pass elements whose
+  // indices are equal only at run time, `upd(v[i], v[j])`): two references
+  // to one number, one of them written, are not the same.
+  distinctChecks(Out, /*ScalarRefs=*/true);
   // Only for the pullbacks users call: the callers the plugin generates
-  // prove what they pass (or refuse the call).
+  // prove what else they pass (or refuse the call).
   if (Half != SplitHalf::None || Entry.Requester)
     return;
-  unsigned N = Primal->getNumParams();
-  for (unsigned I = 0; I < N; ++I) {
+  shapeChecks(Out);
+  if (D.options().Verify)
+    distinctChecks(Out, /*ScalarRefs=*/false);
+}
+
+void PullbackBuilder::shapeChecks(Stmts &Out) {
+  for (unsigned I = 0; I < Primal->getNumParams(); ++I) {
     const ParmVarDecl *P = Primal->getParamDecl(I);
     int Idx = I < Sig.AdjointIndex.size() ? Sig.AdjointIndex[I] : -1;
     QualType VT = P->getType().getNonReferenceType();
@@ -108,7 +226,13 @@ void PullbackBuilder::entryChecks(Stmts &Out) {
                                                      "'"))}))
         Out.push_back(C);
   }
-  if (!D.options().Verify)
+}
+
+void PullbackBuilder::distinctChecks(Stmts &Out, bool ScalarRefs) {
+  // (std::swap's derivative, an exchange of adjoints, is right for one
+  // element too: Calls.cpp sharedRefArgument.)
+  if (Primal->isInStdNamespace() && Primal->getIdentifier() &&
+      Primal->getName() == "swap")
     return;
   auto Written = [&](const ParmVarDecl *P) {
     return Act.isDataWritten(P) ||
@@ -120,6 +244,7 @@ void PullbackBuilder::entryChecks(Stmts &Out) {
       return B.ref(NP);
     return B.addrOf(B.ref(NP));
   };
+  unsigned N = Primal->getNumParams();
   for (unsigned I = 0; I < N; ++I) {
     const ParmVarDecl *P = Primal->getParamDecl(I);
     QualType TP = designated(P->getType());
@@ -131,8 +256,14 @@ void PullbackBuilder::entryChecks(Stmts &Out) {
       if (TQ.isNull() || (!Written(P) && !Written(Q)) ||
           !Ctx.hasSameUnqualifiedType(TP, TQ))
         continue;
+      // (A reference to one number and another: the same memory exactly
+      // when they start at the same address.)
+      bool Scalar = P->getType()->isReferenceType() &&
+                    Q->getType()->isReferenceType() && isFloating(TP);
+      if (Scalar != ScalarRefs)
+        continue;
       Expr *C = B.callRuntime(
-          "verify_distinct", {},
+          Scalar ? "check_distinct" : "verify_distinct", {},
           {Address(I), Address(J),
            B.str(checkSite(Q->getLocation(),
                            "parameters '" + P->getNameAsString() + "' and '" +

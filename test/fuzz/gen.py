@@ -264,7 +264,8 @@ added after, is in no group so that the groups' seeds reproduce):
   genlambdas generic lambdas `[](auto u) { ... }` called once, twice, with
              captures (assigned between definition and call), of two `auto`
              parameters, writing through `auto &`, passed to `apply2(g, e)`
-  runalias   `upd(a[i], a[j])` (two `double &`), `updp(a + i, &a[j])`,
+  runalias   `if (i != j) upd(a[i], a[j])` (two `double &`; unguarded, the
+             pullback aborts when i == j), `updp(a + i, &a[j])`,
              `std::swap(a[i], a[j])` with i == j only at some points
              (indices from loop counters or conditions), over arrays in
              scope or a local std::vector; "may be the same" is an
@@ -279,6 +280,10 @@ added after, is in no group so that the groups' seeds reproduce):
              std::inner_product (plus/multiplies, plus/minus),
              std::transform (multiplies, plus, negate), std::inclusive_scan
              / exclusive_scan (also multiplies) over ranges in scope
+  bits       a double's bits through `std::uint64_t` and back
+             (`std::bit_cast`, `std::memcpy`; refused for differentiated
+             values), bits of constants, `std::memcpy` of doubles into
+             doubles, `std::memset` of a scratch array to zero
   mutablemembers `Cache c{a};` whose const members write `mutable double
              last`: `c.eval(x)` (`last = a * x; return last * x;`), `c.sq(x)`
              (returns last), `c.acc(x)` (reads the previous last, also in a
@@ -329,7 +334,7 @@ MEMORY_FEATURES = ("pointers", "outargs", "sidefx", "outparams")
 # gradients in them), one feature each; `constructs` names them all.
 CONSTRUCT_FEATURES = ("heapobj", "ptrptr", "argeffects", "refhelpers",
                       "reseat", "constmembers", "genlambdas", "runalias",
-                      "preinc", "functional", "mutablemembers")
+                      "preinc", "functional", "mutablemembers", "bits")
 ALL_FEATURES = LEGACY_FEATURES + MEMORY_FEATURES + ("retwrite", "seqorder",
                                                     "structs", "structops",
                                                     "complex", "ctors",
@@ -3308,7 +3313,8 @@ class Gen:
                               ("genlambdas", "genlambda"),
                               ("runalias", "runalias"), ("preinc", "preinc"),
                               ("functional", "numeric"),
-                              ("mutablemembers", "mutable")):
+                              ("mutablemembers", "mutable"),
+                              ("bits", "bits")):
             if self.on(feature):
                 kinds += [kind] * 2
         if self.on("reseat") and self.reseat_ok():
@@ -4024,7 +4030,9 @@ class Gen:
                 m = cap / 1.5
                 for k in (i, j):
                     self.presquash(Cell(f"{a.name}[{k}]", "", a, None), m)
-            self.emit(f"upd({a.name}[{i}], {a.name}[{j}]);")
+            # (Guarded: the pullback of upd aborts when its references
+            # are one element, test/memory/runtime-aliased-arguments.cpp.)
+            self.emit(f"if ({i} != {j}) upd({a.name}[{i}], {a.name}[{j}]);")
             self.wrote(a, 1.5 * m)
         else:
             # *a = 0.5 * (*a + tanh(*b))
@@ -4270,6 +4278,67 @@ class Gen:
         self.scopes[-1].append(dv)
         self.fold(t, E(f"{self.coef()} * {d}[{r.randrange(n)}]",
                        1.5 * dv.bound))
+
+    # bits: copies of the bits of values.
+    def s_bits(self, depth):
+        """A double's bits through an integer and back (`std::bit_cast`,
+        `std::memcpy` into a `std::uint64_t`: refused for differentiated
+        values, fine for constants), `std::memcpy` of doubles into doubles
+        (an array copied whole, one element), `std::memset` of a scratch
+        array to zero before it is filled."""
+        r = self.rng
+        t = r.choice(self.doubles())
+        kind = r.choice(["bitcast", "memcpybits", "constbits", "copyarray",
+                         "copyone", "memset"])
+        self.open_block()
+        u, y = self.new_name("u"), self.new_name("y")
+        if kind in ("bitcast", "memcpybits"):
+            x = self.squash(self.expr(1), 1.0)
+            self.emit(f"double {y} = {self.dbl(x).text};")
+            self.emit(f"std::uint64_t {u};")
+            if kind == "bitcast":
+                self.emit(f"{u} = std::bit_cast<std::uint64_t>({y});")
+                self.emit(f"{y} = std::bit_cast<double>({u});")
+            else:
+                self.emit(f"std::memcpy(&{u}, &{y}, sizeof {u});")
+                self.emit(f"std::memcpy(&{y}, &{u}, sizeof {y});")
+            self.fold(t, E(f"{self.coef()} * {y}", 1.5 * 1.0))
+        elif kind == "constbits":
+            # 0.5 and 0.25 from their bits.
+            self.emit(f"std::uint64_t {u} = 0x3fe0000000000000ULL;")
+            self.emit(f"double {y} = std::bit_cast<double>({u});")
+            self.emit(f"std::memcpy(&{u}, &{y}, sizeof {u});")
+            self.emit(f"{u} -= 0x0010000000000000ULL;")
+            self.emit(f"{y} += std::bit_cast<double>({u});")
+            x = self.squash(self.expr(1), 1.0)
+            self.fold(t, E(f"{y} * {paren(self.dbl(x))}", 0.75))
+        elif kind in ("copyarray", "copyone"):
+            arrays = [v for v in self.vars() if v.array and v.length >= 2]
+            if not arrays:
+                arrays = [self.fresh_array(r.choice([2, 3]))]
+            a = r.choice(arrays)
+            n = a.length
+            self.emit(f"double {y}[{n}];")
+            if kind == "copyarray":
+                self.emit(f"std::memcpy({y}, {a.name}, sizeof {y});")
+            else:
+                self.emit(f"{y}[0] = 0.0;")
+                for k in range(1, n):
+                    self.emit(f"{y}[{k}] = 0.5;")
+                self.emit(f"std::memcpy(&{y}[{n - 1}], &{a.name}[0], "
+                          f"sizeof(double));")
+            k = r.randrange(n)
+            self.fold(t, E(f"{self.coef()} * {y}[{k}] * {y}[{n - 1}]",
+                           1.5 * max(a.bound, 0.5) ** 2))
+        else:
+            n = r.choice([2, 3])
+            x = self.squash(self.expr(1), 1.0)
+            self.emit(f"double {y}[{n}];")
+            self.emit(f"std::memset({y}, 0, sizeof {y});")
+            self.emit(f"{y}[{r.randrange(n)}] = {self.dbl(x).text};")
+            self.fold(t, E(f"{self.coef()} * ({' + '.join(f'{y}[{k}]' for k in range(n))})",
+                           1.5 * 1.0))
+        self.close_block()
 
     # mutablemembers: a mutable member written by const members.
     def s_mutable(self, depth):
@@ -5339,6 +5408,8 @@ def generate(seed, n, features):
         out[-1:-1] = ["#include <functional>", "#include <numeric>"]
     if "runalias" in features:
         out[-1:-1] = ["#include <utility>"]
+    if "bits" in features:
+        out[-1:-1] = ["#include <bit>"]
     if "sidefx" in features:
         out.append(SIDEFX_HELPERS)
     if "outargs" in features:

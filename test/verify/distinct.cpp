@@ -1,13 +1,15 @@
 // Verify mode: pointer and reference parameters of the same type, one of
 // them written, are taken as distinct memory by the derivative; a caller
 // of the pullback passing the same memory twice gets an abort naming the
-// parameters (without verify: a wrong gradient, checked below).
+// parameters (without verify: a wrong gradient, checked below). Two
+// references to one number are checked always, verify or not.
 // UNSUPPORTED: verify
 // RUN: %gradxx %s -o %t && %t 0 | FileCheck %s --check-prefix=PLAIN
 // RUN: %gradxx -fplugin-arg-grad-verify %s -o %t.v
 // RUN: not --crash %t.v 1 2>&1 | FileCheck %s --check-prefix=PTR
 // RUN: not --crash %t.v 2 2>&1 | FileCheck %s --check-prefix=REF
 // RUN: %t.v 3 | FileCheck %s --check-prefix=OK
+// RUN: not --crash %t 2 2>&1 | FileCheck %s --check-prefix=REF
 #include <cstdio>
 #include <cstdlib>
 
@@ -37,6 +39,6 @@ int main(int argc, char **argv) {
   }
 }
 // PLAIN: 21 9 75
-// PTR: grad: verify: {{.*}}distinct.cpp:14:56: in 'scale': parameters 'a' and 'out' are the same memory, which the derivative assumes distinct (its result would be wrong)
-// REF: grad: verify: {{.*}}distinct.cpp:19:38: in 'upd': parameters 'a' and 'b' are the same memory, which the derivative assumes distinct (its result would be wrong)
+// PTR: grad: verify: {{.*}}distinct.cpp:16:56: in 'scale': parameters 'a' and 'out' are the same memory, which the derivative assumes distinct (its result would be wrong)
+// REF: grad: {{.*}}distinct.cpp:21:38: in 'upd': parameters 'a' and 'b' are the same memory, which the derivative takes as distinct (pass a copy of one of them)
 // OK: 3 3

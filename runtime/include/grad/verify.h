@@ -11,12 +11,18 @@
 ///
 /// Always on, at the entry of a pullback of a `[[grad]]` function: the
 /// adjoint of a container parameter has the container's shape
-/// (`check_shape`).
+/// (`check_shape`); at the entry of any pullback or forward half: two
+/// reference parameters to one number, one written, are not the same
+/// (`check_distinct`).
 ///
 /// With `-fplugin-arg-grad-verify` only (the calls are not generated
 /// otherwise, so verify costs nothing when off):
 /// - `verify_reread`: memory the reverse sweep reads again instead of
 ///   taping it holds what the forward sweep read there;
+/// - `verify_recall`: a call whose pullback reads memory again gives, run
+///   again just before its pullback, the value it gave at the call;
+/// - `verify_iteration`: an iteration run again for its reverse reads
+///   what its first run read (`verify_mix` hashes the reads);
 /// - `verify_distinct`: two parameters the derivative takes as distinct
 ///   memory do not start at the same address;
 /// - `verify_tape`: the tape is balanced when the pullback returns.
@@ -117,6 +123,63 @@ inline const _Tp &verify_reread(const _Tp &__now, const _Tp &__then,
     }
   }
   return __now;
+}
+
+/// Verify mode: \p __now, a call run again just before its pullback,
+/// equals \p __then, its value where it was made (bit for bit): the memory
+/// it reads, which its pullback reads again, did not change in between.
+template <class _Tp>
+inline void verify_recall(const _Tp &__now, const _Tp &__then,
+                          const char *__what) {
+  if (std::memcmp(static_cast<const void *>(&__now),
+                  static_cast<const void *>(&__then), sizeof(_Tp)) == 0)
+      [[likely]]
+    return;
+  char __why[200];
+  if constexpr (std::is_floating_point_v<_Tp>)
+    std::snprintf(__why, sizeof __why,
+                  "gives %.17g where its pullback runs, but gave %.17g where "
+                  "it was made (memory it reads changed in between)",
+                  static_cast<double>(__now), static_cast<double>(__then));
+  else
+    std::snprintf(__why, sizeof __why,
+                  "gives %lld where its pullback runs, but gave %lld where "
+                  "it was made (memory it reads changed in between)",
+                  static_cast<long long>(__now),
+                  static_cast<long long>(__then));
+  verify_fail(__what, __why);
+}
+
+/// Verify mode: \p __h with the bits of \p __v mixed in (the hash of what
+/// an iteration reads of its caller's memory).
+template <class _Tp>
+inline unsigned long long verify_mix(unsigned long long __h, _Tp __v) {
+  unsigned long long __bits = 0;
+  std::memcpy(&__bits, &__v, sizeof(_Tp) < sizeof __bits ? sizeof(_Tp)
+                                                         : sizeof __bits);
+  return (__h ^ __bits) * 0x100000001b3ULL + 0x9e3779b97f4a7c15ULL;
+}
+
+/// Verify mode: an iteration run again just before its reverse read, of
+/// its caller's memory, what its first run read (\p __now and \p __then:
+/// the hashes of both runs).
+inline void verify_iteration(unsigned long long __now,
+                             unsigned long long __then, const char *__what) {
+  if (__now != __then) [[unlikely]]
+    verify_fail(__what, "was run again for its reverse and read other values "
+                        "than its first run (the memory changed in between)");
+}
+
+/// Always on: two reference parameters to one number, one of them
+/// written, which the derivative takes as distinct memory, are not the
+/// same (`upd(v[i], v[j])` with i == j).
+inline void check_distinct(const void *__a, const void *__b,
+                           const char *__what) {
+  if (__a == __b) [[unlikely]]
+    verify_fail(__what,
+                "are the same memory, which the derivative takes as distinct "
+                "(pass a copy of one of them)",
+                /*__verify=*/false);
 }
 
 /// Verify mode: parameters \p __a and \p __b, taken as distinct memory by
