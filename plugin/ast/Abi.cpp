@@ -80,25 +80,22 @@ static bool referenceMembersOK(ASTContext &Ctx, QualType T,
   return false;
 }
 
-bool computeSignature(ASTContext &Ctx, const FunctionDecl *Primal,
-                      const WrtMask &Wrt, StringRef Name,
-                      PullbackSignature &Sig, std::string &Why) {
-  Sig = PullbackSignature();
-  Sig.Name = Name.str();
-
+namespace {
+/// Names not yet used in a signature (a trailing '_' until one is free).
+struct FreshNames {
   llvm::StringSet<> Used;
-  for (unsigned I = 0; I < Primal->getNumParams(); ++I) {
-    const ParmVarDecl *P = Primal->getParamDecl(I);
-    Sig.ParamNames.push_back(paramName(P, I));
-    Sig.ParamTypes.push_back(P->getType());
-    Used.insert(Sig.ParamNames.back());
-  }
-  auto Fresh = [&](std::string Base) {
+  std::string operator()(std::string Base) {
     while (Used.count(Base))
       Base += "_";
     Used.insert(Base);
     return Base;
-  };
+  }
+};
+
+/// The seed parameter for \p Primal's result, if it has one; false (and
+/// \p Why) when its result cannot carry a derivative.
+bool addSeed(ASTContext &Ctx, const FunctionDecl *Primal,
+             PullbackSignature &Sig, FreshNames &Fresh, std::string &Why) {
   QualType R = Primal->getReturnType();
   // A pointer result carries no adjoint: what it points to does, through
   // the arguments it points into (the caller tracks the pointer itself).
@@ -112,24 +109,31 @@ bool computeSignature(ASTContext &Ctx, const FunctionDecl *Primal,
           "' is not differentiable";
     return false;
   }
-  if (!R->isVoidType() && !returnsWritableReference(Primal) &&
-      !R->isPointerType()) {
-    QualType Seed = seedType(Ctx, R);
-    if (Seed.isNull()) {
-      Why = "return type '" + R.getAsString(Ctx.getPrintingPolicy()) +
-            "' is not differentiable";
-      return false;
-    }
-    // The seed name is reserved before the adjoint names.
-    std::string SeedName = "d_ret";
-    for (const std::string &N : Sig.ParamNames)
-      if ("d_" + N == SeedName)
-        SeedName += "_";
-    SeedName = Fresh(SeedName);
-    Sig.SeedIndex = Sig.ParamTypes.size();
-    Sig.ParamNames.push_back(SeedName);
-    Sig.ParamTypes.push_back(Seed);
+  if (R->isVoidType() || returnsWritableReference(Primal) ||
+      R->isPointerType())
+    return true;
+  QualType Seed = seedType(Ctx, R);
+  if (Seed.isNull()) {
+    Why = "return type '" + R.getAsString(Ctx.getPrintingPolicy()) +
+          "' is not differentiable";
+    return false;
   }
+  // The seed name is reserved before the adjoint names.
+  std::string SeedName = "d_ret";
+  for (const std::string &N : Sig.ParamNames)
+    if ("d_" + N == SeedName)
+      SeedName += "_";
+  Sig.SeedIndex = Sig.ParamTypes.size();
+  Sig.ParamNames.push_back(Fresh(SeedName));
+  Sig.ParamTypes.push_back(Seed);
+  return true;
+}
+
+/// The adjoint parameters of the parameters in \p Wrt, then of the
+/// object's.
+bool addAdjoints(ASTContext &Ctx, const FunctionDecl *Primal,
+                 const WrtMask &Wrt, PullbackSignature &Sig,
+                 FreshNames &Fresh, std::string &Why) {
   for (unsigned I = 0; I < Primal->getNumParams(); ++I) {
     Sig.AdjointIndex.push_back(-1);
     if (I >= Wrt.size() || !Wrt[I])
@@ -154,6 +158,25 @@ bool computeSignature(ASTContext &Ctx, const FunctionDecl *Primal,
     Sig.ParamNames.push_back(Fresh("d_this"));
     Sig.ParamTypes.push_back(Ctx.getPointerType(CT));
   }
+  return true;
+}
+} // namespace
+
+bool computeSignature(ASTContext &Ctx, const FunctionDecl *Primal,
+                      const WrtMask &Wrt, StringRef Name,
+                      PullbackSignature &Sig, std::string &Why) {
+  Sig = PullbackSignature();
+  Sig.Name = Name.str();
+  FreshNames Fresh;
+  for (unsigned I = 0; I < Primal->getNumParams(); ++I) {
+    const ParmVarDecl *P = Primal->getParamDecl(I);
+    Sig.ParamNames.push_back(paramName(P, I));
+    Sig.ParamTypes.push_back(P->getType());
+    Fresh.Used.insert(Sig.ParamNames.back());
+  }
+  if (!addSeed(Ctx, Primal, Sig, Fresh, Why) ||
+      !addAdjoints(Ctx, Primal, Wrt, Sig, Fresh, Why))
+    return false;
   FunctionProtoType::ExtProtoInfo EPI;
   if (const auto *MD = dyn_cast<CXXMethodDecl>(Primal))
     if (!MD->isStatic())

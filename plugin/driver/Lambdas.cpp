@@ -27,6 +27,30 @@ using namespace clang;
 
 namespace grad {
 
+namespace {
+/// Why the lambda of \p Info cannot be lifted, or empty: the first of its
+/// refused shapes.
+std::string lambdaRefusal(const LambdaInfo &Info) {
+  if (Info.Lambda && Info.Lambda->isMutable())
+    return "mutable lambda";
+  for (const LiftedCapture &C : Info.Caps)
+    if (C.Written && !C.ByRef)
+      return "lambda writing a by-copy capture";
+  // A lambda capturing another callable (`[&](double x) { return sq(x) +
+  // b * x; }`): its lifted function would take the closure as a
+  // parameter, a callable passed to a function.
+  for (const LiftedCapture &C : Info.Caps)
+    if (C.Var && initLambda(C.Var))
+      return "lambda capturing the lambda '" + C.Var->getNameAsString() +
+             "' (make '" + C.Var->getNameAsString() + "' a function)";
+  // (Its writes would have to reach the object and its adjoint.)
+  for (const LiftedCapture &C : Info.Caps)
+    if (C.This && C.Written)
+      return "lambda capturing 'this' that " + Info.Reason;
+  return "";
+}
+} // namespace
+
 LambdaInfo *Differentiator::lambdaInfo(const Expr *Callable,
                                        const FunctionDecl *Primal,
                                        const PullbackEntry *Caller,
@@ -71,42 +95,12 @@ LambdaInfo *Differentiator::lambdaInfo(const Expr *Callable,
   Info->Lambda = L;
   Info->Callee = F;
   classify(*Info);
-  if (L && L->isMutable()) {
+  if (std::string Why = lambdaRefusal(*Info); !Why.empty()) {
     report(S.Diags, Diag::UnsupportedConstruct, L->getBeginLoc())
-        << "mutable lambda" << Primal->getNameAsString();
+        << Why << Primal->getNameAsString();
     Note();
     Info->Failed = true;
   }
-  for (const LiftedCapture &C : Info->Caps)
-    if (!Info->Failed && C.Written && !C.ByRef) {
-      report(S.Diags, Diag::UnsupportedConstruct, L->getBeginLoc())
-          << "lambda writing a by-copy capture"
-          << Primal->getNameAsString();
-      Note();
-      Info->Failed = true;
-    }
-  // A lambda capturing another callable (`[&](double x) { return sq(x) +
-  // b * x; }`): its lifted function would take the closure as a
-  // parameter, a callable passed to a function.
-  for (const LiftedCapture &C : Info->Caps)
-    if (!Info->Failed && C.Var && initLambda(C.Var)) {
-      report(S.Diags, Diag::UnsupportedConstruct, L->getBeginLoc())
-          << "lambda capturing the lambda '" + C.Var->getNameAsString() +
-                 "' (make '" + C.Var->getNameAsString() +
-                 "' a function)"
-          << Primal->getNameAsString();
-      Note();
-      Info->Failed = true;
-    }
-  for (const LiftedCapture &C : Info->Caps)
-    if (C.This && !Info->Failed && C.Written) {
-      // (Its writes would have to reach the object and its adjoint.)
-      report(S.Diags, Diag::UnsupportedConstruct, L->getBeginLoc())
-          << "lambda capturing 'this' that " + Info->Reason
-          << Primal->getNameAsString();
-      Note();
-      Info->Failed = true;
-    }
   LambdaInfo *Raw = Info.get();
   Lambdas[Key] = std::move(Info);
   return Raw->Failed ? nullptr : Raw;

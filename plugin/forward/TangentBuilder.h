@@ -473,6 +473,8 @@ private:
   VT conditional(const ConditionalOperator *CO, bool NeedT);
   VT call(const CallExpr *CE, bool NeedT);
   VT operatorCall(const clang::CXXOperatorCallExpr *OC, bool NeedT);
+  /// operatorCall's last case: an operator run as written.
+  VT operatorAsWritten(const clang::CXXOperatorCallExpr *OC, bool NeedT);
   // The cases of call (TangentCalls.cpp).
   /// The runtime's helpers in a pullback pushed forward (verify_reread,
   /// zeroed, sin_cos, zero, accumulate, ...): true with \p Out if \p FD is
@@ -579,6 +581,9 @@ private:
   /// Hessian-vector product calls those); null if \p MD is written by the
   /// user.
   const FunctionDecl *primalOfGenerated(const FunctionDecl *MD);
+  /// "member function 'f'" or "constructor 'T'": \p MD, or the member
+  /// whose generated pullback \p MD is, as the user wrote it.
+  std::string memberAsWritten(const FunctionDecl *MD);
   /// Reports \p MC, a member function forward mode does not differentiate.
   VT undifferentiatedMember(const CXXMemberCallExpr *MC, const Expr *At,
                             const std::string &What);

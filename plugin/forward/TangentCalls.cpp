@@ -513,9 +513,16 @@ VT TangentBuilder::operatorCall(const CXXOperatorCallExpr *OC, bool NeedT) {
       return {};
     return {B.binop(OK == OO_Plus ? BO_Add : BO_Sub, L.V, R.V), nullptr};
   }
-  // Anything else (stream output, comparisons of library types): run as
-  // written when no object with floating data takes part (a `v += w` on
-  // a struct would change values without their tangents).
+  return operatorAsWritten(OC, NeedT);
+}
+
+/// Any other operator (stream output, comparisons of library types): run
+/// as written when no object with floating data takes part (a `v += w` on
+/// a struct would change values without their tangents).
+VT TangentBuilder::operatorAsWritten(const CXXOperatorCallExpr *OC,
+                                     bool NeedT) {
+  const CallExpr *CE = OC;
+  OverloadedOperatorKind OK = OC->getOperator();
   // A functor's call operator: named by its class (the arguments are not
   // what is refused).
   if (OK == OO_Call)

@@ -223,18 +223,23 @@ const FunctionDecl *TangentBuilder::primalOfGenerated(const FunctionDecl *MD) {
   return nullptr;
 }
 
+std::string TangentBuilder::memberAsWritten(const FunctionDecl *MD) {
+  // (A member's generated pullback: named by the member the user wrote.)
+  if (const FunctionDecl *P = primalOfGenerated(MD))
+    return std::string(isa<CXXConstructorDecl>(P) ? "constructor '"
+                                                  : "member function '") +
+           P->getNameAsString() + "'";
+  return "member function '" + MD->getNameAsString() + "'";
+}
+
 VT TangentBuilder::undifferentiatedMember(const CXXMemberCallExpr *MC,
                                           const Expr *At,
                                           const std::string &What) {
   // (In a pullback differentiated for a Hessian-vector product, the call
   // of a member's generated pullback: named by the member the user wrote.)
   // (What it writes are adjoints, not said.)
-  const FunctionDecl *Named = primalOfGenerated(MC->getMethodDecl());
-  std::string Why = Named ? std::string() : What;
-  if (!Named)
-    Named = MC->getMethodDecl();
-  return {fail(At, "call to member function '" + Named->getNameAsString() +
-                       "'" + Why +
+  std::string Why = primalOfGenerated(MC->getMethodDecl()) ? "" : What;
+  return {fail(At, "call to " + memberAsWritten(MC->getMethodDecl()) + Why +
                        " (forward mode does not differentiate member "
                        "functions yet: make it a free function taking "
                        "the object)"),
@@ -289,14 +294,8 @@ VT TangentBuilder::constMember(const CXXMemberCallExpr *MC, bool NeedT) {
       (floatingOrPointer(Obj->getType()) ||
        (Obj->getType()->isPointerType() &&
         floatingOrPointer(Obj->getType()->getPointeeType()))))
-    return {fail(MC, (primalOfGenerated(MD) &&
-                              isa<CXXConstructorDecl>(primalOfGenerated(MD))
-                          ? "call to constructor '"
-                          : "call to member function '") +
-                         (primalOfGenerated(MD)
-                              ? primalOfGenerated(MD)->getNameAsString()
-                              : Name.str()) +
-                         "' of a differentiated object"),
+    return {fail(MC, "call to " + memberAsWritten(MD) +
+                         " of a differentiated object"),
             nullptr};
   if (NeedT && floatingOrPointer(MC->getType()) &&
       (isFloating(MC->getType()) || MC->getType()->isPointerType()))

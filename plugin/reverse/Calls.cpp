@@ -356,6 +356,9 @@ Expr *PullbackBuilder::hoistUserCall(const CallExpr *CE, const FunctionDecl *FD,
       : returnsWritableReference(FD) ? Ctx.VoidTy
                                      : RT,
       Plans[strip(CE)].Seed);
+  // (Refused: nothing of the call is built further.)
+  if (!Value && Failed)
+    return nullptr;
   if (IntoArg && Value)
     Value = B.deref(Value);
   // Containers the callee may have resized: their local shadows follow.
