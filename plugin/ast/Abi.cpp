@@ -185,6 +185,15 @@ bool computeSignature(ASTContext &Ctx, const FunctionDecl *Primal,
   return true;
 }
 
+bool distinctScalarRefs(ASTContext &Ctx, QualType A, QualType B) {
+  if (!A->isReferenceType() || !B->isReferenceType())
+    return false;
+  QualType TA = A.getNonReferenceType(), TB = B.getNonReferenceType();
+  return isFloating(TA.getUnqualifiedType()) &&
+         Ctx.hasSameUnqualifiedType(TA, TB) &&
+         (!TA.isConstQualified() || !TB.isConstQualified());
+}
+
 bool hasThisAdjoint(const FunctionDecl *Primal) {
   const auto *MD = dyn_cast<CXXMethodDecl>(Primal);
   if (!MD || MD->isStatic())

@@ -94,6 +94,12 @@ bool returnsWritableReference(const clang::FunctionDecl *FD);
 
 /// True for a non-static member function whose object carries derivatives.
 bool hasThisAdjoint(const clang::FunctionDecl *Primal);
+/// True if parameters of types \p A and \p B are two references to one
+/// floating type, one of them not const: the pullback takes them as
+/// distinct (the adjoint of a non-const one is stored back, not added), and
+/// checks at its entry, always, that they are (Verify.cpp distinctChecks).
+bool distinctScalarRefs(clang::ASTContext &Ctx, clang::QualType A,
+                        clang::QualType B);
 
 
 /// "f_pullback" for f, "call_pullback" for operator(), "operator_plus_pullback"

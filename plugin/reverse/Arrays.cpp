@@ -270,7 +270,8 @@ Expr *PullbackBuilder::rebuildPathImpl(const Expr *E, bool Need, bool Plain,
                   [&](const Expr *I) { return rebuild(I, NeedIdx, true); });
   if (Need && !readOnly(K, true))
     return record(K, R);
-  return Need ? verifyRecord(K, R) : R;
+  // (Read in an iteration that may be run again: hashed, needed or not.)
+  return Need ? verifyRecord(K, R) : verifyMixRead(K, R);
 }
 
 Expr *PullbackBuilder::rebuildElement(const Expr *E, bool Need, bool Plain) {

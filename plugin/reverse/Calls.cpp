@@ -716,15 +716,12 @@ bool PullbackBuilder::sharedRefArgument(const CallExpr *CE,
       if (MaybeJ && OneElement && distinctElements(Ctx, argFor(CE, I), AJ))
         continue;
     }
-    // Two references to numbers that may be the same (`upd(v[i], v[j])`):
-    // the callee's pullback checks at its entry, always, that they are not
+    // Two references to numbers that may be the same (`upd(v[i], v[j])`),
+    // one of them not const (its adjoint is stored back, not added): the
+    // callee's pullback checks at its entry, always, that they are not
     // (distinctChecks; the same exactly when they start at one address).
-    QualType TI = FD->getParamDecl(I)->getType(),
-             TJ = FD->getParamDecl(J)->getType();
-    if (MaybeJ && TI->isReferenceType() && TJ->isReferenceType() &&
-        isFloating(TI.getNonReferenceType().getUnqualifiedType()) &&
-        Ctx.hasSameUnqualifiedType(TI.getNonReferenceType(),
-                                   TJ.getNonReferenceType()))
+    if (MaybeJ && distinctScalarRefs(Ctx, FD->getParamDecl(I)->getType(),
+                                     FD->getParamDecl(J)->getType()))
       continue;
     // If the callee writes anything, its derivative would take a write
     // through one for none through the other: an error.

@@ -399,7 +399,7 @@ void PullbackBuilder::countedLoopBody(const Stmt *Body, LoopInfo *LI,
   LI->BodyFrame = Frames.size();
   BodyFwd.push_back(B.unop(UO_PreInc, B.ref(LI->Count)));
   unsigned RecomputedBefore = RecomputedLoops;
-  VarDecl *Hash = verifyIterationStart(Recomputable, LI, BodyFwd);
+  VarDecl *Hash = verifyIterationStart(Recomputable, Index, LI, BodyFwd);
   stmt(Body, BodyFwd, BodyRev);
   if (LI->Flag)
     BodyFwd.push_back(pushValue(B.intLit(0, Ctx.getSizeType()),

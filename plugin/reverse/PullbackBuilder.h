@@ -665,7 +665,10 @@ private:
   /// Verify mode, before the body of a loop whose iterations may be run
   /// again (\p Recomputable): its hash, reset at each iteration's start.
   clang::VarDecl *verifyIterationStart(const clang::ForStmt *Recomputable,
+                                       const clang::VarDecl *Index,
                                        LoopInfo *LI, Stmts &BodyFwd);
+  /// verifyMix for a read whose value the reverse sweep does not need.
+  clang::Expr *verifyMixRead(const clang::Expr *K, clang::Expr *Read);
   /// Verify mode, the iterations of \p L run again: the hash of the first
   /// run travels on the stack; the run again compares its own with it
   /// (`verify_iteration`).
@@ -696,10 +699,10 @@ private:
   /// Always, at a user pullback's entry: adjoint containers have the
   /// shape of their parameters (`check_shape`).
   void shapeChecks(Stmts &Out);
-  /// Pointer or reference parameters to one type, one of them written, do
-  /// not start at the same address: two references to one number always
-  /// (\p ScalarRefs, `check_distinct`), the others in verify mode
-  /// (`verify_distinct`).
+  /// Pointer or reference parameters to one type do not start at the same
+  /// address: two references to one number, one not const, always (\p
+  /// ScalarRefs, `check_distinct`); the others, one of them written, in
+  /// verify mode (`verify_distinct`).
   void distinctChecks(Stmts &Out, bool ScalarRefs);
   /// `auto _verify_ = make_verify_tape(_stack, "...")`, or null.
   clang::VarDecl *verifyTape(clang::VarDecl *Stack);

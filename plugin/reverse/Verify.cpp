@@ -58,6 +58,12 @@ Expr *PullbackBuilder::verifyRecord(const Expr *K, Expr *Read) {
   return verifyKeep(K, Read);
 }
 
+Expr *PullbackBuilder::verifyMixRead(const Expr *K, Expr *Read) {
+  if (!Read || !D.options().Verify || K->HasSideEffects(Ctx))
+    return Read;
+  return verifyMix(K, Read);
+}
+
 Expr *PullbackBuilder::verifyMix(const Expr *K, Expr *Read) {
   // Inside an iteration that may be run again for its reverse (both
   // builds): what it reads of memory its caller gave it goes into the
@@ -84,9 +90,16 @@ Expr *PullbackBuilder::verifyMix(const Expr *K, Expr *Read) {
 }
 
 VarDecl *PullbackBuilder::verifyIterationStart(const ForStmt *Recomputable,
+                                               const VarDecl *Index,
                                                LoopInfo *LI, Stmts &BodyFwd) {
+  // (Only a loop whose iterations pass the check: they read the memory
+  // they were given as values only, so that any read of it can be
+  // replaced by a temporary.)
+  std::string Why;
+  unsigned Ops = 0;
   if (!Recomputable || !D.options().Verify || LI->Flag ||
-      Half != SplitHalf::None || RecomputeRoot)
+      Half != SplitHalf::None || RecomputeRoot ||
+      !iterationRecomputable(Recomputable, Index, Why, Ops))
     return nullptr;
   QualType T = Ctx.UnsignedLongLongTy;
   VarDecl *Hash = hoist("_vh", T);
@@ -196,7 +209,7 @@ void PullbackBuilder::entryChecks(Stmts &Out) {
     return;
   // Always, for any caller (a generated one may pass elements whose
   // indices are equal only at run time, `upd(v[i], v[j])`): two references
-  // to one number, one of them written, are not the same.
+  // to one number, one of them not const, are not the same.
   distinctChecks(Out, /*ScalarRefs=*/true);
   // Only for the pullbacks users call: the callers the plugin generates
   // prove what else they pass (or refuse the call).
@@ -253,14 +266,14 @@ void PullbackBuilder::distinctChecks(Stmts &Out, bool ScalarRefs) {
     for (unsigned J = I + 1; J < N; ++J) {
       const ParmVarDecl *Q = Primal->getParamDecl(J);
       QualType TQ = designated(Q->getType());
-      if (TQ.isNull() || (!Written(P) && !Written(Q)) ||
-          !Ctx.hasSameUnqualifiedType(TP, TQ))
+      if (TQ.isNull() || !Ctx.hasSameUnqualifiedType(TP, TQ))
         continue;
-      // (A reference to one number and another: the same memory exactly
+      // (Two references to one number, one not const: whether or not they
+      // are written, the adjoint of a non-const one is stored back at the
+      // end, so that the other's would be lost; the same memory exactly
       // when they start at the same address.)
-      bool Scalar = P->getType()->isReferenceType() &&
-                    Q->getType()->isReferenceType() && isFloating(TP);
-      if (Scalar != ScalarRefs)
+      bool Scalar = distinctScalarRefs(Ctx, P->getType(), Q->getType());
+      if (Scalar != ScalarRefs || (!Scalar && !Written(P) && !Written(Q)))
         continue;
       Expr *C = B.callRuntime(
           Scalar ? "check_distinct" : "verify_distinct", {},

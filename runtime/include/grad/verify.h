@@ -12,7 +12,7 @@
 /// Always on, at the entry of a pullback of a `[[grad]]` function: the
 /// adjoint of a container parameter has the container's shape
 /// (`check_shape`); at the entry of any pullback or forward half: two
-/// reference parameters to one number, one written, are not the same
+/// reference parameters to one number, one not const, are not the same
 /// (`check_distinct`).
 ///
 /// With `-fplugin-arg-grad-verify` only (the calls are not generated
@@ -170,8 +170,8 @@ inline void verify_iteration(unsigned long long __now,
                         "than its first run (the memory changed in between)");
 }
 
-/// Always on: two reference parameters to one number, one of them
-/// written, which the derivative takes as distinct memory, are not the
+/// Always on: two reference parameters to one number, one of them not
+/// const, which the derivative takes as distinct memory, are not the
 /// same (`upd(v[i], v[j])` with i == j).
 inline void check_distinct(const void *__a, const void *__b,
                            const char *__what) {
