@@ -71,10 +71,13 @@ public:
   /// lost (the builder reports each).
   llvm::SmallVector<const clang::CallExpr *, 1> BitCopies;
   /// Pointer parameters to floating data re-seated to other memory (`b =
-  /// a;`, `std::swap(a, b)`), with the assignment or call: a pointer
-  /// parameter's shadow is its adjoint at the offset from its entry value,
-  /// which holds only while it points into its own memory (the builder
-  /// reports each; a local pointer tracks several storages).
+  /// a;`), with the assignment: a pointer parameter's shadow is its
+  /// adjoint at the offset from its entry value, which holds only while it
+  /// points into its own memory (driver/EntryCopies.h presents such a
+  /// parameter as a local, which tracks several storages). And pointer
+  /// variables to floating data passed by reference to a call that may
+  /// make them point into other memory (`std::swap(a, b)`, Paths.h
+  /// keepsWithin), with the call. The builder reports each.
   llvm::SmallVector<std::pair<const clang::VarDecl *, const clang::Expr *>, 1>
       Reseated;
   /// Variables active from the start, besides the parameters (set before
@@ -160,6 +163,11 @@ public:
   /// `this`.
   llvm::SmallVector<const clang::VarDecl *, 2>
   mayReach(const clang::Expr *E) const;
+  /// While computeAliases runs: true if \p E points where another alias
+  /// than \p Of does, one whose targets are not found yet (an alias of
+  /// aliases assigned each other, `t = a; a = b; b = t;`, settles
+  /// optimistically: such a definition adds nothing until they are).
+  bool pendingAlias(const clang::Expr *E, const clang::VarDecl *Of) const;
   /// True if the address of \p VD is taken or a reference binds to it.
   bool isAddressTaken(const clang::VarDecl *VD) const {
     return AddressTaken.count(VD);
@@ -246,6 +254,9 @@ private:
   const Facts &St;
   llvm::DenseSet<const clang::VarDecl *> Active, Written, WrittenData,
       AddressTaken, Loaded;
+  /// Aliases with a definition whose target is not known (computeAliases;
+  /// an alias assigned one of them is unknown too).
+  llvm::DenseSet<const clang::VarDecl *> UnknownAliases;
   llvm::DenseMap<const clang::VarDecl *, const clang::VarDecl *> Alias;
   llvm::DenseMap<const clang::VarDecl *,
                  llvm::SmallVector<const clang::VarDecl *, 2>>

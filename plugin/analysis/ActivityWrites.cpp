@@ -13,6 +13,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Basic/Builtins.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -146,7 +147,7 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
     written(VD);
     if (RHS)
       Defs.push_back({VD, RHS});
-    reseated(VD, RHS, Site);
+    reseated(VD, Site);
   }
 
   /// writeTo for an element of \p VD: the storages it points into.
@@ -179,18 +180,11 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
   /// A pointer parameter to floating data assigned a pointer that is not
   /// based on its own entry value.
   SmallVector<std::pair<const VarDecl *, const Expr *>, 1> Reseated;
-  void reseated(const VarDecl *VD, const Expr *RHS, const Stmt *At) {
+  void reseated(const VarDecl *VD, const Stmt *At) {
     // (`++p`, `p += 4`, a call taking p by reference: within its memory.)
     const auto *BO = dyn_cast_or_null<BinaryOperator>(At);
-    if (!RHS || !BO || BO->getOpcode() != BO_Assign ||
-        !isa<ParmVarDecl>(VD) || !VD->getType()->isPointerType() ||
-        !hasFloatingData(VD->getType()->getPointeeType()))
-      return;
-    if ((basedOn(RHS, VD) ||
-                RHS->IgnoreParenImpCasts()->isNullPointerConstant(
-                    VD->getASTContext(), Expr::NPC_ValueDependentIsNotNull)))
-      return;
-    Reseated.push_back({VD, BO});
+    if (BO && reseatedParam(BO) == VD)
+      Reseated.push_back({VD, BO});
   }
   /// `delete p`, `free(p)`: the memory p points into is gone, as if
   /// overwritten: nothing may read it again after this point (the reverse
@@ -285,12 +279,35 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
       QualType PT = FD && I - Shift < FD->getNumParams()
                         ? FD->getParamDecl(I - Shift)->getType()
                         : A->getType();
+      bool ByRef = PT->isReferenceType() &&
+                   !PT.getNonReferenceType().isConstQualified();
       if (writableParam(PT))
-        writtenThrough(CE, A,
-                       PT->isReferenceType() &&
-                           !PT.getNonReferenceType().isConstQualified());
+        writtenThrough(CE, A, ByRef);
+      if (ByRef)
+        reseatedByCall(CE, A, FD && I - Shift < FD->getNumParams()
+                                  ? FD->getParamDecl(I - Shift)
+                                  : nullptr);
     }
     return true;
+  }
+
+  /// A pointer variable to floating data passed by non-const reference
+  /// (`std::swap(p, q)`, `pick(p, q)`) to a callee that may make it point
+  /// into other memory (keepsWithin).
+  void reseatedByCall(const CallExpr *CE, const Expr *A,
+                      const ParmVarDecl *Param) {
+    const VarDecl *VD = refVar(A);
+    // (std::move(p), std::forward<T>(p): casts.)
+    if (const FunctionDecl *FD = CE->getDirectCallee();
+        FD && (FD->getBuiltinID() == Builtin::BImove ||
+               FD->getBuiltinID() == Builtin::BIforward ||
+               FD->getBuiltinID() == Builtin::BImove_if_noexcept))
+      return;
+    if (!VD || !VD->getType()->isPointerType() ||
+        !hasFloatingData(VD->getType()->getPointeeType()) ||
+        (Param && keepsWithin(Param)))
+      return;
+    Reseated.push_back({VD, CE});
   }
 
   /// The call \p CE may write through its argument \p A. \p ByRef: the
@@ -452,6 +469,19 @@ static AliasTargets aliasTargets(const Activity &A, const VarDecl *VD,
     // A pointer that owns heap memory is the root of that memory.
     const VarDecl *R =
         allocation(E).K != Allocation::None ? VD : A.rootOf(E, IsThis);
+    if (!R && !IsThis) {
+      // Through another alias into several storages: each of them.
+      SmallVector<const VarDecl *, 2> Rs = A.mayReach(E);
+      for (const VarDecl *X : Rs)
+        if (!llvm::is_contained(T.All, X))
+          T.All.push_back(X);
+      if (!Rs.empty()) {
+        T.Known = false;
+        continue;
+      }
+      if (A.pendingAlias(E, VD))
+        continue;
+    }
     if (!R || R == VD)
       T.Unknown = true;
     else if (!llvm::is_contained(T.All, R))
@@ -491,6 +521,8 @@ bool Activity::updateAlias(const VarDecl *VD, ArrayRef<const Expr *> Defs) {
     }
   }
   const VarDecl *New = T.Known ? T.Root : nullptr;
+  if (T.Unknown && !New)
+    UnknownAliases.insert(VD);
   // Pointers and references into several known storages.
   if (!T.Known && !T.Unknown && T.All.size() > 1) {
     if (Roots[VD] != T.All) {
@@ -506,6 +538,15 @@ bool Activity::updateAlias(const VarDecl *VD, ArrayRef<const Expr *> Defs) {
     Changed = true;
   }
   return Changed;
+}
+
+bool Activity::pendingAlias(const Expr *E, const VarDecl *Of) const {
+  const Expr *K = E->IgnoreParenImpCasts();
+  while (const Expr *B = pointerBase(K))
+    K = B->IgnoreParenImpCasts();
+  const VarDecl *V = refVar(K);
+  return V && V != Of && Alias.count(V) && !Alias.lookup(V) &&
+         !Roots.count(V) && !Loaded.count(V) && !UnknownAliases.count(V);
 }
 
 void Activity::computeAliases(const Stmt *Body) {

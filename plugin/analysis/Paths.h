@@ -176,6 +176,21 @@ std::string virtualCallName(const clang::CXXMethodDecl *MD);
 /// itself (`p + 1`, `next(p)`, `row(p, n, i)`): assigned to \p VD, it keeps
 /// pointing into the storage it pointed into.
 bool basedOn(const clang::Expr *E, const clang::VarDecl *VD);
+/// The pointer parameter to floating data that \p BO (`b = a;`) makes point
+/// into other memory, or null: not `b = b + 1` (basedOn), not `b = nullptr`,
+/// not an assignment to anything else.
+const clang::ParmVarDecl *reseatedParam(const clang::BinaryOperator *BO);
+/// True if the function owning \p P, a parameter taking a pointer by
+/// non-const reference (`double *&p`), can only move the pointer within the
+/// memory it points into (`++p`, `p += n`, `p = p + 1`, or passing it on to
+/// a function that does the same): then a caller's pointer passed to it
+/// keeps pointing into its storage. False for `p = q`, std::swap, and a
+/// body not visible.
+bool keepsWithin(const clang::ParmVarDecl *P, unsigned Depth = 0);
+/// True if the function owning \p P (a pointer taken by non-const
+/// reference) may write the pointer at all (`++p`, `p = q`), or its body is
+/// not visible.
+bool writesPointerParam(const clang::ParmVarDecl *P, unsigned Depth = 0);
 
 /// The argument of std::move(x) or std::forward<T>(x), or null.
 const clang::Expr *movedArg(const clang::Expr *E);

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "driver/Consumer.h"
+#include "driver/EntryCopies.h"
 #include "ast/Diagnostics.h"
 #include "lift/Lift.h"
 #include "ast/Printer.h"
@@ -169,9 +170,13 @@ void Differentiator::define(PullbackEntry *E, const FunctionDecl *Def) {
       !E->Pullback->isInlined())
     E->Pullback->setImplicitlyInline();
   // A function differentiated in two halves: its pullback runs both.
-  bool Built = useSplit(*E, Def->getLocation())
-                   ? defineWrapper(E)
-                   : PullbackBuilder(*this, *E, Def).build();
+  bool Built = false;
+  if (useSplit(*E, Def->getLocation())) {
+    Built = defineWrapper(E);
+  } else {
+    EntryCopies View(S, Def);
+    Built = PullbackBuilder(*this, *E, View.def()).build();
+  }
   if (!Built) {
     E->Failed = true;
     E->Pullback->setInvalidDecl();

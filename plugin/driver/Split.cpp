@@ -29,6 +29,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "driver/Consumer.h"
+#include "driver/EntryCopies.h"
 #include "ast/Diagnostics.h"
 #include "reverse/PullbackBuilder.h"
 #include "analysis/Jumps.h"
@@ -294,8 +295,11 @@ void Differentiator::defineSplit(PullbackEntry *E) {
   if (!Def || E->Failed || E->HalvesDone)
     return;
   E->HalvesDone = true;
+  // (Both halves see one rewritten definition: the frame they share is
+  // laid out by its variables.)
+  EntryCopies View(S, Def);
   for (SplitHalf Half : {SplitHalf::Forward, SplitHalf::Reverse}) {
-    PullbackBuilder PBB(*this, *E, Def, Half);
+    PullbackBuilder PBB(*this, *E, View.def(), Half);
     FunctionDecl *FD = Half == SplitHalf::Forward ? E->Fwd : E->Rev;
     if (Def->isInlined() || Def->isTemplateInstantiation())
       FD->setImplicitlyInline();

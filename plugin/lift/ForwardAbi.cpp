@@ -223,8 +223,16 @@ QualType tangentParamType(ASTContext &Ctx, const FunctionDecl *Primal,
     return Ctx.getPointerType(C.AdjointPointee);
   case ParamKind::Pointer: {
     QualType E = C.AdjointPointee;
-    return Ctx.getPointerType(
+    QualType TP = Ctx.getPointerType(
         readOnlyPointerTangent(Ctx, Primal, P) ? E.withConst() : E);
+    // A pointer taken by reference that the callee moves (`const double
+    // *&p` walked by `*p++`, std::swap): its tangent pointer moves with it.
+    if (PT->isLValueReferenceType() &&
+        PT.getNonReferenceType()->isPointerType() &&
+        !PT.getNonReferenceType().isConstQualified() &&
+        writesPointerParam(P))
+      return Ctx.getLValueReferenceType(TP);
+    return TP;
   }
   case ParamKind::Class: {
     QualType CT = PT.getNonReferenceType().getUnqualifiedType();

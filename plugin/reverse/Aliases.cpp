@@ -286,6 +286,9 @@ void PullbackBuilder::noteAliasDef(const VarDecl *VD, const Expr *RHS,
     }
     bool IsThis = false;
     const VarDecl *R = Act.rootOf(K, IsThis);
+    if (!R && !IsThis)
+      if (Expr *I = rootIndexOf(K, Rs))
+        return I;
     const auto *It = llvm::find(Rs, R);
     if (It == Rs.end())
       return unsupported(E, untracked(VD));
@@ -298,6 +301,35 @@ void PullbackBuilder::noteAliasDef(const VarDecl *VD, const Expr *RHS,
   if (!A)
     A = hoist("_a", Ctx.IntTy);
   Out.push_back(B.assign(B.ref(A), I));
+}
+
+Expr *PullbackBuilder::rootIndexOf(const Expr *P,
+                                   ArrayRef<const VarDecl *> Rs) {
+  // `t = a`, `t = a + 1` with a into several storages: a's index now,
+  // as a position among \p Rs (which holds a's storages).
+  while (const Expr *Base = pointerBase(P))
+    P = Base->IgnoreParenImpCasts();
+  const VarDecl *V = refVar(P);
+  ArrayRef<const VarDecl *> From = V ? Act.rootsOf(V) : ArrayRef<const VarDecl *>();
+  VarDecl *A = V ? RootIndex.lookup(V) : nullptr;
+  if (From.empty() || !A)
+    return nullptr;
+  bool Same = From.size() <= Rs.size();
+  for (size_t K = 0; K < From.size() && Same; ++K)
+    Same = Rs[K] == From[K];
+  if (Same)
+    return B.ref(A);
+  // (i == 0 ? j0 : i == 1 ? j1 : ... jn)
+  Expr *Out = nullptr;
+  for (size_t K = From.size(); K-- > 0;) {
+    const auto *It = llvm::find(Rs, From[K]);
+    if (It == Rs.end())
+      return nullptr;
+    Expr *J = B.intLit(It - Rs.begin(), Ctx.IntTy);
+    Out = Out ? B.cond(B.binop(BO_EQ, B.ref(A), B.intLit(K, Ctx.IntTy)), J, Out)
+              : J;
+  }
+  return B.paren(Out);
 }
 
 /// True if storage \p R is (or points to) an array of \p Pointee, as

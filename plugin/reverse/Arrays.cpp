@@ -342,7 +342,7 @@ Expr *PullbackBuilder::adjointStorage(const VarDecl *VD) {
   if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
     unsigned I = P->getFunctionScopeIndex();
     if (I < Sig.AdjointIndex.size() && Sig.AdjointIndex[I] >= 0 &&
-        P->getDeclContext() == Primal) {
+        ownParam(P)) {
       ParmVarDecl *DP = param(Sig.AdjointIndex[I]);
       ParamKind K = classifyParam(Ctx, P->getType()).Kind;
       // The caller's *d_x is the adjoint of a scalar's initial value only:
@@ -360,10 +360,10 @@ Expr *PullbackBuilder::adjointStorage(const VarDecl *VD) {
         return localParamShadow(P);
       return B.paren(B.deref(B.ref(DP)));
     }
-    if (P->getDeclContext() == Primal &&
+    if (ownParam(P) &&
         classifyParam(Ctx, P->getType()).Kind == ParamKind::Class)
       return localParamShadow(P);
-    if (P->getDeclContext() == Primal &&
+    if (ownParam(P) &&
         classifyParam(Ctx, P->getType()).Kind == ParamKind::Pointer)
       // Memory of unknown extent without an adjoint from the caller.
       return unsupported(

@@ -59,7 +59,7 @@ bool PullbackBuilder::isContainerMutation(const CallExpr *CE) const {
 
 bool PullbackBuilder::shadowFromCaller(const VarDecl *VD) const {
   const auto *P = dyn_cast<ParmVarDecl>(VD);
-  if (!P || P->getDeclContext() != Primal)
+  if (!P || !ownParam(P))
     return false;
   for (auto &[LP, A] : LocalParamShadows)
     if (LP == P)

@@ -84,7 +84,9 @@ std::nullptr_t PullbackBuilder::unsupported(const Decl *Dc, StringRef What) {
 
 std::nullptr_t PullbackBuilder::unsupportedAt(SourceLocation Loc,
                                               StringRef What) {
-  if (!Failed && D.firstErrorAt(Loc, Primal)) {
+  // (Keyed by the entry: its pullback and halves may be built from
+  // different presentations of the definition, driver/EntryCopies.h.)
+  if (!Failed && D.firstErrorAt(Loc, Entry.Primal)) {
     report(S.Diags, Diag::UnsupportedConstruct, Loc)
         << What << Primal->getNameAsString();
     D.noteRequest(Entry);
@@ -164,7 +166,7 @@ int PullbackBuilder::invariantLevel(const Expr *E) const {
         RevIndex.count(VD))
       return -1;
     if (isa<ParmVarDecl>(VD))
-      return VD->getDeclContext() == Primal ? 0 : -1;
+      return ownParam(cast<ParmVarDecl>(VD)) ? 0 : -1;
     if (!VD->isLocalVarDecl())
       return VD->getType().isConstQualified() ? 0 : -1;
     auto It = DeclDepth.find(VD);
@@ -276,6 +278,12 @@ Expr *PullbackBuilder::record(const Expr *Key, Expr *Value) {
   }
   Frames.back().Recorded.push_back(Tmp);
   return B.ref(Tmp);
+}
+
+bool PullbackBuilder::ownParam(const ParmVarDecl *P) const {
+  // (Not P's DeclContext: a rewritten definition shares the parameters it
+  // does not replace, driver/EntryCopies.h.)
+  return llvm::is_contained(Primal->parameters(), P);
 }
 
 VarDecl *PullbackBuilder::mapVar(const VarDecl *VD) const {

@@ -323,6 +323,8 @@ private:
   /// read of it), so that the reverse sweep cannot read it again.
   bool changesAfter(const clang::VarDecl *V, const clang::Expr *Read) const;
   clang::VarDecl *mapVar(const clang::VarDecl *VD) const;
+  /// True if \p P is a parameter of the primal as the builder sees it.
+  bool ownParam(const clang::ParmVarDecl *P) const;
 
   // Statements.cpp
   void stmt(const clang::Stmt *S, Stmts &Fwd, Stmts &Rev);
@@ -836,6 +838,11 @@ private:
   /// Multi-root pointers: the current root index, and at each use the
   /// recorded (index, offset).
   llvm::DenseMap<const clang::VarDecl *, clang::VarDecl *> RootIndex;
+  /// For a definition `t = a` (or `a + 1`) of a pointer into the storages
+  /// \p Rs, where a points into several storages: the index of a's storage
+  /// among \p Rs now; null if \p P is not such a pointer.
+  clang::Expr *rootIndexOf(const clang::Expr *P,
+                           llvm::ArrayRef<const clang::VarDecl *> Rs);
   llvm::DenseMap<const clang::DeclRefExpr *,
                  std::pair<clang::VarDecl *, clang::VarDecl *>>
       MultiUses;

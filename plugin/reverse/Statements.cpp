@@ -93,6 +93,14 @@ void PullbackBuilder::bindParams() {
           Ctx.getTrivialTypeSourceInfo(Sig.ParamTypes[I], B.Loc), SC_None,
           nullptr));
   }
+  // A definition presented with stand-ins for re-seated pointer
+  // parameters (driver/EntryCopies.h): the stand-ins' names, which the
+  // locals named as the parameters do not hide.
+  if (Primal != Entry.Primal->getDefinition())
+    for (unsigned I = 0; I < Primal->getNumParams() && I < Params.size(); ++I)
+      if (const ParmVarDecl *P = Primal->getParamDecl(I);
+          P->getDeclContext() == Primal && !Dropped.count(Params[I]))
+        Params[I]->setDeclName(P->getDeclName());
   for (ParmVarDecl *P : PB->parameters())
     Names.insert(P->getName());
   for (ParmVarDecl *P : Params)
@@ -104,13 +112,32 @@ void PullbackBuilder::bindParams() {
 /// Reports what the activity analysis found the pullback cannot follow;
 /// false when building cannot go on.
 bool PullbackBuilder::reportActivityProblems(const CompoundStmt *Body) {
-  for (auto &[VD, Site] : Act.Reseated)
+  for (auto &[VD, Site] : Act.Reseated) {
+    if (const auto *CE = dyn_cast<CallExpr>(Site)) {
+      const FunctionDecl *FD = CE->getDirectCallee();
+      bool Swap = FD && FD->isInStdNamespace() && FD->getIdentifier() &&
+                  FD->getName() == "swap" && CE->getNumArgs() == 2;
+      std::string N = VD->getNameAsString();
+      unsupported(
+          Site,
+          "pointer '" + N + "' passed by reference to '" +
+              (FD ? FD->getNameAsString() : spelled(CE->getCallee())) +
+              "', which may make it point into other memory (" +
+              (Swap ? "swap by assignments: 'auto *t = " + spelled(CE->getArg(0)) +
+                          "; " + spelled(CE->getArg(0)) + " = " +
+                          spelled(CE->getArg(1)) + "; " +
+                          spelled(CE->getArg(1)) + " = t;'"
+                    : std::string("assign it in this function instead")) +
+              ")");
+      continue;
+    }
     unsupported(Site, "pointer parameter '" + VD->getNameAsString() +
                           "' made to point into other memory (declare a "
                           "local pointer for it: 'auto *" +
                           VD->getNameAsString() + "2 = " +
                           VD->getNameAsString() + ";', then use and move " +
                           VD->getNameAsString() + "2)");
+  }
   for (auto &[VD, Site] : Act.Lost)
     unsupported(Site, std::string(isa<CallExpr>(Site->IgnoreImplicit())
                                       ? "call '" + spelled(Site) +

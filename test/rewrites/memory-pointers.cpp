@@ -29,17 +29,22 @@ static int half(int n) { return n / 2; }
   return s + c * r[0] * std::sin(r[1]);
 }
 
-// A weighted sum, then the weights pointer reused for the tail of x.
-// ADVICE: (declare a local pointer for it: 'auto *w2 = w;', then use and move w2)
-// ERR: memory-pointers.cpp:[[@LINE+6]]:3: error: grad: cannot differentiate pointer parameter 'w' made to point into other memory (declare a local pointer for it: 'auto *w2 = w;', then use and move w2) in 'tail'
-// ERR: memory-pointers.cpp:[[@LINE+1]]:3: note: while differentiating 'tail' requested here
-[[grad]] double tail(const double *x, const double *w, int n) {
-  double s = 0;
-  for (int i = 0; i < n; ++i)
-    s += x[i] * w[i];
-  w = x + 1;
-  return s + w[0] * w[1];
-}
+// A weighted sum, then the weights pointer reused for the tail of x, in a
+// member function (a free function's re-seated parameter is accepted:
+// test/memory/reseated-parameters.cpp).
+struct Tail {
+  int n;
+  // ADVICE: (declare a local pointer for it: 'auto *w2 = w;', then use and move w2)
+  // ERR: memory-pointers.cpp:[[@LINE+6]]:5: error: grad: cannot differentiate pointer parameter 'w' made to point into other memory (declare a local pointer for it: 'auto *w2 = w;', then use and move w2) in 'tail'
+  // ERR: memory-pointers.cpp:[[@LINE+1]]:5: note: while differentiating 'tail' requested here
+  [[grad]] double tail(const double *x, const double *w) const {
+    double s = 0;
+    for (int i = 0; i < n; ++i)
+      s += x[i] * w[i];
+    w = x + 1;
+    return s + w[0] * w[1];
+  }
+};
 
 // The largest element of the upper half.
 // ADVICE: (it has side effects or calls a function; bind the result to a local pointer first)
@@ -76,14 +81,17 @@ static int half(int n) { return n / 2; }
   return s + c * r1[0] * std::sin(r1[1]);
 }
 
-[[grad]] double tail(const double *x, const double *w, int n) {
-  auto *w2 = w;
-  double s = 0;
-  for (int i = 0; i < n; ++i)
-    s += x[i] * w2[i];
-  w2 = x + 1;
-  return s + w2[0] * w2[1];
-}
+struct Tail {
+  int n;
+  [[grad]] double tail(const double *x, const double *w) const {
+    auto *w2 = w;
+    double s = 0;
+    for (int i = 0; i < n; ++i)
+      s += x[i] * w2[i];
+    w2 = x + 1;
+    return s + w2[0] * w2[1];
+  }
+};
 
 [[grad]] double peak(const double *a, int n, double s) {
   const double *m = std::max_element(a + half(n), a + n);
@@ -135,11 +143,12 @@ int main() {
     auto f = [](double x0, double x1, double x2, double w0, double w1,
                 double w2) {
       double x[3] = {x0, x1, x2}, w[3] = {w0, w1, w2};
-      return tail(x, w, 3);
+      return Tail{3}.tail(x, w);
     };
     double x[3] = {0.5, -0.8, 1.1}, w[3] = {0.2, 0.9, -0.4};
     double dx[3] = {0, 0, 0}, dw[3] = {0, 0, 0};
-    tail_pullback(x, w, 3, 1.0, dx, dw);
+    Tail t{3};
+    t.tail_pullback(x, w, 1.0, dx, dw);
     for (int i = 0; i < 3; ++i) {
       gradcheck::expect("tail.dx" + std::to_string(i), dx[i],
                         gradcheck::fd(f, i, 0.5, -0.8, 1.1, 0.2, 0.9, -0.4));
