@@ -355,6 +355,11 @@ struct DefCollector : RecursiveASTVisitor<DefCollector> {
       classify(Info);
     for (const LiftedCapture &C : Info.Caps)
       if (C.Written && C.ByRef && C.Var) {
+        // (A pointer it may make point into other memory.)
+        if (C.Var->getType()->isPointerType() &&
+            hasFloatingData(C.Var->getType()->getPointeeType()) &&
+            !keepsWithin(Info.Callee->getBody(), C.Var))
+          Reseated.push_back({C.Var, CE});
         dataWritten(C.Var);
         if (isScalarStorage(C.Var))
           written(C.Var);

@@ -369,7 +369,7 @@ const ParmVarDecl *reseatedParam(const BinaryOperator *BO) {
 namespace {
 /// keepsWithin's walk of the callee's body.
 struct WithinScan : RecursiveASTVisitor<WithinScan> {
-  const ParmVarDecl *P;
+  const VarDecl *P;
   unsigned Depth;
   /// Any write to the pointer counts (writesPointerParam), not only one
   /// that moves it out of its memory.
@@ -450,6 +450,12 @@ static bool scanPointerParam(const ParmVarDecl *P, unsigned Depth, bool Any) {
 
 bool keepsWithin(const ParmVarDecl *P, unsigned Depth) {
   return scanPointerParam(P, Depth, /*Any=*/false);
+}
+
+bool keepsWithin(const Stmt *Body, const VarDecl *V) {
+  WithinScan W{{}, V, 0};
+  W.TraverseStmt(const_cast<Stmt *>(Body));
+  return W.Ok;
 }
 
 bool writesPointerParam(const ParmVarDecl *P, unsigned Depth) {

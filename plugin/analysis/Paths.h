@@ -187,6 +187,9 @@ const clang::ParmVarDecl *reseatedParam(const clang::BinaryOperator *BO);
 /// keeps pointing into its storage. False for `p = q`, std::swap, and a
 /// body not visible.
 bool keepsWithin(const clang::ParmVarDecl *P, unsigned Depth = 0);
+/// The same for the pointer variable \p V written in \p Body (a lambda's
+/// body writing a pointer it captures by reference).
+bool keepsWithin(const clang::Stmt *Body, const clang::VarDecl *V);
 /// True if the function owning \p P (a pointer taken by non-const
 /// reference) may write the pointer at all (`++p`, `p = q`), or its body is
 /// not visible.

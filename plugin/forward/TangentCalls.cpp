@@ -784,6 +784,18 @@ VT TangentBuilder::opaqueCall(const CallExpr *CE, const FunctionDecl *FD,
     // (`memset(a, 0, sizeof a)` through `void *`): its tangent would be
     // left as it was.
     if (X.T && I < FD->getNumParams()) {
+      // (A lifted lambda's argument is what it captures: no generated
+      // name in the message.)
+      if (writableParam(FD->getParamDecl(I)->getType()) &&
+          FD->getName().starts_with("_grad_lambda_")) {
+        const auto *DRE = dyn_cast<DeclRefExpr>(A->IgnoreParenImpCasts());
+        return {fail(A, "call of a lambda writing '" +
+                            (DRE ? DRE->getDecl()->getNameAsString()
+                                 : spelled(A)) +
+                            "', which it captures by reference (assign "
+                            "it in this function instead)"),
+                nullptr};
+      }
       if (writableParam(FD->getParamDecl(I)->getType()))
         return {fail(A, "call to '" + FD->getNameAsString() +
                             "', which may write the differentiated memory '" +

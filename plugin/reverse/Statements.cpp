@@ -113,6 +113,15 @@ void PullbackBuilder::bindParams() {
 /// false when building cannot go on.
 bool PullbackBuilder::reportActivityProblems(const CompoundStmt *Body) {
   for (auto &[VD, Site] : Act.Reseated) {
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Site);
+        OC && OC->getOperator() == OO_Call && OC->getNumArgs()) {
+      unsupported(Site, "pointer '" + VD->getNameAsString() +
+                            "' captured by reference by '" +
+                            spelled(OC->getArg(0)) +
+                            "', which may make it point into other memory "
+                            "(assign it in this function instead)");
+      continue;
+    }
     if (const auto *CE = dyn_cast<CallExpr>(Site)) {
       const FunctionDecl *FD = CE->getDirectCallee();
       bool Swap = FD && FD->isInStdNamespace() && FD->getIdentifier() &&

@@ -3721,7 +3721,8 @@ class Gen:
 
     def s_reseat(self, depth):
         """`p = p + 1;`, `++p;`, `p = out;`, `p = a + 1;`, `p = &t;`, `p =
-        *pp;`, `const double *b = p; p = 1 + p; ++b;` then reads through
+        *pp;`, `const double *b = p; p = 1 + p; ++b;`, p and a local pointer
+        exchanged (`const double *t = p; p = q; q = t;`), then reads through
         p; a walk `s += c * *p; ++p;`; or `++out; out[0] op= e; --out;`."""
         r = self.rng
         params = {v.name: v for v in self.scopes[0] if v in self.vars()}
@@ -3743,7 +3744,8 @@ class Gen:
             moves += [("p += 2;", 2)]
         if p.off >= 1:
             moves += [("--p;", -1), ("p -= 1;", -1)]
-        kind = r.choice(["move", "move", "other", "other", "pair", "walk"])
+        kind = r.choice(["move", "move", "other", "other", "pair", "walk",
+                         "swap"])
         if kind == "walk" and p.root.array and p.off < L:
             n = r.randint(1, L - p.off)   # (p may end one past the end)
             s = self.new_name("s")
@@ -3768,7 +3770,29 @@ class Gen:
             self.scopes[-1].append(Var(b, 0.0, True, root=p.root, off=p.off,
                                        pconst=True))
             return
-        if kind == "move" and moves:
+        if kind == "swap":
+            # Pointers assigned each other (ping-pong buffers): p and a
+            # local pointer into other memory exchange their targets.
+            roots = [v for v in self.vars() if (v.array or v.scalar) and
+                     not v.is_int and not getattr(v, "noaddr", False) and
+                     v is not p]
+            root = r.choice(roots)
+            off = r.randrange(root.length) if root.array else 0
+            init = (f"&{root.name}" if not root.array else
+                    "*pp" if root.name == "(*pp)" and off == 0 else
+                    root.name if off == 0 else f"{root.name} + {off}")
+            q, tmp = self.new_name("q"), self.new_name("t")
+            self.emit(f"const double *{q} = {init};")
+            self.emit(f"const double *{tmp} = p;")
+            self.emit(f"p = {q};")
+            self.emit(f"{q} = {tmp};")
+            qv = Var(q, 0.0, True, root=p.root, off=p.off, pconst=True)
+            p.root, p.off = root, off
+            self.scopes[-1].append(qv)
+            lo, hi = self.ptr_span(qv)
+            self.fold(t, E(f"{self.coef()} * {self.ptr_text(qv, r.randrange(lo, hi))}",
+                           1.5 * qv.root.bound))
+        elif kind == "move" and moves:
             text, d = r.choice(moves)
             self.emit(text)
             p.off += d

@@ -25,11 +25,28 @@
   return a[0] * 2 + b[0] * 3 * b[0];
 }
 static void pick(double *&p, double *q) { p = q; }
+// ADVICE: (assign it in this function instead)
 // ERR: reseated-parameters.cpp:[[@LINE+3]]:3: error: grad: cannot differentiate pointer 'p' passed by reference to 'pick', which may make it point into other memory (assign it in this function instead) in 'picked'
 [[grad]] double picked(double *a, double *b) {
   double *p = a;
   pick(p, b);
   return p[0] * 2 + b[0] * 3 * b[0];
+}
+// A lambda re-seating a pointer it captures by reference (reverse gave 0
+// for 2 through b, no diagnostic) in both modes.
+// ERR: reseated-parameters.cpp:[[@LINE+4]]:3: error: grad: cannot differentiate pointer 'p' captured by reference by 'g', which may make it point into other memory (assign it in this function instead) in 'captured'
+[[grad]] double captured(const double *a, const double *b) {
+  const double *p = a;
+  auto g = [&] { p = b; };
+  g();
+  return p[0] * 2 + a[0];
+}
+// ERR: reseated-parameters.cpp:[[@LINE+4]]:3: error: grad: cannot differentiate call of a lambda writing 'p', which it captures by reference (assign it in this function instead) in 'fcaptured' in forward mode
+[[grad::forward]] double fcaptured(const double *a, const double *b) {
+  const double *p = a;
+  auto g = [&] { p = b; };
+  g();
+  return p[0] * 2 + a[0];
 }
 // A member function keeps the refusal (its parameters are not rewritten).
 struct M {
@@ -113,12 +130,26 @@ void step(double *st, double *tmp, double h) {
 }
 
 
-// The rewrite of the swap.
+// The rewrites: the swap by assignments, the pointer assigned here, and a
+// lambda moving its captured pointer within its memory (accepted).
+// ADVICE: (swap by assignments: 'auto *t = a; a = b; b = t;')
 [[grad]] double swapped(double *a, double *b) {
   auto *t = a;
   a = b;
   b = t;
   return a[0] * 2 + b[0] * 3 * b[0];
+}
+[[grad]] double picked(double *a, double *b) {
+  double *p = a;
+  p = b;
+  return p[0] * 2 + b[0] * 3 * b[0];
+}
+[[grad]] double captured(const double *a, const double *b) {
+  const double *p = a;
+  auto g = [&] { ++p; };
+  g();
+  p = b;
+  return p[0] * 2 + a[0];
 }
 // Moved within its memory by a helper and by std::advance.
 static double take(const double *&p) { return *p++; }
@@ -227,6 +258,21 @@ int main() {
     vecgrad::check("swapped", [&](const std::vector<double> &Y) { double u = Y[0], v = Y[1]; return swapped(&u, &v); }, {a[0], b[0]}, {ga, gb});
   }
   // CHECK: ok swapped.d1
+  {
+    std::vector<double> a(X.begin(), X.begin() + 2), b(X.begin() + 2, X.begin() + 4), da(2), db(2);
+    picked_pullback(a.data(), b.data(), 1.0, da.data(), db.data());
+    std::vector<double> ab(X.begin(), X.begin() + 4);
+    vecgrad::check("picked", [](const std::vector<double> &Y) {
+      std::vector<double> u(Y.begin(), Y.begin() + 2), v(Y.begin() + 2, Y.end());
+      return picked(u.data(), v.data()); }, ab, {da[0], da[1], db[0], db[1]});
+    da.assign(2, 0);
+    db.assign(2, 0);
+    captured_pullback(a.data(), b.data(), 1.0, da.data(), db.data());
+    vecgrad::check("captured", [](const std::vector<double> &Y) {
+      return captured(Y.data(), Y.data() + 2); }, ab, {da[0], da[1], db[0], db[1]});
+  }
+  // CHECK: ok picked.d3
+  // CHECK: ok captured.d3
   {
     std::vector<double> x(X.begin(), X.begin() + 3), dx(3);
     walk_pullback(x.data(), 3, 1.0, dx.data());
