@@ -26,6 +26,10 @@ void TangentBuilder::bindVectorPullback() {
   for (unsigned I = 0; I < Def->getNumParams(); ++I) {
     const ParmVarDecl *P = Def->getParamDecl(I);
     if (I < N) {
+      // (The scalar pullback's names: a re-seated pointer parameter's is
+      // its stand-in's, the local keeping the primal's, EntryCopies.h.)
+      if (P->getDeclName() != Fn->getParamDecl(I)->getDeclName())
+        Fn->getParamDecl(I)->setDeclName(P->getDeclName());
       Vals[P] = Fn->getParamDecl(I);
       continue;
     }
