@@ -643,4 +643,46 @@ Expr *PullbackBuilder::aliasValue(const VarDecl *VD) {
   return VD->getType()->isReferenceType() ? B.paren(B.deref(P)) : B.paren(P);
 }
 
+/// The pointers the activity analysis found made to point into other
+/// memory where the pullback cannot follow them (Activity::Reseated): a
+/// call that may re-seat one, a lambda capturing one by reference, a
+/// member function's parameter.
+void PullbackBuilder::reportReseated() {
+  for (auto &[VD, Site] : Act.Reseated) {
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Site);
+        OC && OC->getOperator() == OO_Call && OC->getNumArgs()) {
+      unsupported(Site, "pointer '" + VD->getNameAsString() +
+                            "' captured by reference by '" +
+                            spelled(OC->getArg(0)) +
+                            "', which may make it point into other memory "
+                            "(assign it in this function instead)");
+      continue;
+    }
+    if (const auto *CE = dyn_cast<CallExpr>(Site)) {
+      const FunctionDecl *FD = CE->getDirectCallee();
+      bool Swap = FD && FD->isInStdNamespace() && FD->getIdentifier() &&
+                  FD->getName() == "swap" && CE->getNumArgs() == 2;
+      std::string N = VD->getNameAsString();
+      unsupported(
+          Site,
+          "pointer '" + N + "' passed by reference to '" +
+              (FD ? FD->getNameAsString() : spelled(CE->getCallee())) +
+              "', which may make it point into other memory (" +
+              (Swap ? "swap by assignments: 'auto *t = " + spelled(CE->getArg(0)) +
+                          "; " + spelled(CE->getArg(0)) + " = " +
+                          spelled(CE->getArg(1)) + "; " +
+                          spelled(CE->getArg(1)) + " = t;'"
+                    : std::string("assign it in this function instead")) +
+              ")");
+      continue;
+    }
+    unsupported(Site, "pointer parameter '" + VD->getNameAsString() +
+                          "' made to point into other memory (declare a "
+                          "local pointer for it: 'auto *" +
+                          VD->getNameAsString() + "2 = " +
+                          VD->getNameAsString() + ";', then use and move " +
+                          VD->getNameAsString() + "2)");
+  }
+}
+
 } // namespace grad

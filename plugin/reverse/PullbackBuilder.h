@@ -843,6 +843,9 @@ private:
   /// among \p Rs now; null if \p P is not such a pointer.
   clang::Expr *rootIndexOf(const clang::Expr *P,
                            llvm::ArrayRef<const clang::VarDecl *> Rs);
+  /// Errors for the pointers made to point into other memory that the
+  /// pullback cannot follow (Aliases.cpp).
+  void reportReseated();
   llvm::DenseMap<const clang::DeclRefExpr *,
                  std::pair<clang::VarDecl *, clang::VarDecl *>>
       MultiUses;

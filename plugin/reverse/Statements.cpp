@@ -112,41 +112,7 @@ void PullbackBuilder::bindParams() {
 /// Reports what the activity analysis found the pullback cannot follow;
 /// false when building cannot go on.
 bool PullbackBuilder::reportActivityProblems(const CompoundStmt *Body) {
-  for (auto &[VD, Site] : Act.Reseated) {
-    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Site);
-        OC && OC->getOperator() == OO_Call && OC->getNumArgs()) {
-      unsupported(Site, "pointer '" + VD->getNameAsString() +
-                            "' captured by reference by '" +
-                            spelled(OC->getArg(0)) +
-                            "', which may make it point into other memory "
-                            "(assign it in this function instead)");
-      continue;
-    }
-    if (const auto *CE = dyn_cast<CallExpr>(Site)) {
-      const FunctionDecl *FD = CE->getDirectCallee();
-      bool Swap = FD && FD->isInStdNamespace() && FD->getIdentifier() &&
-                  FD->getName() == "swap" && CE->getNumArgs() == 2;
-      std::string N = VD->getNameAsString();
-      unsupported(
-          Site,
-          "pointer '" + N + "' passed by reference to '" +
-              (FD ? FD->getNameAsString() : spelled(CE->getCallee())) +
-              "', which may make it point into other memory (" +
-              (Swap ? "swap by assignments: 'auto *t = " + spelled(CE->getArg(0)) +
-                          "; " + spelled(CE->getArg(0)) + " = " +
-                          spelled(CE->getArg(1)) + "; " +
-                          spelled(CE->getArg(1)) + " = t;'"
-                    : std::string("assign it in this function instead")) +
-              ")");
-      continue;
-    }
-    unsupported(Site, "pointer parameter '" + VD->getNameAsString() +
-                          "' made to point into other memory (declare a "
-                          "local pointer for it: 'auto *" +
-                          VD->getNameAsString() + "2 = " +
-                          VD->getNameAsString() + ";', then use and move " +
-                          VD->getNameAsString() + "2)");
-  }
+  reportReseated();
   for (auto &[VD, Site] : Act.Lost)
     unsupported(Site, std::string(isa<CallExpr>(Site->IgnoreImplicit())
                                       ? "call '" + spelled(Site) +

@@ -3723,7 +3723,8 @@ class Gen:
         """`p = p + 1;`, `++p;`, `p = out;`, `p = a + 1;`, `p = &t;`, `p =
         *pp;`, `const double *b = p; p = 1 + p; ++b;`, p and a local pointer
         exchanged (`const double *t = p; p = q; q = t;`), then reads through
-        p; a walk `s += c * *p; ++p;`; or `++out; out[0] op= e; --out;`."""
+        p; a walk `s += c * *p; ++p;` or `s += c * take(p);` (a helper
+        taking the pointer by reference); or `++out; out[0] op= e; --out;`."""
         r = self.rng
         params = {v.name: v for v in self.scopes[0] if v in self.vars()}
         p, out = params.get("p"), params.get("out")
@@ -3754,7 +3755,8 @@ class Gen:
             c = self.coef()
             self.emit(f"for (int {k} = 0; {k} < {n}; ++{k})")
             self.emit(r.choice([f"  {s} += {c} * *p++;",
-                                f"  {s} += {c} * *p, ++p;"]))
+                                f"  {s} += {c} * *p, ++p;",
+                                f"  {s} += {c} * take(p);"]))
             p.off += n
             self.fold(t, E(s, 1.5 * n * p.root.bound))
             return
@@ -4855,6 +4857,8 @@ struct RAdv {
     s.p = 0.5 * s.p + h * s.v;
   }
 };
+""",
+    "reseat": """static double take(const double *&q) { return *q++; }
 """,
     "heapobj": """struct HV { double x, y, z; };
 struct HS {
