@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/Callables.h"
+#include "ast/Diagnostics.h"
 #include "analysis/Facts.h"
 #include "ast/Rules.h"
 
@@ -232,7 +233,7 @@ struct Purity : RecursiveASTVisitor<Purity> {
       return true;
     if (!isFloating(CE->getType()))
       return true;
-    Calls = "calls '" + FD->getNameAsString() + "'";
+    Calls = "calls '" + nameOf(FD) + "'";
     return true;
   }
 };

@@ -67,7 +67,7 @@ struct Checker : RecursiveASTVisitor<Checker> {
     {
       auto DB = report(S.Diags, Diag::Promotion, At->getExprLoc());
       DB << To.getCanonicalType().getUnqualifiedType().getAsString()
-         << FD->getNameAsString()
+         << nameOf(FD)
          << At->getSourceRange();
       if (Fix)
         DB << *Fix;
@@ -132,7 +132,7 @@ struct Checker : RecursiveASTVisitor<Checker> {
       AllFloat &= isFloat(P->getType().getNonReferenceType());
     if (AllFloat && Seen.insert(L).second)
       report(S.Diags, Diag::PromotionLambda, L->getBeginLoc())
-          << R.getUnqualifiedType().getAsString() << FD->getNameAsString();
+          << R.getUnqualifiedType().getAsString() << nameOf(FD);
     return true;
   }
 };

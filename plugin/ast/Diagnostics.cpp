@@ -7,6 +7,7 @@
 #include "ast/Diagnostics.h"
 #include "ast/NodePolicy.h"
 #include "ast/Abi.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -19,6 +20,14 @@
 using namespace clang;
 
 namespace grad {
+
+namespace {
+llvm::DenseMap<const NamedDecl *, const NamedDecl *> &standIns() {
+  static llvm::DenseMap<const NamedDecl *, const NamedDecl *> Map;
+  return Map;
+}
+} // namespace
+
 
 namespace {
 struct DiagRow {
@@ -276,8 +285,18 @@ std::string runtimeCheckSite(const ASTContext &Ctx, SourceLocation Loc,
     Out = (Twine(PL.getFilename()) + ":" + Twine(PL.getLine()) + ":" +
            Twine(PL.getColumn()) + ": ")
               .str();
-  Out += "in '" + Fn->getQualifiedNameAsString() + "': " + What.str();
+  const NamedDecl *Shown = standIns().lookup(Fn);
+  Out += "in '" + (Shown ? Shown : Fn)->getQualifiedNameAsString() +
+         "': " + What.str();
   return Out;
 }
+
+std::string nameOf(const NamedDecl *D) {
+  if (const NamedDecl *As = standIns().lookup(D))
+    return As->getNameAsString();
+  return D->getNameAsString();
+}
+
+void nameAs(const NamedDecl *D, const NamedDecl *As) { standIns()[D] = As; }
 
 } // namespace grad

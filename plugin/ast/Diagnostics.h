@@ -22,6 +22,7 @@ class ASTContext;
 class Expr;
 class Stmt;
 class FunctionDecl;
+class NamedDecl;
 } // namespace clang
 
 namespace grad {
@@ -40,6 +41,13 @@ clang::DiagnosticBuilder report(clang::DiagnosticsEngine &DE, Diag D,
 /// 'f'", "brace initialisation of 'std::vector<double>'"), never by its
 /// AST class.
 std::string constructName(const clang::Stmt *S);
+
+/// The name of \p D as the user wrote it: a function the plugin made to
+/// stand for one of the user's (a callee specialised on the lambdas it is
+/// passed, driver/CallableViews.h) takes the name of that one.
+std::string nameOf(const clang::NamedDecl *D);
+/// Messages name \p D as \p As.
+void nameAs(const clang::NamedDecl *D, const clang::NamedDecl *As);
 
 /// \p E as the user wrote it: its source text when it is in a file (and
 /// short), else the printed expression.

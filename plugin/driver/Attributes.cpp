@@ -95,13 +95,13 @@ bool parseWrt(Sema &S, FunctionDecl *FD, StringRef List, SourceLocation Loc,
       Found = true;
       if (classifyParam(S.Context, P->getType()).Kind == ParamKind::None) {
         report(S.Diags, Diag::AttrWrtNotDifferentiable, Loc)
-            << Name << FD->getNameAsString() << P->getType();
+            << Name << nameOf(FD) << P->getType();
         OK = false;
       }
       Mask[I] = true;
     }
     if (!Found) {
-      report(S.Diags, Diag::AttrWrtUnknown, Loc) << Name << FD->getNameAsString();
+      report(S.Diags, Diag::AttrWrtUnknown, Loc) << Name << nameOf(FD);
       OK = false;
     }
   }
@@ -206,7 +206,7 @@ struct GradAttrInfo : public ParsedAttrInfo {
     SourceLocation Loc = A.getLoc();
     if (const char *Kind = unsupportedKind(S, FD)) {
       report(S.Diags, Diag::AttrUnsupportedFunction, Loc)
-          << Kind << FD->getNameAsString();
+          << Kind << nameOf(FD);
       return AttributeNotApplied;
     }
     std::optional<WrtMask> Wrt;
@@ -222,7 +222,7 @@ struct GradAttrInfo : public ParsedAttrInfo {
     std::string Why;
     if (!computeSignature(S.Context, FD, Mask, pullbackName(FD),
                           Sig, Why)) {
-      report(S.Diags, Diag::AttrBadReturn, Loc) << FD->getNameAsString() << Why;
+      report(S.Diags, Diag::AttrBadReturn, Loc) << nameOf(FD) << Why;
       return AttributeNotApplied;
     }
     // A NAME_pullback the user declared must have the ABI signature.
@@ -262,7 +262,7 @@ struct GradAttrInfo : public ParsedAttrInfo {
         return AttributeApplied;
       if (St.ReportedAttrs.insert(Loc.getRawEncoding()).second)
         report(S.Diags, Diag::AttrVectorPullback, Loc)
-            << FD->getNameAsString() << Why;
+            << nameOf(FD) << Why;
     }
     return AttributeApplied;
   }
@@ -277,7 +277,7 @@ bool refuseOnce(Sema &S, const FunctionDecl *FD, SourceLocation Loc,
     return false;
   if (State::get(S.Context).ReportedAttrs.insert(Loc.getRawEncoding()).second)
     report(S.Diags, Diag::AttrForwardUnsupported, Loc)
-        << FD->getNameAsString() << (What + Kind + " yet").str();
+        << nameOf(FD) << (What + Kind + " yet").str();
   return true;
 }
 
@@ -321,7 +321,7 @@ struct ForwardAttrInfo : public ParsedAttrInfo {
       if (!declarePushforward(S, FD, Mask, S.getCurScope(), Loc, Why, nullptr,
                               {}, L)) {
         report(S.Diags, Diag::AttrForwardUnsupported, Loc)
-            << FD->getNameAsString() << Why;
+            << nameOf(FD) << Why;
         St.ForwardRequests.erase(FD->getCanonicalDecl());
         return AttributeNotApplied;
       }
@@ -352,7 +352,7 @@ struct HessianAttrInfo : public GradAttrInfo {
     std::string Why;
     if (!declareHvp(S, FD, Mask, S.getCurScope(), Loc, Why)) {
       report(S.Diags, Diag::AttrForwardUnsupported, Loc)
-          << FD->getNameAsString() << Why;
+          << nameOf(FD) << Why;
       return AttributeNotApplied;
     }
     return AttributeApplied;

@@ -62,7 +62,7 @@ void Differentiator::handleDecl(Decl *D) {
       if (!declarePushforward(S, FD, FR->second.Wrt, nullptr,
                               FR->second.AttrLoc, Why, nullptr, {}, Lanes)) {
         report(S.Diags, Diag::AttrForwardUnsupported, FR->second.AttrLoc)
-            << FD->getNameAsString() << Why;
+            << nameOf(FD) << Why;
         break;
       }
   }
@@ -118,7 +118,7 @@ void Differentiator::drain() {
              E->Primal->getDefinition()
                  ? E->Primal->getDefinition()->getLocation()
                  : E->Primal->getLocation())
-          << E->Primal->getNameAsString();
+          << nameOf(E->Primal);
   QuietHalves.clear();
   Draining = false;
 }
@@ -158,7 +158,7 @@ void Differentiator::define(PullbackEntry *E, const FunctionDecl *Def) {
   if (Def->isDeleted() || Def->isDefaulted() || !Def->getBody()) {
     report(S.Diags, Diag::UnsupportedConstruct, Def->getLocation())
         << (Def->isDeleted() ? "deleted function" : "function without a body")
-        << Def->getNameAsString();
+        << nameOf(Def);
     noteRequest(*E);
     E->Failed = true;
     E->Pullback->setInvalidDecl();
@@ -174,6 +174,7 @@ void Differentiator::define(PullbackEntry *E, const FunctionDecl *Def) {
   if (useSplit(*E, Def->getLocation())) {
     Built = defineWrapper(E);
   } else {
+    CallablePresentation Callables(*this, Def, {E->Primal, E, nullptr});
     EntryCopies View(S, Def);
     Built = PullbackBuilder(*this, *E, View.def()).build();
   }
@@ -226,6 +227,7 @@ void Differentiator::defineForward(PushforwardEntry *E,
       !PF->hasAttr<AlwaysInlineAttr>())
     PF->addAttr(AlwaysInlineAttr::Create(
         S.Context, SourceRange(), AlwaysInlineAttr::CXX11_gnu_always_inline));
+  CallablePresentation Callables(*this, Def, {E->Primal, nullptr, E});
   if (!buildPushforward(*this, *E, Def)) {
     E->Failed = true;
     PF->setInvalidDecl();
@@ -240,7 +242,7 @@ void Differentiator::publish(FunctionDecl *FD, const FunctionDecl *Primal) {
   definedGenerated(FD);
   if (Opts.Remarks)
     report(S.Diags, Diag::RemarkGenerated, Primal->getLocation())
-        << FD->getNameAsString() << Primal->getNameAsString();
+        << nameOf(FD) << nameOf(Primal);
   if (Opts.Dump)
     printDefinition(FD, llvm::errs());
   Emit(FD);
@@ -301,7 +303,7 @@ void Differentiator::defineHvp(const PullbackEntry &E) {
             "' (map and broadcast are lowered in reverse mode only: write "
             "the loop)")
                .str()
-        << E.Primal->getNameAsString();
+        << nameOf(E.Primal);
     noteRequest(E);
     H.Failed = true;
     H.Hvp->setInvalidDecl();
@@ -430,8 +432,8 @@ PullbackEntry *Differentiator::calleePullback(const FunctionDecl *Callee,
   if (Name.empty() || !computeSignature(S.Context, FD, Mask, Name, Sig, Why)) {
     if (firstErrorAt(Loc, Caller.Primal)) {
       report(S.Diags, Diag::UnsupportedConstruct, Loc)
-          << ("call to '" + FD->getNameAsString() + "' (" + Why + ")")
-          << Caller.Primal->getNameAsString();
+          << ("call to '" + nameOf(FD) + "' (" + Why + ")")
+          << nameOf(Caller.Primal);
       noteRequest(Caller);
     }
     return nullptr;
@@ -441,9 +443,9 @@ PullbackEntry *Differentiator::calleePullback(const FunctionDecl *Callee,
     return St.add(FD, User, Mask, /*User=*/true);
   if (Mismatch && !isPullbackOfOverload(S, FD, Mismatch)) {
     report(S.Diags, Diag::UserPullbackMismatch, Mismatch->getLocation())
-        << Mismatch->getNameAsString() << FD->getNameAsString()
+        << Mismatch->getNameAsString() << nameOf(FD)
         << Sig.str(S.Context);
-    report(S.Diags, Diag::CalleeNote, Loc) << FD->getNameAsString();
+    report(S.Diags, Diag::CalleeNote, Loc) << nameOf(FD);
     return nullptr;
   }
   std::string Override = calleePullbackName(St, FD, Mask, Full);
@@ -474,13 +476,13 @@ void Differentiator::noteRequest(const PullbackEntry &E) {
   for (unsigned Depth = 0; Cur && Depth < 16; ++Depth) {
     if (const GradRequest *R = St.requestFor(Cur->Primal)) {
       report(S.Diags, Diag::GradSiteNote, R->AttrLoc)
-          << Cur->Primal->getNameAsString();
+          << nameOf(Cur->Primal);
       return;
     }
     if (Cur->RequestLoc.isInvalid())
       return;
     report(S.Diags, Diag::CalleeNote, Cur->RequestLoc)
-        << Cur->Primal->getNameAsString();
+        << nameOf(Cur->Primal);
     Cur = Cur->RequesterEntry;
   }
 }
@@ -494,11 +496,11 @@ void Differentiator::noteForwardRequest(const PushforwardEntry &E) {
     if (St.ForwardRequests.count(Primal->getCanonicalDecl()) ||
         !Cur->Requester) {
       report(S.Diags, Diag::GradSiteNote, Cur->RequestLoc)
-          << Primal->getNameAsString();
+          << nameOf(Primal);
       return;
     }
     report(S.Diags, Diag::CalleeNote, Cur->RequestLoc)
-        << Primal->getNameAsString();
+        << nameOf(Primal);
     // The caller's pushforward (the first, when several variants exist).
     const PushforwardEntry *Next = nullptr;
     for (const auto &F : St.ForwardEntries)
@@ -516,7 +518,7 @@ void Differentiator::needRuntime(SourceLocation Loc, const PullbackEntry &E) {
   if (RuntimeReported)
     return;
   RuntimeReported = true;
-  report(S.Diags, Diag::NeedRuntime, Loc) << E.Primal->getNameAsString();
+  report(S.Diags, Diag::NeedRuntime, Loc) << nameOf(E.Primal);
   noteRequest(E);
 }
 
@@ -595,14 +597,14 @@ void Differentiator::reportBodilessPullbacks() {
     std::string CallerName =
         E->Requester ? E->Requester->getNameAsString() : std::string();
     report(S.Diags, Diag::NoBody, E->RequestLoc)
-        << E->Primal->getNameAsString() << CallerName;
+        << nameOf(E->Primal) << CallerName;
     PullbackSignature Sig;
     std::string Why;
     computeSignature(S.Context, E->Primal, E->Wrt,
                      pullbackName(E->Primal), Sig, Why);
     if (writesThroughParams(E->Primal, /*Deep=*/false))
       report(S.Diags, Diag::NoBodyWritesNote, E->Primal->getLocation())
-          << E->Primal->getNameAsString();
+          << nameOf(E->Primal);
     else
       report(S.Diags, Diag::NoBodyNote, E->Primal->getLocation())
           << Sig.str(S.Context);
@@ -634,7 +636,7 @@ void Differentiator::reportBodilessPushforwards() {
         if (Of && (P->Rev == Of || P->Pullback == Of || P->Fwd == Of))
           Of = P->Primal;
       report(S.Diags, Diag::UnsupportedVectorPullback, E->RequestLoc)
-          << ("call to '" + E->Primal->getNameAsString() +
+          << ("call to '" + nameOf(E->Primal) +
               "', a pullback without a visible body (the vector form of a "
               "pullback is built from its body)")
           << (Of ? Of->getNameAsString() : std::string());
@@ -642,7 +644,7 @@ void Differentiator::reportBodilessPushforwards() {
       continue;
     }
     report(S.Diags, Diag::UnsupportedForward, E->RequestLoc)
-        << ("call to '" + E->Primal->getNameAsString() +
+        << ("call to '" + nameOf(E->Primal) +
             "' (it has no visible body, no derivative rule and no user "
             "pushforward)")
         << (E->Requester ? E->Requester->getNameAsString() : std::string());

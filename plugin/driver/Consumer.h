@@ -15,6 +15,7 @@
 #ifndef CLANG_GRAD_CONSUMER_H
 #define CLANG_GRAD_CONSUMER_H
 
+#include "driver/CallableViews.h"
 #include "driver/Registry.h"
 #include "lift/Lift.h"
 #include "lift/Options.h"
@@ -102,6 +103,20 @@ public:
                                     const clang::FunctionDecl *Primal,
                                     const PullbackEntry *Caller) override;
 
+  // CallableViews.cpp.
+  /// The view of \p Callee for the lambdas \p Lambdas (one per parameter,
+  /// null for the parameters that hold none), made on first use; null
+  /// View with a Refusal when there is none.
+  const CallableView *callableView(const clang::FunctionDecl *Callee,
+                                   llvm::ArrayRef<const clang::LambdaExpr *>
+                                       Lambdas,
+                                   const Requester &Caller);
+  /// The view \p FD is, or null.
+  const CallableView *viewOf(const clang::FunctionDecl *FD) const;
+  /// Reports once why the lambda \p Arg passed to \p FD is refused.
+  void refuseCallable(const clang::Expr *Arg, const clang::FunctionDecl *FD,
+                      llvm::StringRef Why, const Requester &Caller);
+
   PullbackEntry *stableVariant(PullbackEntry &Base,
                                const WrtMask &Stable) override;
   const std::vector<std::unique_ptr<PullbackEntry>> &entries() override;
@@ -176,6 +191,10 @@ private:
   bool RuntimeReported = false;
   llvm::DenseMap<const void *, std::unique_ptr<LambdaInfo>> Lambdas;
   unsigned NextLifted = 0;
+  llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<CallableView>>
+      Views;
+  llvm::DenseMap<const clang::FunctionDecl *, const CallableView *> ViewOf;
+  unsigned NextView = 0;
   void printDefinitionTo(clang::FunctionDecl *FD);
 };
 

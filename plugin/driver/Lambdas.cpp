@@ -72,7 +72,7 @@ LambdaInfo *Differentiator::lambdaInfo(const Expr *Callable,
         << "generic lambda used where the types of its arguments are not "
            "known (give its parameters types, such as 'double z', or call "
            "it with arguments)"
-        << Primal->getNameAsString();
+        << nameOf(Primal);
     Note();
     return nullptr;
   }
@@ -82,7 +82,7 @@ LambdaInfo *Differentiator::lambdaInfo(const Expr *Callable,
     report(S.Diags, Diag::UnsupportedConstruct, Callable->getExprLoc())
         << "callable passed to map/broadcast (a lambda or a function with a "
            "visible body is needed)"
-        << Primal->getNameAsString();
+        << nameOf(Primal);
     Note();
     return nullptr;
   }
@@ -97,7 +97,7 @@ LambdaInfo *Differentiator::lambdaInfo(const Expr *Callable,
   classify(*Info);
   if (std::string Why = lambdaRefusal(*Info); !Why.empty()) {
     report(S.Diags, Diag::UnsupportedConstruct, L->getBeginLoc())
-        << Why << Primal->getNameAsString();
+        << Why << nameOf(Primal);
     Note();
     Info->Failed = true;
   }
@@ -211,7 +211,7 @@ FunctionDecl *Differentiator::liftFunction(LambdaInfo &Info, unsigned Slots,
   // Every way out without a function says why, once.
   auto Refuse = [&](StringRef What) -> FunctionDecl * {
     report(S.Diags, Diag::UnsupportedConstruct, Loc)
-        << What.str() << Primal->getNameAsString();
+        << What.str() << nameOf(Primal);
     if (Caller)
       noteRequest(*Caller);
     Info.Failed = true;

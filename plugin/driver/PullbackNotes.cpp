@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "driver/PullbackNotes.h"
+#include "ast/Diagnostics.h"
 #include "driver/Registry.h"
 
 #include "clang/AST/ASTContext.h"
@@ -47,7 +48,7 @@ std::string wrtNote(const FunctionDecl *PB, const State &St) {
   }
   if (Without.empty())
     return "";
-  return "the wrt list of '" + E.Primal->getNameAsString() +
+  return "the wrt list of '" + nameOf(E.Primal) +
          "' gives adjoint parameters " +
          (With.empty() ? std::string("to none of its parameters")
                        : "only to " + With) +

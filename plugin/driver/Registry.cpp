@@ -413,9 +413,9 @@ static PullbackEntry *declareSpecialization(Sema &S, PullbackTemplate &T,
   if (!OK) {
     St.BadSpecializations.insert(Primal->getCanonicalDecl());
     report(S.Diags, Diag::TemplateSpecNotDifferentiable, Loc)
-        << nameWithArgs(Primal) << T.Primal->getNameAsString() << Why;
+        << nameWithArgs(Primal) << nameOf(T.Primal) << Why;
     report(S.Diags, Diag::GradSiteNote, T.AttrLoc)
-        << T.Primal->getNameAsString();
+        << nameOf(T.Primal);
     return nullptr;
   }
   PullbackEntry *E = St.add(Primal, Spec, Wrt, /*User=*/false);

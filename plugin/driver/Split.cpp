@@ -297,6 +297,7 @@ void Differentiator::defineSplit(PullbackEntry *E) {
   E->HalvesDone = true;
   // (Both halves see one rewritten definition: the frame they share is
   // laid out by its variables.)
+  CallablePresentation Callables(*this, Def, {E->Primal, E, nullptr});
   EntryCopies View(S, Def);
   for (SplitHalf Half : {SplitHalf::Forward, SplitHalf::Reverse}) {
     PullbackBuilder PBB(*this, *E, View.def(), Half);
@@ -336,7 +337,7 @@ void Differentiator::defineSplit(PullbackEntry *E) {
       if (S.Diags.getNumErrors() == Errors) {
         report(S.Diags, Diag::UnsupportedConstruct, Def->getLocation())
             << "this function (building its split derivative failed)"
-            << Def->getNameAsString();
+            << nameOf(Def);
         noteRequest(*E);
       }
       E->Failed = true;

@@ -232,7 +232,7 @@ private:
       D.noteForwardRequest(*PE);
     else if (RequestLoc.isValid())
       report(S.Diags, Diag::GradSiteNote, RequestLoc)
-          << Primal->getNameAsString();
+          << nameOf(Primal);
   }
 
   std::nullptr_t fail(const Stmt *St, const Twine &What) {
@@ -245,14 +245,14 @@ private:
       if (H)
         report(S.Diags, Diag::UnsupportedHvp,
                Loc.isValid() ? Loc : RequestLoc)
-            << What.str() << Primal->getNameAsString();
+            << What.str() << nameOf(Primal);
       else if (Linear)
         report(S.Diags, Diag::UnsupportedVectorPullback,
                Loc.isValid() ? Loc : RequestLoc)
             << What.str() << linearPrimalName();
       else
         report(S.Diags, Diag::UnsupportedForward, Loc)
-            << What.str() << Def->getNameAsString();
+            << What.str() << nameOf(Def);
       noteRequest();
     }
     return nullptr;

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/CallShapes.h"
+#include "ast/Diagnostics.h"
 #include "lift/Lift.h"
 #include "ast/Records.h"
 #include "analysis/Selectors.h"
@@ -171,7 +172,7 @@ bool TangentBuilder::pointedArg(const CallExpr *CE, const FunctionDecl *FD,
   if (!X.T)
     return true;
   if (NoHoist)
-    return failed(CE, "call to '" + FD->getNameAsString() +
+    return failed(CE, "call to '" + nameOf(FD) +
                           "', whose pointer result needs a tangent, in "
                           "a loop condition or increment");
   auto *TD = dyn_cast<DeclRefExpr>(X.T->IgnoreParenImpCasts());
@@ -182,7 +183,7 @@ bool TangentBuilder::pointedArg(const CallExpr *CE, const FunctionDecl *FD,
     if (!TD || !VD)
       return failed(A, "container '" + spelled(A) +
                            "' that is not a variable, passed to '" +
-                           FD->getNameAsString() +
+                           nameOf(FD) +
                            "', which returns a reference into it");
     P.V = B.memberCall(B.ref(VD->getDecl()), "data", {});
     P.T = B.memberCall(B.ref(TD->getDecl()), "data", {});
@@ -261,7 +262,7 @@ VT TangentBuilder::linearPushforwardCall(const CallExpr *CE,
     if (!PT->isPointerType() && !isFloating(PT) &&
         !(PT->isReferenceType() && !tanType(PT.getNonReferenceType()).isNull()))
       return {fail(CE->getArg(I), "adjoint '" + spelled(CE->getArg(I)) +
-                                      "' passed to '" + FD->getNameAsString() +
+                                      "' passed to '" + nameOf(FD) +
                                       "'"),
               nullptr};
     With[I] = true;
@@ -269,7 +270,7 @@ VT TangentBuilder::linearPushforwardCall(const CallExpr *CE,
   if (!llvm::is_contained(With, true))
     return primalCall(CE, FD, Args);
   if (!FD->getReturnType()->isVoidType())
-    return {fail(CE, "call to '" + FD->getNameAsString() +
+    return {fail(CE, "call to '" + nameOf(FD) +
                          "' with adjoint arguments and a result"),
             nullptr};
   std::string Why;
@@ -277,7 +278,7 @@ VT TangentBuilder::linearPushforwardCall(const CallExpr *CE,
                                                  Why, &With, &With, Lanes,
                                                  /*Linear=*/true);
   if (!Callee)
-    return {fail(CE, "call to '" + FD->getNameAsString() + "' (" + Why + ")"),
+    return {fail(CE, "call to '" + nameOf(FD) + "' (" + Why + ")"),
             nullptr};
   SmallVector<Expr *, 8> Vs;
   for (unsigned I = 0; I < NP; ++I)
@@ -341,7 +342,7 @@ bool TangentBuilder::calleeTangentArgs(const CallExpr *CE,
         continue;
       }
       return failed(CE->getArg(I), "argument '" + spelled(CE->getArg(I)) +
-                                       "' of '" + FD->getNameAsString() +
+                                       "' of '" + nameOf(FD) +
                                        "', which has no tangent");
     }
     if (K == ParamKind::ScalarRef ||
@@ -369,7 +370,7 @@ VT TangentBuilder::pushforwardResult(const CallExpr *CE, const FunctionDecl *FD,
     return {};
   }
   if (NoHoist)
-    return {fail(CE, "call to '" + FD->getNameAsString() +
+    return {fail(CE, "call to '" + nameOf(FD) +
                          "' in a loop condition or increment"),
             nullptr};
   VarDecl *Res =
@@ -397,7 +398,7 @@ VT TangentBuilder::pushforwardCall(const CallExpr *CE, const FunctionDecl *FD) {
   PointedResult P = pointedResult(CE, FD);
   if (P.Ptr && !P.Arg)
     return {fail(CE, std::string(P.Ref ? "reference" : "pointer") +
-                         " returned by '" + FD->getNameAsString() +
+                         " returned by '" + nameOf(FD) +
                          "', whose target the plugin cannot track (it must "
                          "point into one pointer or container argument)"),
             nullptr};
@@ -439,7 +440,7 @@ VT TangentBuilder::pushforwardCall(const CallExpr *CE, const FunctionDecl *FD) {
                           llvm::is_contained(Drop, true) ? &Drop : nullptr,
                           Narrow ? &Only : nullptr, Lanes);
   if (!Callee)
-    return {fail(CE, "call to '" + FD->getNameAsString() + "' (" + Why + ")"),
+    return {fail(CE, "call to '" + nameOf(FD) + "' (" + Why + ")"),
             nullptr};
   SmallVector<Expr *, 8> Vs, Ts;
   if (!calleeTangentArgs(CE, FD, Callee->Sig, Args, Ts))
@@ -797,7 +798,7 @@ VT TangentBuilder::opaqueCall(const CallExpr *CE, const FunctionDecl *FD,
                 nullptr};
       }
       if (writableParam(FD->getParamDecl(I)->getType()))
-        return {fail(A, "call to '" + FD->getNameAsString() +
+        return {fail(A, "call to '" + nameOf(FD) +
                             "', which may write the differentiated memory '" +
                             spelled(A) +
                             "' and has no visible body or user pushforward"),
@@ -808,7 +809,7 @@ VT TangentBuilder::opaqueCall(const CallExpr *CE, const FunctionDecl *FD,
   }
   if (NeedT && FloatResult && AnyT &&
       (isFloating(FD->getReturnType()) || FD->getReturnType()->isPointerType()))
-    return {fail(CE, "call to '" + FD->getNameAsString() +
+    return {fail(CE, "call to '" + nameOf(FD) +
                          "' (no visible body, no derivative rule and no "
                          "user pushforward)"),
             nullptr};
@@ -888,7 +889,7 @@ VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
       return pushforwardCall(CE, FD);
   }
   if (Writes)
-    return {fail(CE, "call to '" + FD->getNameAsString() +
+    return {fail(CE, "call to '" + nameOf(FD) +
                          "', which writes differentiated memory and has no "
                          "visible body or user pushforward"),
             nullptr};

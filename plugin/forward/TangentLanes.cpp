@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "forward/TangentBuilder.h"
+#include "ast/Diagnostics.h"
 
 namespace grad {
 namespace tangent {
@@ -20,7 +21,7 @@ VT TangentBuilder::perLaneCall(const CallExpr *CE, const FunctionDecl *FD,
                                 FunctionDecl *User,
                                 const PullbackSignature &Sig,
                                 SmallVectorImpl<VT> &Args) {
-  std::string Name = FD->getNameAsString();
+  std::string Name = nameOf(FD);
   if (NoHoist)
     return {fail(CE, "call to '" + Name +
                          "' in a loop condition or increment"),
@@ -107,7 +108,7 @@ VT TangentBuilder::laneAccessor(const CallExpr *CE, const FunctionDecl *FD,
     ++AI;
   if (NoHoist || !AT->isPointerType() || !isFloating(RE) ||
       !Ctx.hasSameUnqualifiedType(AT->getPointeeType(), RE))
-    return {fail(CE, "call to '" + FD->getNameAsString() +
+    return {fail(CE, "call to '" + nameOf(FD) +
                          "', which returns a location in its argument, in "
                          "vector mode (only element locations of floating "
                          "arrays, outside loop headers)"),

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/Paths.h"
+#include "ast/Diagnostics.h"
 #include "ast/Records.h"
 #include "analysis/Selectors.h"
 #include "analysis/Sites.h"
@@ -571,7 +572,7 @@ bool TangentBuilder::checkSites() {
     report(S.Diags, Diag::UnsupportedForward, siteLoc(Site))
         << siteName(Ctx, Site) + " (internal error: the forward builder did "
                                  "not model its derivative; please report it)"
-        << Def->getNameAsString();
+        << nameOf(Def);
   if (!Missed.empty())
     noteRequest();
   return Missed.empty();

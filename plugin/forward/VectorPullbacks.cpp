@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "forward/TangentBuilder.h"
+#include "ast/Diagnostics.h"
 
 namespace grad {
 namespace tangent {
@@ -160,12 +161,12 @@ bool TangentBuilder::checkPoison(const Stmt *St) {
 
 std::string TangentBuilder::linearPrimalName() const {
   if (VP)
-    return Primal->getNameAsString();
+    return nameOf(Primal);
   // A callee's reverse half or pullback: the callee.
   for (const auto &E : D.entries())
     if (E->Rev == Def || E->Pullback == Def || E->Fwd == Def)
-      return E->Primal->getNameAsString();
-  return Def->getNameAsString();
+      return nameOf(E->Primal);
+  return nameOf(Def);
 }
 
 VT TangentBuilder::linearShadowAlloc(const Expr *X) {

@@ -186,7 +186,7 @@ Expr *Cloner::call(const CallExpr *CE) {
     // Dual arguments: the rule's dual overload from grad/dual.h.
     const Rule *R = findRule(FD);
     if (!R)
-      return fail(CE, "call to '" + FD->getNameAsString() +
+      return fail(CE, "call to '" + nameOf(FD) +
                           "' in a dual-number lambda");
     // dual.h takes any mix of one dual type and arithmetic scalars.
     if (Unread.count(CE))
@@ -371,7 +371,7 @@ bool cloneLifted(Sema &S, const LambdaInfo &Info, FunctionDecl *Fn,
     report(S.Diags, Diag::UnsupportedConstruct,
            C.ErrorLoc.isValid() ? C.ErrorLoc : Loc)
         << (C.Error.empty() ? std::string("lambda body") : C.Error)
-        << Primal->getNameAsString();
+        << nameOf(Primal);
     return false;
   }
   Fn->setBody(Body);

@@ -49,7 +49,7 @@ static std::string untracked(const VarDecl *VD) {
                                 : nullptr;
   if (const auto *CE = dyn_cast_or_null<CallExpr>(I))
     if (const FunctionDecl *FD = CE->getDirectCallee(); FD && Ref)
-      Msg += " (it is bound to what '" + FD->getNameAsString() +
+      Msg += " (it is bound to what '" + nameOf(FD) +
              "' returns: take the value, '" +
              VD->getType().getNonReferenceType().getUnqualifiedType()
                  .getAsString() +
@@ -666,7 +666,7 @@ void PullbackBuilder::reportReseated() {
       unsupported(
           Site,
           "pointer '" + N + "' passed by reference to '" +
-              (FD ? FD->getNameAsString() : spelled(CE->getCallee())) +
+              (FD ? nameOf(FD) : spelled(CE->getCallee())) +
               "', which may make it point into other memory (" +
               (Swap ? "swap by assignments: 'auto *t = " + spelled(CE->getArg(0)) +
                           "; " + spelled(CE->getArg(0)) + " = " +

@@ -167,7 +167,7 @@ bool PullbackBuilder::userCallRefused(const CallExpr *CE,
                                       const FunctionDecl *FD, bool IntoArg) {
   if (FD->isVariadic()) {
     unsupported(CE,
-                "call to variadic function '" + FD->getNameAsString() + "'");
+                "call to variadic function '" + nameOf(FD) + "'");
     return true;
   }
   // `acc += v` with `V &operator+=(V &, const V &)`: the reference it
@@ -176,7 +176,7 @@ bool PullbackBuilder::userCallRefused(const CallExpr *CE,
   // reference that aliases that argument (pointedArg).
   if (returnsWritableReference(FD) && !IntoArg && !discarded(CE)) {
     unsupported(CE, "use of the reference returned by '" +
-                        FD->getNameAsString() +
+                        nameOf(FD) +
                         "' (write the call as a statement of its "
                         "own)");
     return true;
@@ -195,7 +195,7 @@ bool PullbackBuilder::userCallRefused(const CallExpr *CE,
       // only meet the next refusal: the callable.
       unsupported(CE->getArg(I),
                   "iterator '" + spelled(CE->getArg(I)) + "' passed to '" +
-                      FD->getNameAsString() +
+                      nameOf(FD) +
                       (passesCallable(CE)
                            ? "' (write the loop)"
                            : "' (write the loop, or pass a pointer such as "
@@ -214,15 +214,18 @@ bool PullbackBuilder::userCallRefused(const CallExpr *CE,
                          "memory (pass the pointer itself)");
       return true;
     }
-  // A lambda handed to a function (`std::transform(a, a + n, b, [](double
-  // v) { ... })`): refused here, before the callee is differentiated.
+  // A lambda handed to a library algorithm (`std::transform(a, a + n, b,
+  // [](double v) { ... })`): refused here, before the callee is
+  // differentiated. (Passed to the user's function templates, the call
+  // reaches here as a call of the callee's view, driver/CallableViews.h;
+  // a lambda left here was refused there, with the reason.)
   for (const Expr *A : CE->arguments())
     if (findLambda(A)) {
       unsupported(A, std::string(isa<LambdaExpr>(strip(A))
                                      ? "lambda"
                                      : "lambda '" + spelled(A) + "'") +
-                         " passed to '" + FD->getNameAsString() +
-                         "' (call it in this function instead)");
+                         " passed to '" + nameOf(FD) + "'" +
+                         (FD->isInStdNamespace() ? " (write the loop)" : ""));
       return true;
     }
   return false;
@@ -248,7 +251,7 @@ bool PullbackBuilder::planUserCall(const CallExpr *CE, const FunctionDecl *FD,
   // stack is popped in the reverse of the order it was pushed.
   if (P.Split && !P.Hoisted && !Frames.empty() && Frames.back().HoistSplits) {
     if (NoHoist) {
-      unsupported(CE, "call to '" + FD->getNameAsString() +
+      unsupported(CE, "call to '" + nameOf(FD) +
                           "' next to a call that writes memory, " + NoHoistWhy +
                           " (write them as statements "
                           "of their own)");
@@ -257,7 +260,7 @@ bool PullbackBuilder::planUserCall(const CallExpr *CE, const FunctionDecl *FD,
     P.Hoisted = true;
   }
   if (P.Split && PE->UserProvided) {
-    unsupported(CE, "call to '" + FD->getNameAsString() +
+    unsupported(CE, "call to '" + nameOf(FD) +
                         "' through its user " +
                         "pullback, which would run after the memory it reads " +
                         "or writes has changed (give the function a body the " +
@@ -272,7 +275,7 @@ bool PullbackBuilder::planUserCall(const CallExpr *CE, const FunctionDecl *FD,
     D.queue(PE);
   }
   if (P.Hoisted && NoHoist) {
-    unsupported(CE, "call to '" + FD->getNameAsString() +
+    unsupported(CE, "call to '" + nameOf(FD) +
                         "', which writes memory, " + NoHoistWhy);
     return false;
   }
@@ -580,7 +583,7 @@ bool PullbackBuilder::sharedRefArgumentError(const CallExpr *CE,
       Lambda && DRE ? DRE->getDecl()->getNameAsString() : spelledExpr(Ctx, A);
   unsupported(A,
               (Lambda ? std::string("call of a lambda capturing '")
-                      : "call to '" + FD->getNameAsString() + "' passing '") +
+                      : "call to '" + nameOf(FD) + "' passing '") +
                   Spelled + "' by reference and " +
                   (Maybe ? "memory that may be the same" : "the same memory") +
                   " through " + (Lambda ? "'" : "its parameter '") +

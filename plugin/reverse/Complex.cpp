@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "reverse/PullbackBuilder.h"
+#include "ast/Diagnostics.h"
 #include "ast/Records.h"
 #include "ast/Rules.h"
 
@@ -50,7 +51,7 @@ Expr *PullbackBuilder::rebuildComplexCall(const CallExpr *CE,
                                           bool Plain) {
   bool Active = !Plain && Act.isActive(CE);
   if (Active && CC.Op == ComplexOp::Unknown)
-    return unsupported(CE, "call to '" + CC.Callee->getNameAsString() +
+    return unsupported(CE, "call to '" + nameOf(CC.Callee) +
                                "' of std::complex (no derivative rule)");
   // The values the reverse sweep reads: arguments and the result, as the
   // rule needs them.
@@ -290,7 +291,7 @@ void PullbackBuilder::backpropComplexCall(const CallExpr *CE,
     CP.rule();
     return;
   case ComplexOp::Unknown:
-    unsupported(CE, "call to '" + CC.Callee->getNameAsString() +
+    unsupported(CE, "call to '" + nameOf(CC.Callee) +
                         "' of std::complex (no derivative rule)");
     return;
   }

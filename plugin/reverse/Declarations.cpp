@@ -453,7 +453,7 @@ void PullbackBuilder::storageDecl(const VarDecl *VD, Stmts &Fwd,
               (T->getContainedAutoType() ? T.getCanonicalType() : T)
                   .getAsString(Ctx.getPrintingPolicy()) +
               "'" + (L.Why.empty() ? std::string() : " (" + L.Why + ")"))
-          << Primal->getNameAsString();
+          << nameOf(Primal);
       D.noteRequest(Entry);
     }
     Failed = true;

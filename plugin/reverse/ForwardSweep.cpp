@@ -88,7 +88,7 @@ std::nullptr_t PullbackBuilder::unsupportedAt(SourceLocation Loc,
   // different presentations of the definition, driver/EntryCopies.h.)
   if (!Failed && D.firstErrorAt(Loc, Entry.Primal)) {
     report(S.Diags, Diag::UnsupportedConstruct, Loc)
-        << What << Primal->getNameAsString();
+        << What << nameOf(Primal);
     D.noteRequest(Entry);
   }
   Failed = true;
@@ -552,13 +552,13 @@ Expr *PullbackBuilder::rebuildWritingCall(const CallExpr *CE,
   bool Method = isa<CXXMethodDecl>(FD) && !cast<CXXMethodDecl>(FD)->isStatic();
   if (!Method && !runtimeName(CE).size()) {
     if (findRule(FD))
-      return unsupported(CE, "call to '" + FD->getNameAsString() +
+      return unsupported(CE, "call to '" + nameOf(FD) +
                                  "' that writes differentiated memory");
     return rebuildUserCall(CE, FD, Need);
   }
   if (Method && !cast<CXXMethodDecl>(FD)->getParent()->isInStdNamespace())
     return rebuildMutatingCall(CE, Need);
-  return unsupported(CE, "call to '" + FD->getNameAsString() +
+  return unsupported(CE, "call to '" + nameOf(FD) +
                              "' that writes differentiated memory through '" +
                              spelled(writtenStorage(CE)) + "'");
 }
@@ -600,7 +600,7 @@ Expr *PullbackBuilder::rebuildFreeCall(const CallExpr *CE,
                                        bool Plain) {
   if (FD->isVariadic() && !Plain)
     return unsupported(CE, "call to variadic function '" +
-                               FD->getNameAsString() + "'");
+                               nameOf(FD) + "'");
   Expr *Callee = B.funcRef(const_cast<FunctionDecl *>(FD));
   if (Plain || !Act.isActive(CE)) {
     SmallVector<Expr *, 4> Args;

@@ -347,7 +347,7 @@ VarDecl *PullbackBuilder::replayDecl(const VarDecl *VD) {
   if (NV->isInvalidDecl()) {
     report(S.Diags, Diag::UnsupportedConstruct, VD->getLocation())
         << ("declaration of '" + VD->getNameAsString() + "'")
-        << Primal->getNameAsString();
+        << nameOf(Primal);
     D.noteRequest(Entry);
     Failed = true;
     return nullptr;

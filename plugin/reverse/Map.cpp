@@ -102,11 +102,11 @@ void PullbackBuilder::remarkMapLowering(const CallExpr *CE,
   SourceLocation L = CE->getArg(0)->getExprLoc();
   if (!hasFloatingData(CE->getType()) && !isFloating(CE->getType()))
     report(S.Diags, Diag::RemarkNoDerivative, L)
-        << ("grad::" + Name).str() << Primal->getNameAsString();
+        << ("grad::" + Name).str() << nameOf(Primal);
   else
     report(S.Diags, Diag::RemarkLowering, L)
         << (Info.Kind == Lowering::Forward ? "forward" : "reverse")
-        << ("grad::" + Name).str() << Primal->getNameAsString() << Info.Reason;
+        << ("grad::" + Name).str() << nameOf(Primal) << Info.Reason;
 }
 
 bool PullbackBuilder::statefulCapturesRefused(const CallExpr *CE,

@@ -185,6 +185,32 @@ bool PullbackBuilder::methodCall(const CallExpr *CE, const CXXMethodDecl *&MD,
   return false;
 }
 
+bool PullbackBuilder::calledMethod(const CallExpr *CE,
+                                   const CXXMethodDecl *&MD, const Expr *&Obj,
+                                   bool &Arrow,
+                                   SmallVectorImpl<const Expr *> &Args) {
+  if (!methodCall(CE, MD, Obj, Arrow, Args)) {
+    unsupported(CE, constructName(CE));
+    return false;
+  }
+  // (Lambdas passed to free function templates are differentiated through
+  // views of the callee, driver/CallableViews.h; the lambda's own call
+  // operator, called with arguments, is no such call.)
+  if (MD->getParent()->isLambda())
+    return true;
+  for (const Expr *A : Args)
+    if (findLambda(A)) {
+      unsupported(A, std::string(isa<LambdaExpr>(strip(A))
+                                     ? "lambda"
+                                     : "lambda '" + spelled(A) + "'") +
+                         " passed to '" + nameOf(MD) +
+                         "' (a member function: lambdas are differentiated "
+                         "when passed to free function templates)");
+      return false;
+    }
+  return true;
+}
+
 Expr *PullbackBuilder::thisExpr() {
   return S.BuildCXXThisExpr(B.Loc, cast<CXXMethodDecl>(Primal)->getThisType(),
                             /*IsImplicit=*/false);
@@ -313,8 +339,8 @@ Expr *PullbackBuilder::rebuildMethodCall(const CallExpr *CE, bool Need) {
   const Expr *Obj;
   bool Arrow = false;
   SmallVector<const Expr *, 4> Args;
-  if (!methodCall(CE, MD, Obj, Arrow, Args))
-    return unsupported(CE, constructName(CE));
+  if (!calledMethod(CE, MD, Obj, Arrow, Args))
+    return nullptr;
   if (std::string Why = virtualCallRefusal(CE, MD); !Why.empty())
     return unsupported(CE, Why);
   if (writesObject(MD))
@@ -463,8 +489,8 @@ Expr *PullbackBuilder::rebuildMutatingCall(const CallExpr *CE, bool Need) {
   const Expr *Obj;
   bool Arrow = false;
   SmallVector<const Expr *, 4> Args;
-  if (!methodCall(CE, MD, Obj, Arrow, Args))
-    return unsupported(CE, constructName(CE));
+  if (!calledMethod(CE, MD, Obj, Arrow, Args))
+    return nullptr;
   std::string Name = "'" + MD->getNameAsString() + "'";
   if (std::string Why = virtualCallRefusal(CE, MD); !Why.empty())
     return unsupported(CE, Why);
@@ -745,10 +771,8 @@ void PullbackBuilder::backpropMethodCall(const CallExpr *CE, Expr *Adj,
   const Expr *Obj;
   bool Arrow = false;
   SmallVector<const Expr *, 4> Args;
-  if (!methodCall(CE, MD, Obj, Arrow, Args)) {
-    unsupported(CE, constructName(CE));
+  if (!calledMethod(CE, MD, Obj, Arrow, Args))
     return;
-  }
   WrtMask Mask = objectMask(MD, Obj);
   PullbackEntry *PE =
       D.calleePullback(MD, CE->getExprLoc(), Entry, /*Queue=*/true, &Mask);

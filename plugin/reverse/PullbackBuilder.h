@@ -161,6 +161,11 @@ private:
   clang::Expr *rebuildNewObject(const clang::CXXNewExpr *NE);
   /// Braces `{a, b}` (of a class or array type) rebuilt, as braces.
   clang::Expr *rebuildBraces(const clang::InitListExpr *IL, bool Plain);
+  /// methodCall, reporting a call it cannot decompose and a lambda among
+  /// the arguments (passed to a member function).
+  bool calledMethod(const clang::CallExpr *CE, const clang::CXXMethodDecl *&MD,
+                    const clang::Expr *&Obj, bool &Arrow,
+                    llvm::SmallVectorImpl<const clang::Expr *> &Args);
   /// Decomposes obj.m(args) and obj(args) (operator()).
   bool methodCall(const clang::CallExpr *CE, const clang::CXXMethodDecl *&MD,
                   const clang::Expr *&Obj, bool &Arrow,

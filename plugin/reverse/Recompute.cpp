@@ -356,7 +356,7 @@ private:
   bool call(const CallExpr *CE) {
     const FunctionDecl *FD = CE->getDirectCallee();
     if (!FD || isa<CXXMemberCallExpr, CXXOperatorCallExpr>(CE) || !findRule(FD))
-      return fail("it calls " + (FD ? "'" + FD->getNameAsString() + "'"
+      return fail("it calls " + (FD ? "'" + nameOf(FD) + "'"
                                     : std::string("a function")));
     Count += CallCost * Weight;
     for (const Expr *A : CE->arguments())
@@ -635,7 +635,7 @@ bool PullbackBuilder::recomputeIterations(const ForStmt *L,
     report(S.Diags,
            Chosen ? Diag::RemarkRecompute : Diag::RemarkRecomputeDeclined,
            L->getBeginLoc())
-        << Primal->getNameAsString() << Saved << Ops;
+        << nameOf(Primal) << Saved << Ops;
   if (!Chosen) {
     Values = std::move(SavedValues);
     Names = std::move(SavedNames);

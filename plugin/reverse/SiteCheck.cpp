@@ -30,7 +30,7 @@ bool PullbackBuilder::checkSites() {
   derivativeSites(Primal->getBody(), Act, Sites);
   if (D.options().PrintActivity)
     report(S.Diags, Diag::RemarkSites, Primal->getLocation())
-        << Primal->getNameAsString() << printSites(Ctx, Sites);
+        << nameOf(Primal) << printSites(Ctx, Sites);
   SmallVector<DerivativeSite, 4> Missed;
   unmodelledSites(Sites, [&](const void *P) { return Modelled.count(P) != 0; },
                   Missed);
@@ -38,7 +38,7 @@ bool PullbackBuilder::checkSites() {
     report(S.Diags, Diag::UnsupportedConstruct, siteLoc(Site))
         << siteName(Ctx, Site) + " (internal error: the pullback builder did "
                                  "not model its derivative; please report it)"
-        << Primal->getNameAsString();
+        << nameOf(Primal);
   bool Clean = Missed.empty();
   if (!Clean) {
     D.noteRequest(Entry);

@@ -142,7 +142,7 @@ bool PullbackBuilder::reportActivityProblems(const CompoundStmt *Body) {
   }
   if (D.options().PrintActivity)
     report(S.Diags, Diag::RemarkActivity, Primal->getLocation())
-        << Primal->getNameAsString() << Act.print();
+        << nameOf(Primal) << Act.print();
   return true;
 }
 
@@ -202,14 +202,14 @@ bool PullbackBuilder::bindPrimalParams() {
                     .getAsString() +
                 "' (it has a const member '" + CF->getNameAsString() +
                 "' of floating type, which its adjoint cannot accumulate)")
-            << Primal->getNameAsString();
+            << nameOf(Primal);
         D.noteRequest(Entry);
         return false;
       }
     if (K == ParamKind::Class && !isa<ParmVarDecl>(P)) {
       report(S.Diags, Diag::UnsupportedConstruct, P->getLocation())
           << ("parameter of type '" + P->getType().getAsString() + "'")
-          << Primal->getNameAsString();
+          << nameOf(Primal);
       D.noteRequest(Entry);
       return false;
     }
@@ -279,7 +279,7 @@ bool PullbackBuilder::build() {
             : isa<CoroutineBodyStmt>(Raw)    ? "coroutine"
             : isa<CXXTryStmt>(Raw)           ? "function-try-block"
                                              : constructName(Raw))
-        << Primal->getNameAsString();
+        << nameOf(Primal);
     D.noteRequest(Entry);
     return false;
   }
@@ -921,7 +921,7 @@ bool PullbackBuilder::failedBuilding(StringRef What) {
   } else if (!Failed) {
     report(S.Diags, Diag::UnsupportedConstruct, Primal->getLocation())
         << ("this function (building " + What + " failed)").str()
-        << Primal->getNameAsString();
+        << nameOf(Primal);
     D.noteRequest(Entry);
   }
   return true;

@@ -28,10 +28,39 @@ struct Model {
 // A lambda handed to a library algorithm: one error at the lambda, before
 // the algorithm is differentiated (before, clang also reported inside
 // stl_algo.h that a closure cannot be assigned, from generated code).
-// CHECK: lambda.cpp:[[@LINE+4]]:31: error: grad: cannot differentiate lambda passed to 'transform' (call it in this function instead) in 'mapped'
+// (Lambdas passed to the user's function templates are differentiated:
+// test/calls/lambdas-passed.cpp.)
+// CHECK: lambda.cpp:[[@LINE+4]]:31: error: grad: cannot differentiate lambda passed to 'transform' (write the loop) in 'mapped'
 // CHECK: lambda.cpp:[[@LINE+1]]:3: note: while differentiating 'mapped' requested here
 [[grad]] double mapped(double x, double y) {
   double a[2] = {x, y}, b[2];
   std::transform(a, a + 2, b, [](double v) { return v * v; });
   return b[0] * b[1];
 }
+
+// Passed to a member function template, or capturing 'this': refused with
+// the reason, at the lambda.
+struct Integrator {
+  int n = 4;
+  template <class F> double run(F f, double b) const {
+    double s = 0;
+    for (int i = 0; i < n; ++i)
+      s += f(b * i / n);
+    return s * b / n;
+  }
+};
+template <class F> double once(F f, double x) { return f(x); }
+// CHECK: lambda.cpp:[[@LINE+4]]:17: error: grad: cannot differentiate lambda passed to 'run' (a member function: lambdas are differentiated when passed to free function templates) in 'viaMember'
+// CHECK: lambda.cpp:[[@LINE+1]]:3: note: while differentiating 'viaMember' requested here
+[[grad]] double viaMember(double x) {
+  Integrator in;
+  return in.run([x](double t) { return x * t; }, 1.0);
+}
+struct Scaled {
+  double w = 2;
+  // CHECK: lambda.cpp:[[@LINE+3]]:17: error: grad: cannot differentiate lambda passed to 'once' (it captures 'this') in 'eval'
+  // CHECK: lambda.cpp:[[@LINE+1]]:5: note: while differentiating 'eval' requested here
+  [[grad]] double eval(double x) {
+    return once([this](double y) { return w * y; }, x);
+  }
+};

@@ -226,8 +226,16 @@ before the memory ones), `memory` and `-NAME` are accepted):
              they were declared
 
 Construct features (issue 49: code nobody here wrote got wrong gradients
-in these; not in all or memory; `constructs` names all eleven; refmethods,
-added after, is in no group so that the groups' seeds reproduce):
+in these; not in all or memory; `constructs` names all eleven; refmethods
+and passed, added after, are in no group so that the groups' seeds
+reproduce):
+  passed     (issue 51) lambdas passed to function templates: `sum3(g, e)`
+             (`F f`), `viaSum(g, e)` (`const F &`, passing it on to sum3),
+             `both(g, h, e)` (two closures capturing the same variable),
+             a lambda written in the call, `each3([&](double u) { acc +=
+             ...; }, e)` (`F &&`, writing a by-reference capture); captures
+             `[&]`, `[=]`, `[&c]`, `[c]`; a copy of a variable the function
+             changes is an acceptable refusal
   refmethods `RStep s{a}; s.step(e); s.pull(e);` (members writing a
              `double &`, also in a loop and on array elements `w[j]`),
              `ad.advance(st)` (a const member writing a `RState &`):
@@ -353,7 +361,7 @@ ALL_FEATURES = LEGACY_FEATURES + MEMORY_FEATURES + ("retwrite", "seqorder",
                                                     "switchbreak",
                                                     "rowrefs",
                                                     "vecpull") + \
-    CONSTRUCT_FEATURES + ("refmethods",)
+    CONSTRUCT_FEATURES + ("refmethods", "passed")
 # Names that stand for several features.
 GROUPS = {"memory": MEMORY_FEATURES, "all": LEGACY_FEATURES,
           "constructs": CONSTRUCT_FEATURES}
@@ -3301,11 +3309,14 @@ class Gen:
     # derivative reaches the result.
     def construct_kinds(self):
         kinds = []
-        if not self.f & (set(CONSTRUCT_FEATURES) | {"refmethods"}) or \
+        if not self.f & (set(CONSTRUCT_FEATURES) |
+                         {"refmethods", "passed"}) or \
                 not self.doubles():
             return kinds
         if self.on("refmethods"):
             kinds += ["refmethod"] * 2
+        if self.on("passed"):
+            kinds += ["passed"] * 2
         for feature, kind in (("heapobj", "heapobj"), ("ptrptr", "ptrptr"),
                               ("argeffects", "argfx"),
                               ("refhelpers", "refhelper"),
@@ -4009,6 +4020,56 @@ class Gen:
             self.fold(t, E(f"apply2({g}, {a.text})", 1.5 * bound))
         else:
             self.fold(t, E(f"{self.coef()} * {g}({a.text})", 1.5 * bound))
+
+    # passed: lambdas passed to function templates.
+    def s_passed(self, depth):
+        """`sum3(g, e)`, `viaSum(g, e)`, `both(g, h, e)`, a lambda written in
+        the call, `each3([&](double u) { acc += ...; }, e)`."""
+        r = self.rng
+        t = r.choice(self.doubles())
+        cands = self.lambda_vars()
+        c = r.choice(cands) if cands else None
+        bodies = [("u * u", 4.0), ("u * std::sin(u)", 2.0),
+                  ("std::exp(0.5 * u)", math.e), ("u / (1.0 + u * u)", 0.5)]
+        body, bound = r.choice(bodies)
+        kind = r.choice(["sum3", "viasum", "both", "inplace", "accum"])
+        a = self.arg2()
+        if c is None:
+            lam = f"[](double u) {{ return {body}; }}"
+            cap_name = None
+        else:
+            cap = r.choice(["&", "=", f"&{c.name}", c.name])
+            lam = (f"[{cap}](double u) {{ return 0.5 * std::tanh(u * "
+                   f"{c.name}) + {body}; }}")
+            bound += 0.5
+            cap_name = c.name
+        if kind == "accum":
+            acc = self.new_name("acc")
+            w = cap_name or "u"
+            self.emit(f"double {acc} = 0;")
+            self.emit(f"each3([&](double u) {{ {acc} += 0.25 * std::tanh(u "
+                      f"* {w}) + 0.125 * {body}; }}, {a.text});")
+            self.fold(t, E(f"{self.coef()} * {acc}", 0.75 + 0.375 * bound))
+            return
+        if kind == "inplace":
+            self.fold(t, E(f"{self.coef()} * sum3({lam}, {a.text})",
+                           2.5 * bound))
+            return
+        g = self.new_name("pl")
+        self.emit(f"auto {g} = {lam};")
+        if kind == "sum3":
+            self.fold(t, E(f"{self.coef()} * sum3({g}, {a.text})",
+                           2.5 * bound))
+        elif kind == "viasum":
+            self.fold(t, E(f"{self.coef()} * viaSum({g}, {a.text})",
+                           3.5 * bound))
+        else:
+            h = self.new_name("pl")
+            hc = cap_name or "0.5"
+            self.emit(f"auto {h} = [&](double u) {{ return std::tanh(u * "
+                      f"{hc}); }};")
+            self.fold(t, E(f"{self.coef()} * both({g}, {h}, {a.text})",
+                           0.5 * bound + 1.0))
 
     # runalias: reference arguments that alias only at run time.
     def s_runalias(self, depth):
@@ -4941,6 +5002,21 @@ struct Field {
   return f(a) + 0.5 * f(0.5 * a);
 }
 """,
+    "passed": """template <class F> static double sum3(F f, double a) {
+  return f(a) + 0.5 * f(0.5 * a) + f(-a);
+}
+template <class F> static double viaSum(const F &f, double a) {
+  return sum3(f, a) + f(0.25 * a);
+}
+template <class F, class G> static double both(F f, G g, double a) {
+  return 0.5 * f(a) + g(0.5 * a);
+}
+template <class F> static void each3(F &&f, double a) {
+  f(a);
+  f(0.5 * a);
+  f(-a);
+}
+""",
     "runalias": """static void upd(double &a, double &b) {
   a += 0.5 * b;
   b *= 0.75;
@@ -5466,7 +5542,7 @@ def generate(seed, n, features):
         out.append(VECTOR_VALUE_HELPERS)
     if "values" in features and "owners" in features:
         out.append(OWNER_VALUE_HELPERS)
-    for feature in CONSTRUCT_FEATURES + ("refmethods",):
+    for feature in CONSTRUCT_FEATURES + ("refmethods", "passed"):
         if feature in features and feature in CONSTRUCT_HELPERS:
             out.append(CONSTRUCT_HELPERS[feature])
     if protos:

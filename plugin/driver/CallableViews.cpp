@@ -1,0 +1,657 @@
+//===- CallableViews.cpp - Lambdas passed to functions, as captures -------===//
+//
+// Part of clang-grad.
+//
+//===----------------------------------------------------------------------===//
+
+#include "driver/CallableViews.h"
+#include "driver/Consumer.h"
+#include "ast/Diagnostics.h"
+#include "ast/SemaBuilder.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Sema/EnterExpressionEvaluationContext.h"
+#include "clang/Sema/Sema.h"
+#include "clang/Sema/Template.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace clang;
+
+namespace grad {
+
+namespace {
+/// The closure type of a parameter (`F f`, `const F &f`, `F &&f` with F a
+/// lambda's type), or null.
+const CXXRecordDecl *closureType(const ParmVarDecl *P) {
+  const auto *RD = P->getType().getNonReferenceType()->getAsCXXRecordDecl();
+  return RD && RD->isLambda() ? RD : nullptr;
+}
+
+/// The standard library's functions and the runtime's (grad::map and
+/// grad::broadcast lower their lambdas themselves): not viewed.
+bool libraryFunction(const FunctionDecl *FD) {
+  if (FD->isInStdNamespace())
+    return true;
+  const DeclContext *DC = FD->getDeclContext()->getRedeclContext();
+  const NamespaceDecl *Outer = nullptr;
+  for (; DC && !DC->isTranslationUnit(); DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+      Outer = NS;
+  return Outer && Outer->getIdentifier() && Outer->getName() == "grad";
+}
+
+const Expr *stripped(const Expr *E) {
+  while (true) {
+    const Expr *N = E->IgnoreImplicit()->IgnoreParens();
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(N))
+      if (CE->getNumArgs() == 1 &&
+          CE->getConstructor()->isCopyOrMoveConstructor())
+        N = CE->getArg(0);
+    if (const auto *CE = dyn_cast<CallExpr>(N))
+      if (CE->isCallToStdMove() && CE->getNumArgs() == 1)
+        N = CE->getArg(0);
+    if (N == E)
+      return E;
+    E = N;
+  }
+}
+
+/// The lambda an argument is: written in place, or a local initialised
+/// with it.
+const LambdaExpr *writtenLambda(const Expr *A) {
+  A = stripped(A);
+  if (const auto *L = dyn_cast<LambdaExpr>(A))
+    return L;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(A))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+        VD && VD->isLocalVarDecl() && VD->hasInit())
+      return dyn_cast<LambdaExpr>(stripped(VD->getInit()));
+  return nullptr;
+}
+
+/// The uses of \p V in a body: loads, assignments and increments of V
+/// itself (where they are), and any other use (its address taken, a
+/// reference bound to it, a write from inside a lambda), after which any
+/// later write may change it.
+struct Uses : RecursiveASTVisitor<Uses> {
+  const VarDecl *V;
+  /// The captured variables the rewrite passes to views (what they do
+  /// with them is in the lambdas' bodies).
+  const llvm::SmallPtrSetImpl<const Expr *> *Passed = nullptr;
+  unsigned Refs = 0, Loads = 0, InLambda = 0;
+  llvm::SmallVector<SourceLocation, 4> Writes;
+  bool isV(const Expr *E) const {
+    E = E->IgnoreParens();
+    while (const auto *IC = dyn_cast<ImplicitCastExpr>(E)) {
+      if (IC->getCastKind() != CK_NoOp)
+        break;
+      E = IC->getSubExpr()->IgnoreParens();
+    }
+    const auto *DRE = dyn_cast<DeclRefExpr>(E);
+    return DRE && DRE->getDecl() == V && !Passed->count(DRE);
+  }
+  bool TraverseLambdaExpr(LambdaExpr *L) {
+    ++InLambda;
+    bool R = RecursiveASTVisitor::TraverseLambdaExpr(L);
+    --InLambda;
+    return R;
+  }
+  // (A capture names the variable; what the lambda does with it is in its
+  // body.)
+  bool TraverseLambdaCapture(LambdaExpr *L, const LambdaCapture *C,
+                             Expr *Init) {
+    return !L->isInitCapture(C) ||
+           RecursiveASTVisitor::TraverseLambdaCapture(L, C, Init);
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    Refs += DRE->getDecl() == V && !Passed->count(DRE);
+    return true;
+  }
+  /// The references to V an lvalue \p E may be (`c ? x : y`).
+  unsigned named(const Expr *E) const {
+    E = E->IgnoreParens();
+    if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+      return named(CO->getTrueExpr()) + named(CO->getFalseExpr());
+    return isV(E);
+  }
+  bool VisitImplicitCastExpr(ImplicitCastExpr *IC) {
+    if (IC->getCastKind() == CK_LValueToRValue)
+      Loads += named(IC->getSubExpr());
+
+    return true;
+  }
+  // (Bound to a const reference parameter: read; to another reference
+  // parameter: written when the call returns.)
+  bool VisitCallExpr(CallExpr *CE) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    if (!FD)
+      return true;
+    unsigned Off = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(FD);
+    for (unsigned I = Off; I < CE->getNumArgs(); ++I) {
+      if (I - Off >= FD->getNumParams())
+        break;
+      QualType T = FD->getParamDecl(I - Off)->getType();
+      if (!T->isReferenceType() || !isV(CE->getArg(I)))
+        continue;
+      if (T.getNonReferenceType().isConstQualified())
+        ++Loads;
+      else
+        written(CE->getArg(I), CE->getEndLoc());
+    }
+    return true;
+  }
+  void written(const Expr *Target, SourceLocation At) {
+    if (isV(Target) && !InLambda) {
+      ++Loads; // (accounted for)
+      Writes.push_back(At);
+    }
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    // (It writes once its right operand is computed.)
+    if (BO->isAssignmentOp())
+      written(BO->getLHS(), BO->getEndLoc());
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    if (UO->isIncrementDecrementOp())
+      written(UO->getSubExpr(), UO->getExprLoc());
+    return true;
+  }
+  llvm::SmallVector<SourceRange, 4> Loops;
+  bool VisitStmt(Stmt *St) {
+    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(St))
+      Loops.push_back(St->getSourceRange());
+    return true;
+  }
+};
+
+/// True if the copy of \p V a lambda made at \p Made is V's value at the
+/// call \p At of \p Body: V is only assigned (or incremented) by name,
+/// outside lambdas, and no assignment runs between the two (none after
+/// the lambda and before the call, none after the call in a loop around
+/// the call that the lambda is made before).
+bool copyStaysCurrent(const VarDecl *V, SourceLocation Made, SourceLocation At,
+                      const Stmt *Body, const SourceManager &SM,
+                      const llvm::SmallPtrSetImpl<const Expr *> &Passed) {
+  Uses U;
+  U.V = V;
+  U.Passed = &Passed;
+  U.TraverseStmt(const_cast<Stmt *>(Body));
+  if (U.Refs != U.Loads)
+    return false;
+  auto Before = [&](SourceLocation A, SourceLocation B) {
+    return SM.isBeforeInTranslationUnit(A, B);
+  };
+  auto Within = [&](SourceLocation L, SourceRange R) {
+    return !Before(L, R.getBegin()) && !Before(R.getEnd(), L);
+  };
+  for (SourceLocation W : U.Writes) {
+    if (Before(W, Made))
+      continue;
+    if (Before(W, At))
+      return false;
+    for (SourceRange R : U.Loops)
+      if (Within(At, R) && Within(W, R) && !Within(Made, R))
+        return false;
+  }
+  return true;
+}
+
+/// A reference to \p V as an lvalue of its own type.
+Expr *lvalueRef(ASTContext &Ctx, VarDecl *V, SourceLocation Loc) {
+  return DeclRefExpr::Create(Ctx, NestedNameSpecifierLoc(), SourceLocation(),
+                             V, false, Loc, V->getType().getNonReferenceType(),
+                             VK_LValue);
+}
+
+/// Rewrites the calls of one body: `f(a, b)` on a closure parameter of the
+/// view being built (or presented) becomes a call of the lifted lambda
+/// with the capture parameters; a call passing a lambda to a parameter of
+/// its closure type becomes a call of the callee's view.
+struct Rewriter {
+  Differentiator &D;
+  Sema &S;
+  const Requester &Caller;
+  const Stmt *Body;
+  const CallableView *Self;
+  llvm::SmallVectorImpl<std::pair<Stmt **, Stmt *>> *Replaced;
+  llvm::SmallPtrSet<const Expr *, 8> Passed = {};
+
+  void walk(Stmt *&Slot) {
+    Stmt *St = Slot;
+    if (!St || isa<LambdaExpr>(St))
+      return;
+    for (Stmt *&C : St->children())
+      walk(C);
+    auto *CE = dyn_cast<CallExpr>(St);
+    if (!CE)
+      return;
+    Expr *New = liftedCall(CE);
+    if (!New)
+      New = viewCall(CE);
+    if (!New)
+      return;
+    if (Replaced)
+      Replaced->push_back({&Slot, St});
+    Slot = New;
+  }
+
+  Expr *call(FunctionDecl *Fn, ArrayRef<Expr *> Args, SourceLocation Loc) {
+    SemaBuilder B(S, Loc);
+    Expr *E = B.call(B.funcRef(Fn), Args);
+    return B.Failed ? nullptr : E;
+  }
+
+  /// `f(a, b)` with f a closure parameter of the view.
+  Expr *liftedCall(CallExpr *CE) {
+    const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
+    if (!Self || !OC || OC->getOperator() != OO_Call || OC->getNumArgs() < 1)
+      return nullptr;
+    const auto *DRE = dyn_cast<DeclRefExpr>(stripped(OC->getArg(0)));
+    const CallableView::Closure *C =
+        DRE ? Self->closureOf(DRE->getDecl()) : nullptr;
+    if (!C)
+      return nullptr;
+    SmallVector<Expr *, 8> Args;
+    for (unsigned I = 1; I < OC->getNumArgs(); ++I)
+      Args.push_back(const_cast<Expr *>(OC->getArg(I)));
+    for (ParmVarDecl *P : C->Caps)
+      Args.push_back(lvalueRef(S.Context, P, CE->getExprLoc()));
+    return call(C->Lifted, Args, CE->getExprLoc());
+  }
+
+  /// The arguments standing for the captures of \p L, passed as \p A:
+  /// the capture parameters of the view being built, or the captured
+  /// variables. False (with \p Why) if a copy may differ from the
+  /// variable.
+  bool captureArgs(const Expr *A, const CallableView::Closure &Target,
+                   SmallVectorImpl<Expr *> &Args, std::string &Why) {
+    SourceLocation Loc = A->getExprLoc();
+    if (Self)
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(stripped(A)))
+        if (const CallableView::Closure *C = Self->closureOf(DRE->getDecl())) {
+          for (ParmVarDecl *P : C->Caps)
+            Args.push_back(lvalueRef(S.Context, P, Loc));
+          return true;
+        }
+    for (const LiftedCapture &C : Target.Info->Caps) {
+      if (C.This) {
+        Why = "it captures 'this'";
+        return false;
+      }
+      // (A lambda written in the call copies the variable at the call.)
+      if (!C.ByRef && !isa<LambdaExpr>(stripped(A)) &&
+          !copyStaysCurrent(C.Var, Target.Lambda->getBeginLoc(),
+                            A->getBeginLoc(), Body, S.getSourceManager(),
+                            Passed)) {
+        Why = "it copies '" + C.Var->getNameAsString() +
+              "', which may change before the call (capture it by reference)";
+        return false;
+      }
+      Args.push_back(lvalueRef(S.Context, C.Var, Loc));
+      Passed.insert(Args.back());
+    }
+    return true;
+  }
+
+  /// The lambda passed as \p A: one of the view's closures, or written in
+  /// this function.
+  const LambdaExpr *passedLambda(const Expr *A) {
+    if (Self)
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(stripped(A)))
+        if (const CallableView::Closure *C = Self->closureOf(DRE->getDecl()))
+          return C->Lambda;
+    return writtenLambda(A);
+  }
+
+  /// `rk4(rhs, y, t, h)` with rk4's first parameter of rhs's closure type.
+  Expr *viewCall(CallExpr *CE) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    if (!FD || isa<CXXOperatorCallExpr>(CE) || D.isGenerated(FD) ||
+        libraryFunction(FD))
+      return nullptr;
+    SmallVector<const LambdaExpr *, 4> Lambdas;
+    bool Any = false;
+    for (unsigned I = 0; I < FD->getNumParams(); ++I) {
+      const CXXRecordDecl *RD = closureType(FD->getParamDecl(I));
+      const LambdaExpr *L = nullptr;
+      if (RD && I < CE->getNumArgs()) {
+        L = passedLambda(CE->getArg(I));
+        if (!L || L->getLambdaClass() != RD)
+          return nullptr;
+        Any = true;
+      }
+      Lambdas.push_back(L);
+    }
+    if (!Any)
+      return nullptr;
+    SourceLocation Loc = CE->getExprLoc();
+    const CallableView *V = D.callableView(FD, Lambdas, Caller);
+    if (!V || !V->View) {
+      std::string Why = V ? V->Refusal : "";
+      if (V && V->Building)
+        Why = "'" + FD->getNameAsString() +
+              "' passes it to itself: recursive function templates taking "
+              "lambdas are not differentiated yet";
+      for (unsigned I = 0; V && I < Lambdas.size(); ++I)
+        if (Lambdas[I]) {
+          D.refuseCallable(CE->getArg(I), FD, Why, Caller);
+          break;
+        }
+      return nullptr;
+    }
+    // The captures' arguments, then the arguments in the view's order.
+    llvm::DenseMap<const ParmVarDecl *, Expr *> CapArg;
+    for (unsigned I = 0; I < V->Clones.size() && I < CE->getNumArgs(); ++I)
+      if (const CallableView::Closure *C = V->closureOf(V->Clones[I])) {
+        SmallVector<Expr *, 4> Caps;
+        std::string Why;
+        if (!captureArgs(CE->getArg(I), *C, Caps, Why)) {
+          D.refuseCallable(CE->getArg(I), FD, Why, Caller);
+          return nullptr;
+        }
+        for (unsigned K = 0; K < Caps.size(); ++K)
+          CapArg.try_emplace(C->Caps[K], Caps[K]);
+      }
+    SmallVector<Expr *, 8> Args;
+    for (const ParmVarDecl *P : V->Params) {
+      const auto *It = llvm::find(V->Clones, P);
+      if (It == V->Clones.end()) {
+        Args.push_back(CapArg.lookup(P));
+        continue;
+      }
+      unsigned I = It - V->Clones.begin();
+      if (I >= CE->getNumArgs())
+        return nullptr;
+      Expr *A = CE->getArg(I);
+      if (auto *DA = dyn_cast<CXXDefaultArgExpr>(A))
+        A = DA->getExpr();
+      Args.push_back(A);
+    }
+    return call(V->View, Args, Loc);
+  }
+};
+
+/// The references to closure parameters left in a view's body: uses other
+/// than calls and passing on.
+struct ClosureUse : RecursiveASTVisitor<ClosureUse> {
+  const CallableView *V;
+  const DeclRefExpr *Found = nullptr;
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    if (!Found && V->closureOf(DRE->getDecl()))
+      Found = DRE;
+    return true;
+  }
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// The views
+//===----------------------------------------------------------------------===//
+
+/// \p Callee's body instantiated again from its pattern, for \p View whose
+/// parameters are \p Params (one per parameter of the pattern).
+static Stmt *instantiateAgain(Sema &S, const FunctionDecl *Callee,
+                              FunctionDecl *View,
+                              ArrayRef<ParmVarDecl *> Params) {
+  const FunctionDecl *Pattern = Callee->getTemplateInstantiationPattern();
+  if (!Pattern || !Pattern->getBody() ||
+      Pattern->getNumParams() != Params.size())
+    return nullptr;
+  MultiLevelTemplateArgumentList Args = S.getTemplateInstantiationArgs(
+      Callee, Callee->getLexicalDeclContext(), /*Final=*/false, std::nullopt,
+      /*RelativeToPrimary=*/false, Pattern);
+  Sema::ContextRAII Context(S, View);
+  LocalInstantiationScope Scope(S);
+  for (unsigned I = 0; I < Params.size(); ++I)
+    Scope.InstantiatedLocal(Pattern->getParamDecl(I), Params[I]);
+  S.PushFunctionScope();
+  EnterExpressionEvaluationContext Eval(
+      S, Sema::ExpressionEvaluationContext::PotentiallyEvaluated);
+  unsigned Errors = S.Diags.getNumErrors();
+  StmtResult Body = S.SubstStmt(const_cast<Stmt *>(Pattern->getBody()), Args);
+  S.PopFunctionScopeInfo();
+  if (Body.isInvalid() || S.Diags.getNumErrors() != Errors)
+    return nullptr;
+  return Body.get();
+}
+
+namespace {
+/// Why \p Callee has no view, whatever it is passed; empty if it may.
+std::string viewRefusal(const FunctionDecl *Callee) {
+  if (isa<CXXMethodDecl>(Callee))
+    return "a member function: lambdas are differentiated when passed to "
+           "free function templates";
+  const FunctionDecl *Pattern = Callee->getTemplateInstantiationPattern();
+  if (!Pattern)
+    return "a function that is no template instance: lambdas are "
+           "differentiated when passed to function templates";
+  if (Pattern->getNumParams() != Callee->getNumParams())
+    return "'" + Callee->getNameAsString() +
+           "' takes a parameter pack: variadic function templates taking "
+           "lambdas are not differentiated yet";
+  return "";
+}
+
+/// The view of \p Callee named \p Name, with clones of the callee's
+/// parameters (its type and parameter list are set once its body is).
+FunctionDecl *declareView(ASTContext &Ctx, const FunctionDecl *Callee,
+                          StringRef Name, CallableView &V) {
+  auto *DC = const_cast<DeclContext *>(Callee->getDeclContext());
+  FunctionDecl *View = FunctionDecl::Create(
+      Ctx, DC, Callee->getInnerLocStart(), Callee->getLocation(),
+      DeclarationName(&Ctx.Idents.get(Name)), Callee->getType(),
+      Callee->getTypeSourceInfo(), SC_Static, /*UsesFPIntrin=*/false,
+      /*isInlineSpecified=*/true, /*hasWrittenPrototype=*/true);
+  for (ParmVarDecl *P : Callee->parameters())
+    V.Clones.push_back(ParmVarDecl::Create(
+        Ctx, View, P->getInnerLocStart(), P->getLocation(), P->getIdentifier(),
+        P->getType(), P->getTypeSourceInfo(), SC_None, nullptr));
+  return View;
+}
+
+/// The parameters standing for the captures of \p V's closures, typed and
+/// named as their lifted functions take them: one per captured variable
+/// (by reference if a closure captures it so), apart from the names of the
+/// callee's parameters and locals.
+void declareCaptures(ASTContext &Ctx, FunctionDecl *View, CallableView &V) {
+  struct Slot {
+    const VarDecl *Var;
+    ParmVarDecl *From;
+    QualType T;
+    ParmVarDecl *Param = nullptr;
+  };
+  SmallVector<Slot, 4> Slots;
+  SmallVector<SmallVector<unsigned, 4>, 1> SlotOf;
+  for (CallableView::Closure &C : V.Closures) {
+    SlotOf.emplace_back();
+    unsigned First = C.Info->Callee->getNumParams();
+    for (unsigned J = First; J < C.Lifted->getNumParams(); ++J) {
+      const VarDecl *Var = C.Info->Caps[J - First].Var;
+      ParmVarDecl *FP = C.Lifted->getParamDecl(J);
+      auto *It = llvm::find_if(
+          Slots, [&](const Slot &S) { return Var && S.Var == Var; });
+      SlotOf.back().push_back(It - Slots.begin());
+      if (It == Slots.end())
+        Slots.push_back({Var, FP, FP->getType()});
+      else if (FP->getType()->isLValueReferenceType() &&
+               !FP->getType().getNonReferenceType().isConstQualified())
+        It->T = FP->getType();
+    }
+  }
+  // (Nor may a local of the callee hide one where it is read.)
+  struct Locals : RecursiveASTVisitor<Locals> {
+    llvm::StringSet<> Names;
+    bool VisitVarDecl(VarDecl *VD) {
+      if (VD->getIdentifier())
+        Names.insert(VD->getName());
+      return true;
+    }
+  } L;
+  // (The pattern's: the callee itself may not be instantiated yet.)
+  L.TraverseStmt(const_cast<Stmt *>(
+      V.Callee->getTemplateInstantiationPattern()->getBody()));
+  llvm::StringSet<> &Names = L.Names;
+  for (ParmVarDecl *P : V.Clones)
+    if (!closureType(P) && P->getIdentifier())
+      Names.insert(P->getName());
+  for (Slot &S : Slots) {
+    std::string N = S.From->getName().str();
+    while (!Names.insert(N).second)
+      N += "_";
+    S.Param = ParmVarDecl::Create(
+        Ctx, View, S.From->getInnerLocStart(), S.From->getLocation(),
+        &Ctx.Idents.get(N), S.T, Ctx.getTrivialTypeSourceInfo(S.T), SC_None,
+        nullptr);
+  }
+  for (unsigned K = 0; K < V.Closures.size(); ++K)
+    for (unsigned I : SlotOf[K])
+      V.Closures[K].Caps.push_back(Slots[I].Param);
+}
+
+/// Gives \p View its parameters (the closures' captures in place of the
+/// closures), type and body \p Body.
+void defineView(ASTContext &Ctx, const FunctionDecl *Callee,
+                FunctionDecl *View, CallableView &V, Stmt *Body) {
+  SmallVector<ParmVarDecl *, 8> &Params = V.Params;
+  for (ParmVarDecl *P : V.Clones) {
+    if (const CallableView::Closure *C = V.closureOf(P)) {
+      for (ParmVarDecl *Cap : C->Caps)
+        if (!llvm::is_contained(Params, Cap))
+          Params.push_back(Cap);
+    } else {
+      Params.push_back(P);
+    }
+  }
+  SmallVector<QualType, 8> Types;
+  for (unsigned I = 0; I < Params.size(); ++I) {
+    Params[I]->setScopeInfo(0, I);
+    Types.push_back(Params[I]->getType());
+  }
+  QualType FT = Ctx.getFunctionType(Callee->getReturnType(), Types,
+                                    FunctionProtoType::ExtProtoInfo());
+  TypeSourceInfo *TSI = Ctx.getTrivialTypeSourceInfo(FT, View->getLocation());
+  if (auto FTL = TSI->getTypeLoc().getAs<FunctionProtoTypeLoc>())
+    for (unsigned I = 0; I < Params.size(); ++I)
+      FTL.setParam(I, Params[I]);
+  View->setType(FT);
+  View->setTypeSourceInfo(TSI);
+  View->setParams(Params);
+  View->setBody(Body);
+  View->setLexicalDeclContext(
+      const_cast<DeclContext *>(Callee->getLexicalDeclContext()));
+  View->getDeclContext()->addDecl(View);
+}
+} // namespace
+
+const CallableView *
+Differentiator::callableView(const FunctionDecl *Callee,
+                             ArrayRef<const LambdaExpr *> Lambdas,
+                             const Requester &Caller) {
+  auto &Slot = Views[Callee->getCanonicalDecl()];
+  if (Slot)
+    return Slot.get();
+  Slot = std::make_unique<CallableView>();
+  CallableView &V = *Slot;
+  V.Callee = Callee;
+  V.Refusal = viewRefusal(Callee);
+  if (!V.Refusal.empty())
+    return &V;
+  FunctionDecl *View = declareView(
+      S.Context, Callee,
+      nameOf(Callee) + "_with_lambda_" + std::to_string(NextView++), V);
+  // The lambdas, lifted.
+  for (unsigned I = 0; I < V.Clones.size(); ++I) {
+    if (!closureType(Callee->getParamDecl(I)))
+      continue;
+    const LambdaExpr *L = I < Lambdas.size() ? Lambdas[I] : nullptr;
+    LambdaInfo *Info = L ? lambdaInfo(L, Caller.Primal, Caller.Pullback)
+                         : nullptr;
+    FunctionDecl *Fn =
+        Info ? liftFunction(*Info, 0, Caller.Primal, Caller.Pullback)
+             : nullptr;
+    if (!Fn) {
+      // (A lambda that cannot be lifted was reported at the lambda.)
+      V.Refusal = L ? "" : "another of its callables is not a lambda "
+                           "written here";
+      return &V;
+    }
+    V.Closures.push_back({V.Clones[I], L, Info, Fn, {}});
+  }
+  declareCaptures(S.Context, View, V);
+  Stmt *Body = instantiateAgain(S, Callee, View, V.Clones);
+  if (!Body) {
+    V.Refusal = "its body could not be instantiated again";
+    return &V;
+  }
+  Rewriter R{*this, S, Caller, Body, &V, nullptr};
+  V.Building = true;
+  R.walk(Body);
+  V.Building = false;
+  ClosureUse U;
+  U.V = &V;
+  U.TraverseStmt(Body);
+  if (U.Found) {
+    V.Refusal = "'" + nameOf(Callee) +
+                "' does more with it than call it or pass it on";
+    return &V;
+  }
+  defineView(S.Context, Callee, View, V, Body);
+  V.View = View;
+  ViewOf[View] = &V;
+  nameAs(View, Callee);
+  Done.push_back(View);
+  if (Opts.Dump)
+    printDefinitionTo(View);
+  Emit(View);
+  return &V;
+}
+
+const CallableView *Differentiator::viewOf(const FunctionDecl *FD) const {
+  return ViewOf.lookup(FD);
+}
+
+void Differentiator::refuseCallable(const Expr *Arg, const FunctionDecl *FD,
+                                    StringRef Why,
+                                    const Requester &Caller) {
+  if (Why.empty() || !firstErrorAt(Arg->getExprLoc(), Caller.Primal))
+    return;
+  const Expr *A = stripped(Arg);
+  std::string What = isa<LambdaExpr>(A) ? "lambda" : "lambda '" +
+      cast<DeclRefExpr>(A)->getDecl()->getNameAsString() + "'";
+  report(S.Diags, Diag::UnsupportedConstruct, Arg->getExprLoc())
+      << (What + " passed to '" + nameOf(FD) + "' (" + Why.str() +
+          ")")
+      << nameOf(Caller.Primal);
+  if (Caller.Pullback)
+    noteRequest(*Caller.Pullback);
+  else if (Caller.Pushforward)
+    noteForwardRequest(*Caller.Pushforward);
+}
+
+//===----------------------------------------------------------------------===//
+// Presenting a definition
+//===----------------------------------------------------------------------===//
+
+CallablePresentation::CallablePresentation(Differentiator &D,
+                                           const FunctionDecl *Def,
+                                           const Requester &Caller) {
+  Stmt *Body = const_cast<Stmt *>(Def->getBody());
+  if (!Body || D.viewOf(Def))
+    return; // (a view's calls are rewritten for good)
+  Rewriter R{D, D.sema(), Caller, Body, nullptr, &Replaced};
+  for (Stmt *&C : Body->children())
+    R.walk(C);
+}
+
+CallablePresentation::~CallablePresentation() {
+  for (auto It = Replaced.rbegin(); It != Replaced.rend(); ++It)
+    *It->first = It->second;
+}
+
+} // namespace grad
