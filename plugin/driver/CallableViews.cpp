@@ -284,8 +284,21 @@ struct Rewriter {
         Why = "it captures 'this'";
         return false;
       }
+      // `[y = 2 * x]`: its initialiser, computed at the call as the
+      // lambda written there computes it.
+      bool InCall = isa<LambdaExpr>(stripped(A));
+      if (C.Var->isInitCapture()) {
+        if (!InCall || C.ByRef) {
+          Why = "its capture '" + C.Var->getNameAsString() +
+                "' is initialised in the lambda (write the lambda in the "
+                "call, or capture a variable)";
+          return false;
+        }
+        Args.push_back(C.Var->getInit());
+        continue;
+      }
       // (A lambda written in the call copies the variable at the call.)
-      if (!C.ByRef && !isa<LambdaExpr>(stripped(A)) &&
+      if (!C.ByRef && !InCall &&
           !copyStaysCurrent(C.Var, Target.Lambda->getBeginLoc(),
                             A->getBeginLoc(), Body, S.getSourceManager(),
                             Passed)) {

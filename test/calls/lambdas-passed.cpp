@@ -144,6 +144,20 @@ static void swapIt(double &a, double &b) {
   return r * s;
 }
 
+// An init-capture in a lambda written in the call; a lambda taking the
+// elements by reference and scaling them in place.
+template <class F> double once(F f, double x) { return f(x); }
+template <class F> void each(double *v, int n, F f) {
+  for (int i = 0; i < n; ++i)
+    f(v[i]);
+}
+
+[[grad]] double initCaptured(double x, double k) {
+  double v[3] = {x, 2 * x, x * x};
+  each(v, 3, [&](double &e) { e *= k; });
+  return once([y = 2 * x](double t) { return y * t * t; }, k) + v[0] * v[2];
+}
+
 #ifdef ERRORS
 // The copy `s` made at the lambda is not the `s` at the call; nor in a
 // loop that changes `s` after the call, the lambda made before it.
@@ -178,6 +192,16 @@ template <class F> double keep(F f, double x) {
   // ERR: lambdas-passed.cpp:[[@LINE-3]]:3: note: while differentiating 'kept' requested here
 }
 
+// An init-capture in a lambda stored first: its value where the lambda is
+// made is not at hand at the call.
+// ADVICE: (write the lambda in the call, or capture a variable)
+[[grad]] double storedInit(double x) {
+  auto f = [y = 2 * x](double t) { return y * t; };
+  return once(f, x);
+  // ERR: lambdas-passed.cpp:[[@LINE-1]]:15: error: grad: cannot differentiate lambda 'f' passed to 'once' (its capture 'y' is initialised in the lambda (write the lambda in the call, or capture a variable)) in 'storedInit'
+  // ERR: lambdas-passed.cpp:[[@LINE-4]]:3: note: while differentiating 'storedInit' requested here
+}
+
 // Recursion and parameter packs: refused, with the reason.
 template <class F> double adapt(F f, double a, double b, int d) {
   if (d == 0)
@@ -201,6 +225,11 @@ template <class F, class... A> double invoke(F f, A... a) { return f(a...); }
 [[grad]] double packed(double x) {
   return invoke([](double u, double v) { return u * v; }, x, x);
 }
+#else
+// The rewrite the advice gives: the lambda written in the call.
+[[grad]] double storedInit(double x) {
+  return once([y = 2 * x](double t) { return y * t; }, x);
+}
 #endif
 
 int main() {
@@ -221,6 +250,11 @@ int main() {
   // CHECK: ok relaxed.d1
   gradcheck::check_grad("copies", copies, copies_pullback, 0.6, 1.3);
   // CHECK: ok copies.d1
+  gradcheck::check_grad("initCaptured", initCaptured, initCaptured_pullback,
+                        1.5, 0.7);
+  // CHECK: ok initCaptured.d1
+  gradcheck::check_grad("storedInit", storedInit, storedInit_pullback, 1.5);
+  // CHECK: ok storedInit.d0
   auto X = vecgrad::sample(4, 7);
   std::vector<double> dv(3);
   double ds = 0;
