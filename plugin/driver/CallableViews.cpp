@@ -6,6 +6,7 @@
 
 #include "driver/CallableViews.h"
 #include "driver/Consumer.h"
+#include "ast/CopyBody.h"
 #include "ast/Diagnostics.h"
 #include "ast/SemaBuilder.h"
 
@@ -27,15 +28,35 @@ namespace grad {
 namespace {
 /// The closure type of a parameter (`F f`, `const F &f`, `F &&f` with F a
 /// lambda's type), or null.
-const CXXRecordDecl *closureType(const ParmVarDecl *P) {
+const CXXRecordDecl *closureType(const ValueDecl *P) {
   const auto *RD = P->getType().getNonReferenceType()->getAsCXXRecordDecl();
   return RD && RD->isLambda() ? RD : nullptr;
 }
 
-/// The standard library's functions and the runtime's (grad::map and
-/// grad::broadcast lower their lambdas themselves): not viewed.
-bool libraryFunction(const FunctionDecl *FD) {
-  if (FD->isInStdNamespace())
+/// How a parameter holds a callable: as the lambda's own closure type, as
+/// a pointer or reference to a function, or as a `std::function`.
+enum class Holds { Nothing, Closure, Pointer, Function };
+
+bool isStdFunction(QualType T) {
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  return RD && RD->isInStdNamespace() && RD->getIdentifier() &&
+         RD->getName() == "function";
+}
+
+Holds holds(const ParmVarDecl *P) {
+  QualType T = P->getType().getNonReferenceType();
+  if (T->isFunctionPointerType() || T->isFunctionType())
+    return Holds::Pointer;
+  if (closureType(P))
+    return Holds::Closure;
+  return isStdFunction(T) ? Holds::Function : Holds::Nothing;
+}
+
+/// The standard library's functions, the system headers' and the
+/// runtime's (grad::map and grad::broadcast lower their lambdas
+/// themselves): not viewed.
+bool libraryFunction(const FunctionDecl *FD, const SourceManager &SM) {
+  if (FD->isInStdNamespace() || SM.isInSystemHeader(FD->getLocation()))
     return true;
   const DeclContext *DC = FD->getDeclContext()->getRedeclContext();
   const NamespaceDecl *Outer = nullptr;
@@ -62,9 +83,12 @@ const Expr *stripped(const Expr *E) {
 }
 
 /// The lambda an argument is: written in place, or a local initialised
-/// with it.
+/// with it (converted to a function pointer or not).
 const LambdaExpr *writtenLambda(const Expr *A) {
   A = stripped(A);
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(A))
+    if (isa_and_present<CXXConversionDecl>(MC->getMethodDecl()))
+      A = stripped(MC->getImplicitObjectArgument());
   if (const auto *L = dyn_cast<LambdaExpr>(A))
     return L;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(A))
@@ -72,6 +96,49 @@ const LambdaExpr *writtenLambda(const Expr *A) {
         VD && VD->isLocalVarDecl() && VD->hasInit())
       return dyn_cast<LambdaExpr>(stripped(VD->getInit()));
   return nullptr;
+}
+
+/// The function an argument names (`sq`, `&sq`), or null.
+const FunctionDecl *namedFunction(const Expr *A) {
+  A = stripped(A);
+  if (const auto *UO = dyn_cast<UnaryOperator>(A);
+      UO && UO->getOpcode() == UO_AddrOf)
+    A = stripped(UO->getSubExpr());
+  const auto *DRE = dyn_cast<DeclRefExpr>(A);
+  return DRE ? dyn_cast<FunctionDecl>(DRE->getDecl()) : nullptr;
+}
+
+/// What a `std::function` argument is made from: the argument of its
+/// converting constructor (`euler([&](double v) { ... }, ...)`).
+const Expr *functionSource(const Expr *A) {
+  const auto *CE = dyn_cast<CXXConstructExpr>(stripped(A));
+  if (CE && CE->getNumArgs() == 1 && isStdFunction(CE->getType()))
+    return CE->getArg(0);
+  return A;
+}
+
+/// The callee of a call through a callable (`f(a)`, `(*f)(a)`) and the
+/// index of its first argument; null for other calls.
+const Expr *calledCallable(const CallExpr *CE, unsigned &First) {
+  const Expr *C;
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE)) {
+    if (OC->getOperator() != OO_Call || OC->getNumArgs() < 1)
+      return nullptr;
+    C = OC->getArg(0);
+    First = 1;
+  } else if (isa<CXXMemberCallExpr>(CE)) {
+    return nullptr;
+  } else {
+    C = CE->getCallee();
+    First = 0;
+  }
+  C = stripped(C);
+  while (const auto *UO = dyn_cast<UnaryOperator>(C)) {
+    if (UO->getOpcode() != UO_Deref)
+      break;
+    C = stripped(UO->getSubExpr());
+  }
+  return C;
 }
 
 /// The uses of \p V in a body: loads, assignments and increments of V
@@ -249,17 +316,16 @@ struct Rewriter {
 
   /// `f(a, b)` with f a closure parameter of the view.
   Expr *liftedCall(CallExpr *CE) {
-    const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
-    if (!Self || !OC || OC->getOperator() != OO_Call || OC->getNumArgs() < 1)
-      return nullptr;
-    const auto *DRE = dyn_cast<DeclRefExpr>(stripped(OC->getArg(0)));
+    unsigned First = 0;
+    const Expr *F = Self ? calledCallable(CE, First) : nullptr;
+    const auto *DRE = dyn_cast_if_present<DeclRefExpr>(F);
     const CallableView::Closure *C =
         DRE ? Self->closureOf(DRE->getDecl()) : nullptr;
     if (!C)
       return nullptr;
     SmallVector<Expr *, 8> Args;
-    for (unsigned I = 1; I < OC->getNumArgs(); ++I)
-      Args.push_back(const_cast<Expr *>(OC->getArg(I)));
+    for (unsigned I = First; I < CE->getNumArgs(); ++I)
+      Args.push_back(const_cast<Expr *>(CE->getArg(I)));
     for (ParmVarDecl *P : C->Caps)
       Args.push_back(lvalueRef(S.Context, P, CE->getExprLoc()));
     return call(C->Lifted, Args, CE->getExprLoc());
@@ -279,6 +345,9 @@ struct Rewriter {
             Args.push_back(lvalueRef(S.Context, P, Loc));
           return true;
         }
+    if (!Target.Info)
+      return true; // (a function)
+    A = functionSource(A);
     for (const LiftedCapture &C : Target.Info->Caps) {
       if (C.This) {
         Why = "it captures 'this'";
@@ -312,47 +381,67 @@ struct Rewriter {
     return true;
   }
 
-  /// The lambda passed as \p A: one of the view's closures, or written in
-  /// this function.
-  const LambdaExpr *passedLambda(const Expr *A) {
+  /// The callable passed as \p A: one of the view's closures, or a lambda
+  /// written or a function named in this function.
+  Binding passed(const Expr *A) {
     if (Self)
       if (const auto *DRE = dyn_cast<DeclRefExpr>(stripped(A)))
         if (const CallableView::Closure *C = Self->closureOf(DRE->getDecl()))
-          return C->Lambda;
-    return writtenLambda(A);
+          return C->Info ? Binding{C->Lambda, nullptr}
+                         : Binding{nullptr, C->Lifted};
+    if (const LambdaExpr *L = writtenLambda(A))
+      return {L, nullptr};
+    return {nullptr, namedFunction(A)};
   }
 
-  /// `rk4(rhs, y, t, h)` with rk4's first parameter of rhs's closure type.
+  /// What the argument \p A of a parameter holding callables as \p H is
+  /// bound to; empty if the view cannot call it.
+  Binding binding(const Expr *A, const ParmVarDecl *P, Holds H) {
+    Binding B = passed(H == Holds::Function ? functionSource(A) : A);
+    if (H == Holds::Closure && (!B.Lambda ||
+                                B.Lambda->getLambdaClass() != closureType(P)))
+      return {};
+    if (H == Holds::Pointer && B.Lambda && B.Lambda->capture_size())
+      return {};
+    return B;
+  }
+
+  /// `rk4(rhs, y, t, h)` with rk4's first parameter of rhs's closure type,
+  /// a function pointer bound to a function, or a std::function bound to
+  /// a lambda or function.
   Expr *viewCall(CallExpr *CE) {
     const FunctionDecl *FD = CE->getDirectCallee();
     if (!FD || isa<CXXOperatorCallExpr>(CE) || D.isGenerated(FD) ||
-        libraryFunction(FD))
+        libraryFunction(FD, S.getSourceManager()))
       return nullptr;
-    SmallVector<const LambdaExpr *, 4> Lambdas;
-    bool Any = false;
+    SmallVector<Binding, 4> Bindings;
+    bool Any = false, AnyLambda = false;
     for (unsigned I = 0; I < FD->getNumParams(); ++I) {
-      const CXXRecordDecl *RD = closureType(FD->getParamDecl(I));
-      const LambdaExpr *L = nullptr;
-      if (RD && I < CE->getNumArgs()) {
-        L = passedLambda(CE->getArg(I));
-        if (!L || L->getLambdaClass() != RD)
+      Holds H = holds(FD->getParamDecl(I));
+      Binding B;
+      if (H != Holds::Nothing && I < CE->getNumArgs()) {
+        B = binding(CE->getArg(I), FD->getParamDecl(I), H);
+        if (!B)
           return nullptr;
         Any = true;
+        AnyLambda |= B.Lambda != nullptr;
       }
-      Lambdas.push_back(L);
+      Bindings.push_back(B);
     }
     if (!Any)
       return nullptr;
     SourceLocation Loc = CE->getExprLoc();
-    const CallableView *V = D.callableView(FD, Lambdas, Caller);
+    const CallableView *V = D.callableView(FD, Bindings, Caller);
     if (!V || !V->View) {
       std::string Why = V ? V->Refusal : "";
       if (V && V->Building)
-        Why = "'" + FD->getNameAsString() +
-              "' passes it to itself: recursive function templates taking "
-              "lambdas are not differentiated yet";
-      for (unsigned I = 0; V && I < Lambdas.size(); ++I)
-        if (Lambdas[I]) {
+        Why = "'" + nameOf(FD) +
+              "' passes it to itself: recursive functions taking "
+              "callables are not differentiated yet";
+      // (A function passed where no view can be made keeps its call: the
+      // builder says what it cannot differentiate in the callee.)
+      for (unsigned I = 0; V && AnyLambda && I < Bindings.size(); ++I)
+        if (Bindings[I]) {
           D.refuseCallable(CE->getArg(I), FD, Why, Caller);
           break;
         }
@@ -435,15 +524,22 @@ static Stmt *instantiateAgain(Sema &S, const FunctionDecl *Callee,
 }
 
 namespace {
+/// The body a view is made from: the pattern's of a template instance,
+/// the definition's of another function.
+const FunctionDecl *source(const FunctionDecl *Callee) {
+  if (const FunctionDecl *Pattern = Callee->getTemplateInstantiationPattern())
+    return Pattern;
+  return Callee->getDefinition();
+}
+
 /// Why \p Callee has no view, whatever it is passed; empty if it may.
 std::string viewRefusal(const FunctionDecl *Callee) {
   if (isa<CXXMethodDecl>(Callee))
     return "a member function: lambdas are differentiated when passed to "
-           "free function templates";
-  const FunctionDecl *Pattern = Callee->getTemplateInstantiationPattern();
-  if (!Pattern)
-    return "a function that is no template instance: lambdas are "
-           "differentiated when passed to function templates";
+           "free functions";
+  const FunctionDecl *Pattern = source(Callee);
+  if (!Pattern || !Pattern->getBody())
+    return "its definition is not in this file";
   if (Pattern->getNumParams() != Callee->getNumParams())
     return "'" + Callee->getNameAsString() +
            "' takes a parameter pack: variadic function templates taking "
@@ -456,6 +552,8 @@ std::string viewRefusal(const FunctionDecl *Callee) {
 FunctionDecl *declareView(ASTContext &Ctx, const FunctionDecl *Callee,
                           StringRef Name, CallableView &V) {
   auto *DC = const_cast<DeclContext *>(Callee->getDeclContext());
+  if (!Callee->getTemplateInstantiationPattern())
+    Callee = Callee->getDefinition(); // (the parameters' names)
   FunctionDecl *View = FunctionDecl::Create(
       Ctx, DC, Callee->getInnerLocStart(), Callee->getLocation(),
       DeclarationName(&Ctx.Idents.get(Name)), Callee->getType(),
@@ -483,6 +581,8 @@ void declareCaptures(ASTContext &Ctx, FunctionDecl *View, CallableView &V) {
   SmallVector<SmallVector<unsigned, 4>, 1> SlotOf;
   for (CallableView::Closure &C : V.Closures) {
     SlotOf.emplace_back();
+    if (!C.Info)
+      continue; // (a function captures nothing)
     unsigned First = C.Info->Callee->getNumParams();
     for (unsigned J = First; J < C.Lifted->getNumParams(); ++J) {
       const VarDecl *Var = C.Info->Caps[J - First].Var;
@@ -507,11 +607,10 @@ void declareCaptures(ASTContext &Ctx, FunctionDecl *View, CallableView &V) {
     }
   } L;
   // (The pattern's: the callee itself may not be instantiated yet.)
-  L.TraverseStmt(const_cast<Stmt *>(
-      V.Callee->getTemplateInstantiationPattern()->getBody()));
+  L.TraverseStmt(const_cast<Stmt *>(source(V.Callee)->getBody()));
   llvm::StringSet<> &Names = L.Names;
   for (ParmVarDecl *P : V.Clones)
-    if (!closureType(P) && P->getIdentifier())
+    if (!V.closureOf(P) && P->getIdentifier())
       Names.insert(P->getName());
   for (Slot &S : Slots) {
     std::string N = S.From->getName().str();
@@ -564,42 +663,51 @@ void defineView(ASTContext &Ctx, const FunctionDecl *Callee,
 
 const CallableView *
 Differentiator::callableView(const FunctionDecl *Callee,
-                             ArrayRef<const LambdaExpr *> Lambdas,
+                             ArrayRef<Binding> Bindings,
                              const Requester &Caller) {
-  auto &Slot = Views[Callee->getCanonicalDecl()];
-  if (Slot)
-    return Slot.get();
-  Slot = std::make_unique<CallableView>();
-  CallableView &V = *Slot;
+  auto &Known = Views[Callee->getCanonicalDecl()];
+  for (const std::unique_ptr<CallableView> &V : Known)
+    if (llvm::equal(V->Bindings, Bindings))
+      return V.get();
+  CallableView &V = *Known.emplace_back(std::make_unique<CallableView>());
   V.Callee = Callee;
+  V.Bindings.assign(Bindings.begin(), Bindings.end());
   V.Refusal = viewRefusal(Callee);
   if (!V.Refusal.empty())
     return &V;
+  // (Named after its callee and, for a function passed, after it.)
+  const Binding *First = llvm::find_if(Bindings, [](const Binding &B) {
+    return bool(B);
+  });
   FunctionDecl *View = declareView(
       S.Context, Callee,
-      nameOf(Callee) + "_with_lambda_" + std::to_string(NextView++), V);
-  // The lambdas, lifted.
-  for (unsigned I = 0; I < V.Clones.size(); ++I) {
-    if (!closureType(Callee->getParamDecl(I)))
+      nameOf(Callee) + "_with_" +
+          (First != Bindings.end() && First->Fn ? nameOf(First->Fn)
+                                                : std::string("lambda")) +
+          "_" + std::to_string(NextView++),
+      V);
+  // The lambdas, lifted; the functions, called as they are.
+  for (unsigned I = 0; I < V.Clones.size() && I < Bindings.size(); ++I) {
+    const Binding &B = Bindings[I];
+    if (!B)
       continue;
-    const LambdaExpr *L = I < Lambdas.size() ? Lambdas[I] : nullptr;
-    LambdaInfo *Info = L ? lambdaInfo(L, Caller.Primal, Caller.Pullback)
-                         : nullptr;
+    LambdaInfo *Info =
+        B.Lambda ? lambdaInfo(B.Lambda, Caller.Primal, Caller.Pullback)
+                 : nullptr;
     FunctionDecl *Fn =
         Info ? liftFunction(*Info, 0, Caller.Primal, Caller.Pullback)
-             : nullptr;
-    if (!Fn) {
-      // (A lambda that cannot be lifted was reported at the lambda.)
-      V.Refusal = L ? "" : "another of its callables is not a lambda "
-                           "written here";
-      return &V;
-    }
-    V.Closures.push_back({V.Clones[I], L, Info, Fn, {}});
+             : const_cast<FunctionDecl *>(B.Fn);
+    if (!Fn)
+      return &V; // (a lambda that cannot be lifted was reported there)
+    V.Closures.push_back({V.Clones[I], B.Lambda, Info, Fn, {}});
   }
   declareCaptures(S.Context, View, V);
-  Stmt *Body = instantiateAgain(S, Callee, View, V.Clones);
+  std::string Why = "its body could not be instantiated again";
+  Stmt *Body = Callee->getTemplateInstantiationPattern()
+                   ? instantiateAgain(S, Callee, View, V.Clones)
+                   : copyBody(S, source(Callee), View, V.Clones, Why);
   if (!Body) {
-    V.Refusal = "its body could not be instantiated again";
+    V.Refusal = Why;
     return &V;
   }
   Rewriter R{*this, S, Caller, Body, &V, nullptr};
@@ -634,9 +742,16 @@ void Differentiator::refuseCallable(const Expr *Arg, const FunctionDecl *FD,
                                     const Requester &Caller) {
   if (Why.empty() || !firstErrorAt(Arg->getExprLoc(), Caller.Primal))
     return;
-  const Expr *A = stripped(Arg);
-  std::string What = isa<LambdaExpr>(A) ? "lambda" : "lambda '" +
-      cast<DeclRefExpr>(A)->getDecl()->getNameAsString() + "'";
+  const Expr *A = stripped(functionSource(Arg));
+  std::string What = "callable";
+  if (const FunctionDecl *F = namedFunction(A))
+    What = "function '" + nameOf(F) + "'";
+  else if (const auto *DRE = dyn_cast<DeclRefExpr>(A))
+    What = (writtenLambda(A) || closureType(DRE->getDecl()) ? "lambda '"
+                                                             : "callable '") +
+           nameOf(DRE->getDecl()) + "'";
+  else if (writtenLambda(A))
+    What = "lambda";
   report(S.Diags, Diag::UnsupportedConstruct, Arg->getExprLoc())
       << (What + " passed to '" + nameOf(FD) + "' (" + Why.str() +
           ")")

@@ -57,12 +57,28 @@ struct Requester {
   const PushforwardEntry *Pushforward = nullptr;
 };
 
-/// A callee specialised on the lambdas its closure parameters hold.
+/// What a callable parameter holds at a call: a lambda (written in the
+/// call, a local initialised with one, or a closure of the view being
+/// built), or a function named there (`sq`, `&sq`), whether the parameter
+/// is of the lambda's closure type, a function pointer or reference, or a
+/// `std::function`.
+struct Binding {
+  const clang::LambdaExpr *Lambda = nullptr;
+  const clang::FunctionDecl *Fn = nullptr;
+  explicit operator bool() const { return Lambda || Fn; }
+  bool operator==(const Binding &O) const {
+    return Lambda == O.Lambda && Fn == O.Fn;
+  }
+};
+
+/// A callee specialised on the callables its callable parameters hold.
 struct CallableView {
   struct Closure {
     const clang::ParmVarDecl *Param = nullptr;
     const clang::LambdaExpr *Lambda = nullptr;
+    /// Null for a function.
     const LambdaInfo *Info = nullptr;
+    /// The lifted lambda, or the function.
     clang::FunctionDecl *Lifted = nullptr;
     /// The view's parameters standing for the captures, in the order of
     /// the lifted function's trailing parameters (a variable two closures
@@ -70,6 +86,8 @@ struct CallableView {
     llvm::SmallVector<clang::ParmVarDecl *, 4> Caps;
   };
   const clang::FunctionDecl *Callee = nullptr;
+  /// One per parameter of the callee (empty for the others).
+  llvm::SmallVector<Binding, 4> Bindings;
   clang::FunctionDecl *View = nullptr;
   /// The callee's parameters, cloned: the view's own, closures included
   /// (these are replaced by their captures once the body is rewritten).

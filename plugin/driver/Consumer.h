@@ -104,12 +104,11 @@ public:
                                     const PullbackEntry *Caller) override;
 
   // CallableViews.cpp.
-  /// The view of \p Callee for the lambdas \p Lambdas (one per parameter,
-  /// null for the parameters that hold none), made on first use; null
-  /// View with a Refusal when there is none.
+  /// The view of \p Callee for the callables \p Bindings (one per
+  /// parameter, empty for the parameters that hold none), made on first
+  /// use; null View with a Refusal when there is none.
   const CallableView *callableView(const clang::FunctionDecl *Callee,
-                                   llvm::ArrayRef<const clang::LambdaExpr *>
-                                       Lambdas,
+                                   llvm::ArrayRef<Binding> Bindings,
                                    const Requester &Caller);
   /// The view \p FD is, or null.
   const CallableView *viewOf(const clang::FunctionDecl *FD) const;
@@ -191,7 +190,8 @@ private:
   bool RuntimeReported = false;
   llvm::DenseMap<const void *, std::unique_ptr<LambdaInfo>> Lambdas;
   unsigned NextLifted = 0;
-  llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<CallableView>>
+  llvm::DenseMap<const clang::FunctionDecl *,
+                 llvm::SmallVector<std::unique_ptr<CallableView>, 1>>
       Views;
   llvm::DenseMap<const clang::FunctionDecl *, const CallableView *> ViewOf;
   unsigned NextView = 0;

@@ -193,7 +193,7 @@ bool PullbackBuilder::calledMethod(const CallExpr *CE,
     unsupported(CE, constructName(CE));
     return false;
   }
-  // (Lambdas passed to free function templates are differentiated through
+  // (Lambdas passed to free functions are differentiated through
   // views of the callee, driver/CallableViews.h; the lambda's own call
   // operator, called with arguments, is no such call.)
   if (MD->getParent()->isLambda())
@@ -205,7 +205,7 @@ bool PullbackBuilder::calledMethod(const CallExpr *CE,
                                      : "lambda '" + spelled(A) + "'") +
                          " passed to '" + nameOf(MD) +
                          "' (a member function: lambdas are differentiated "
-                         "when passed to free function templates)");
+                         "when passed to free functions)");
       return false;
     }
   return true;

@@ -208,9 +208,9 @@ template <class F> double adapt(F f, double a, double b, int d) {
     return (b - a) * f(0.5 * (a + b));
   double m = 0.5 * (a + b);
   return adapt(f, a, m, d - 1) + adapt(f, m, b, d - 1);
-  // ERR: lambdas-passed.cpp:[[@LINE-1]]:16: error: grad: cannot differentiate lambda 'f' passed to 'adapt' ('adapt' passes it to itself: recursive function templates taking lambdas are not differentiated yet) in 'recursive'
+  // ERR: lambdas-passed.cpp:[[@LINE-1]]:16: error: grad: cannot differentiate lambda 'f' passed to 'adapt' ('adapt' passes it to itself: recursive functions taking callables are not differentiated yet) in 'recursive'
   // ERR: lambdas-passed.cpp:[[@LINE+6]]:3: note: while differentiating 'recursive' requested here
-  // ERR: lambdas-passed.cpp:[[@LINE-3]]:40: error: grad: cannot differentiate lambda 'f' passed to 'adapt' ('adapt' passes it to itself: recursive function templates taking lambdas are not differentiated yet) in 'recursive'
+  // ERR: lambdas-passed.cpp:[[@LINE-3]]:40: error: grad: cannot differentiate lambda 'f' passed to 'adapt' ('adapt' passes it to itself: recursive functions taking callables are not differentiated yet) in 'recursive'
   // ERR: lambdas-passed.cpp:[[@LINE+4]]:3: note: while differentiating 'recursive' requested here
 }
 // ERR: lambdas-passed.cpp:[[@LINE+3]]:16: error: grad: cannot differentiate lambda passed to 'adapt' ('adapt' does more with it than call it or pass it on) in 'recursive'

@@ -50,7 +50,7 @@ struct Integrator {
   }
 };
 template <class F> double once(F f, double x) { return f(x); }
-// CHECK: lambda.cpp:[[@LINE+4]]:17: error: grad: cannot differentiate lambda passed to 'run' (a member function: lambdas are differentiated when passed to free function templates) in 'viaMember'
+// CHECK: lambda.cpp:[[@LINE+4]]:17: error: grad: cannot differentiate lambda passed to 'run' (a member function: lambdas are differentiated when passed to free functions) in 'viaMember'
 // CHECK: lambda.cpp:[[@LINE+1]]:3: note: while differentiating 'viaMember' requested here
 [[grad]] double viaMember(double x) {
   Integrator in;
