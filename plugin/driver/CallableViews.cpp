@@ -9,6 +9,9 @@
 #include "ast/CopyBody.h"
 #include "ast/Diagnostics.h"
 #include "ast/SemaBuilder.h"
+#include "analysis/CaptureCopies.h"
+#include "analysis/Facts.h"
+#include "analysis/Selectors.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -33,6 +36,13 @@ const CXXRecordDecl *closureType(const ValueDecl *P) {
   return RD && RD->isLambda() ? RD : nullptr;
 }
 
+/// True if \p FD returns one of its parameters' closure types (as
+/// `std::for_each` returns its callable).
+bool returnsClosure(const FunctionDecl *FD) {
+  const auto *RD = FD->getReturnType()->getAsCXXRecordDecl();
+  return RD && RD->isLambda();
+}
+
 /// How a parameter holds a callable: as the lambda's own closure type, as
 /// a pointer or reference to a function, or as a `std::function`.
 enum class Holds { Nothing, Closure, Pointer, Function };
@@ -52,18 +62,38 @@ Holds holds(const ParmVarDecl *P) {
   return isStdFunction(T) ? Holds::Function : Holds::Nothing;
 }
 
+/// The standard algorithms whose bodies a view takes as written (loops
+/// over their iterators calling the callable; over pointers into a vector
+/// or array once PointerForms has rewritten its iterators).
+bool viewedAlgorithm(const FunctionDecl *FD) {
+  static const llvm::StringSet<> Names = {
+      "transform",     "accumulate",     "reduce",
+      "transform_reduce", "inner_product", "partial_sum",
+      "inclusive_scan", "exclusive_scan", "adjacent_difference",
+      "for_each",      "for_each_n",     "generate",
+      "generate_n",    "sort",           "stable_sort"};
+  return FD->isInStdNamespace() && FD->getIdentifier() &&
+         Names.contains(FD->getName());
+}
+
 /// The standard library's functions, the system headers' and the
-/// runtime's (grad::map and grad::broadcast lower their lambdas
-/// themselves): not viewed.
+/// runtime's public ones (grad::map and grad::broadcast lower their
+/// lambdas themselves): not viewed. (The runtime's grad::detail functions
+/// the plugin calls in place of standard ones, such as sort_elements for
+/// std::sort, are.)
 bool libraryFunction(const FunctionDecl *FD, const SourceManager &SM) {
   if (FD->isInStdNamespace() || SM.isInSystemHeader(FD->getLocation()))
     return true;
   const DeclContext *DC = FD->getDeclContext()->getRedeclContext();
-  const NamespaceDecl *Outer = nullptr;
+  const NamespaceDecl *Outer = nullptr, *Inner = nullptr;
   for (; DC && !DC->isTranslationUnit(); DC = DC->getParent())
-    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC)) {
+      Inner = Inner ? Inner : NS;
       Outer = NS;
-  return Outer && Outer->getIdentifier() && Outer->getName() == "grad";
+    }
+  return Outer && Outer->getIdentifier() && Outer->getName() == "grad" &&
+         !(Inner != Outer && Inner->getIdentifier() &&
+           Inner->getName() == "detail");
 }
 
 const Expr *stripped(const Expr *E) {
@@ -141,134 +171,6 @@ const Expr *calledCallable(const CallExpr *CE, unsigned &First) {
   return C;
 }
 
-/// The uses of \p V in a body: loads, assignments and increments of V
-/// itself (where they are), and any other use (its address taken, a
-/// reference bound to it, a write from inside a lambda), after which any
-/// later write may change it.
-struct Uses : RecursiveASTVisitor<Uses> {
-  const VarDecl *V;
-  /// The captured variables the rewrite passes to views (what they do
-  /// with them is in the lambdas' bodies).
-  const llvm::SmallPtrSetImpl<const Expr *> *Passed = nullptr;
-  unsigned Refs = 0, Loads = 0, InLambda = 0;
-  llvm::SmallVector<SourceLocation, 4> Writes;
-  bool isV(const Expr *E) const {
-    E = E->IgnoreParens();
-    while (const auto *IC = dyn_cast<ImplicitCastExpr>(E)) {
-      if (IC->getCastKind() != CK_NoOp)
-        break;
-      E = IC->getSubExpr()->IgnoreParens();
-    }
-    const auto *DRE = dyn_cast<DeclRefExpr>(E);
-    return DRE && DRE->getDecl() == V && !Passed->count(DRE);
-  }
-  bool TraverseLambdaExpr(LambdaExpr *L) {
-    ++InLambda;
-    bool R = RecursiveASTVisitor::TraverseLambdaExpr(L);
-    --InLambda;
-    return R;
-  }
-  // (A capture names the variable; what the lambda does with it is in its
-  // body.)
-  bool TraverseLambdaCapture(LambdaExpr *L, const LambdaCapture *C,
-                             Expr *Init) {
-    return !L->isInitCapture(C) ||
-           RecursiveASTVisitor::TraverseLambdaCapture(L, C, Init);
-  }
-  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
-    Refs += DRE->getDecl() == V && !Passed->count(DRE);
-    return true;
-  }
-  /// The references to V an lvalue \p E may be (`c ? x : y`).
-  unsigned named(const Expr *E) const {
-    E = E->IgnoreParens();
-    if (const auto *CO = dyn_cast<ConditionalOperator>(E))
-      return named(CO->getTrueExpr()) + named(CO->getFalseExpr());
-    return isV(E);
-  }
-  bool VisitImplicitCastExpr(ImplicitCastExpr *IC) {
-    if (IC->getCastKind() == CK_LValueToRValue)
-      Loads += named(IC->getSubExpr());
-
-    return true;
-  }
-  // (Bound to a const reference parameter: read; to another reference
-  // parameter: written when the call returns.)
-  bool VisitCallExpr(CallExpr *CE) {
-    const FunctionDecl *FD = CE->getDirectCallee();
-    if (!FD)
-      return true;
-    unsigned Off = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(FD);
-    for (unsigned I = Off; I < CE->getNumArgs(); ++I) {
-      if (I - Off >= FD->getNumParams())
-        break;
-      QualType T = FD->getParamDecl(I - Off)->getType();
-      if (!T->isReferenceType() || !isV(CE->getArg(I)))
-        continue;
-      if (T.getNonReferenceType().isConstQualified())
-        ++Loads;
-      else
-        written(CE->getArg(I), CE->getEndLoc());
-    }
-    return true;
-  }
-  void written(const Expr *Target, SourceLocation At) {
-    if (isV(Target) && !InLambda) {
-      ++Loads; // (accounted for)
-      Writes.push_back(At);
-    }
-  }
-  bool VisitBinaryOperator(BinaryOperator *BO) {
-    // (It writes once its right operand is computed.)
-    if (BO->isAssignmentOp())
-      written(BO->getLHS(), BO->getEndLoc());
-    return true;
-  }
-  bool VisitUnaryOperator(UnaryOperator *UO) {
-    if (UO->isIncrementDecrementOp())
-      written(UO->getSubExpr(), UO->getExprLoc());
-    return true;
-  }
-  llvm::SmallVector<SourceRange, 4> Loops;
-  bool VisitStmt(Stmt *St) {
-    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(St))
-      Loops.push_back(St->getSourceRange());
-    return true;
-  }
-};
-
-/// True if the copy of \p V a lambda made at \p Made is V's value at the
-/// call \p At of \p Body: V is only assigned (or incremented) by name,
-/// outside lambdas, and no assignment runs between the two (none after
-/// the lambda and before the call, none after the call in a loop around
-/// the call that the lambda is made before).
-bool copyStaysCurrent(const VarDecl *V, SourceLocation Made, SourceLocation At,
-                      const Stmt *Body, const SourceManager &SM,
-                      const llvm::SmallPtrSetImpl<const Expr *> &Passed) {
-  Uses U;
-  U.V = V;
-  U.Passed = &Passed;
-  U.TraverseStmt(const_cast<Stmt *>(Body));
-  if (U.Refs != U.Loads)
-    return false;
-  auto Before = [&](SourceLocation A, SourceLocation B) {
-    return SM.isBeforeInTranslationUnit(A, B);
-  };
-  auto Within = [&](SourceLocation L, SourceRange R) {
-    return !Before(L, R.getBegin()) && !Before(R.getEnd(), L);
-  };
-  for (SourceLocation W : U.Writes) {
-    if (Before(W, Made))
-      continue;
-    if (Before(W, At))
-      return false;
-    for (SourceRange R : U.Loops)
-      if (Within(At, R) && Within(W, R) && !Within(Made, R))
-        return false;
-  }
-  return true;
-}
-
 /// A reference to \p V as an lvalue of its own type.
 Expr *lvalueRef(ASTContext &Ctx, VarDecl *V, SourceLocation Loc) {
   return DeclRefExpr::Create(Ctx, NestedNameSpecifierLoc(), SourceLocation(),
@@ -295,6 +197,14 @@ struct Rewriter {
       return;
     for (Stmt *&C : St->children())
       walk(C);
+    if (auto *RS = dyn_cast<ReturnStmt>(St); RS && Self && RS->getRetValue())
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(stripped(RS->getRetValue()));
+          DRE && Self->closureOf(DRE->getDecl())) {
+        // `return f;` of a callee returning its callable (std::for_each).
+        Slot = ReturnStmt::Create(S.Context, RS->getReturnLoc(), nullptr,
+                                  nullptr);
+        return;
+      }
     auto *CE = dyn_cast<CallExpr>(St);
     if (!CE)
       return;
@@ -409,11 +319,34 @@ struct Rewriter {
   /// `rk4(rhs, y, t, h)` with rk4's first parameter of rhs's closure type,
   /// a function pointer bound to a function, or a std::function bound to
   /// a lambda or function.
-  Expr *viewCall(CallExpr *CE) {
+  /// The call a view may serve in place of \p CE: itself, or for an
+  /// algorithm over vector iterators the same over pointers; null for
+  /// calls of library functions and of generated ones.
+  CallExpr *viewable(CallExpr *CE) {
     const FunctionDecl *FD = CE->getDirectCallee();
     if (!FD || isa<CXXOperatorCallExpr>(CE) || D.isGenerated(FD) ||
-        libraryFunction(FD, S.getSourceManager()))
+        (libraryFunction(FD, S.getSourceManager()) && !viewedAlgorithm(FD)))
       return nullptr;
+    const Facts &St = Facts::get(S.Context);
+    bool Statement = St.StatementCalls.count(CE);
+    if (viewedAlgorithm(FD))
+      if (const CallExpr *PF = pointerForm(St, CE)) {
+        CE = const_cast<CallExpr *>(PF);
+        if (Statement)
+          St.StatementCalls.insert(CE);
+      }
+    // (`std::for_each` returns its callable: its view returns nothing,
+    // so only where the value is unused.)
+    if (returnsClosure(CE->getDirectCallee()) && !Statement)
+      return nullptr;
+    return CE;
+  }
+
+  Expr *viewCall(CallExpr *Written) {
+    CallExpr *CE = viewable(Written);
+    if (!CE)
+      return nullptr;
+    const FunctionDecl *FD = CE->getDirectCallee();
     SmallVector<Binding, 4> Bindings;
     bool Any = false, AnyLambda = false;
     for (unsigned I = 0; I < FD->getNumParams(); ++I) {
@@ -551,7 +484,10 @@ std::string viewRefusal(const FunctionDecl *Callee) {
 /// parameters (its type and parameter list are set once its body is).
 FunctionDecl *declareView(ASTContext &Ctx, const FunctionDecl *Callee,
                           StringRef Name, CallableView &V) {
-  auto *DC = const_cast<DeclContext *>(Callee->getDeclContext());
+  // (A view of a standard algorithm is the user's, outside namespace std.)
+  auto *DC = Callee->isInStdNamespace()
+                 ? Ctx.getTranslationUnitDecl()
+                 : const_cast<DeclContext *>(Callee->getDeclContext());
   if (!Callee->getTemplateInstantiationPattern())
     Callee = Callee->getDefinition(); // (the parameters' names)
   FunctionDecl *View = FunctionDecl::Create(
@@ -645,8 +581,9 @@ void defineView(ASTContext &Ctx, const FunctionDecl *Callee,
     Params[I]->setScopeInfo(0, I);
     Types.push_back(Params[I]->getType());
   }
-  QualType FT = Ctx.getFunctionType(Callee->getReturnType(), Types,
-                                    FunctionProtoType::ExtProtoInfo());
+  QualType FT = Ctx.getFunctionType(
+      returnsClosure(Callee) ? Ctx.VoidTy : Callee->getReturnType(), Types,
+      FunctionProtoType::ExtProtoInfo());
   TypeSourceInfo *TSI = Ctx.getTrivialTypeSourceInfo(FT, View->getLocation());
   if (auto FTL = TSI->getTypeLoc().getAs<FunctionProtoTypeLoc>())
     for (unsigned I = 0; I < Params.size(); ++I)
@@ -655,8 +592,9 @@ void defineView(ASTContext &Ctx, const FunctionDecl *Callee,
   View->setTypeSourceInfo(TSI);
   View->setParams(Params);
   View->setBody(Body);
-  View->setLexicalDeclContext(
-      const_cast<DeclContext *>(Callee->getLexicalDeclContext()));
+  if (!Callee->isInStdNamespace())
+    View->setLexicalDeclContext(
+        const_cast<DeclContext *>(Callee->getLexicalDeclContext()));
   View->getDeclContext()->addDecl(View);
 }
 } // namespace
@@ -711,6 +649,7 @@ Differentiator::callableView(const FunctionDecl *Callee,
     return &V;
   }
   Rewriter R{*this, S, Caller, Body, &V, nullptr};
+  Facts::get(S.Context).noteStatementCalls(Body);
   V.Building = true;
   R.walk(Body);
   V.Building = false;
@@ -773,6 +712,7 @@ CallablePresentation::CallablePresentation(Differentiator &D,
   if (!Body || D.viewOf(Def))
     return; // (a view's calls are rewritten for good)
   Rewriter R{D, D.sema(), Caller, Body, nullptr, &Replaced};
+  Facts::get(D.sema().Context).noteStatementCalls(Body);
   for (Stmt *&C : Body->children())
     R.walk(C);
 }

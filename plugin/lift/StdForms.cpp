@@ -274,13 +274,15 @@ static Expr *arrayFillForm(SemaBuilder &B, const CXXMemberCallExpr *MC,
                             const_cast<Expr *>(MC->getArg(0))});
 }
 
-/// A std algorithm returning void or a number, called with its iterators
-/// as pointers (null if it takes none, or is no such algorithm).
+/// A std algorithm returning void or a number (or anything, where its
+/// value is unused: \p Discarded), called with its iterators as pointers
+/// (null if it takes none, or is no such algorithm).
 static Expr *iteratorArgumentsForm(SemaBuilder &B, const CallExpr *CE,
-                                   const FunctionDecl *FD) {
+                                   const FunctionDecl *FD, bool Discarded) {
   QualType RT = CE->getType();
   if (!FD->isInStdNamespace() || !FD->getPrimaryTemplate() ||
-      isa<CXXMethodDecl>(FD) || !(RT->isVoidType() || RT->isArithmeticType()))
+      isa<CXXMethodDecl>(FD) ||
+      !(RT->isVoidType() || RT->isArithmeticType() || Discarded))
     return nullptr;
   SmallVector<Expr *, 4> Args;
   bool Any = false;
@@ -332,7 +334,7 @@ static const CallExpr *buildPointerForm(const Facts &St, const CallExpr *CE) {
   } else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
     R = arrayFillForm(B, MC, FD);
   } else {
-    R = iteratorArgumentsForm(B, CE, FD);
+    R = iteratorArgumentsForm(B, CE, FD, St.StatementCalls.count(CE));
   }
   if (!R || B.Failed || Trap.hasErrorOccurred())
     return nullptr;

@@ -43,15 +43,17 @@ struct Square {
 // ERR: first-day-messages.cpp:[[@LINE+1]]:3: note: while differentiating 'square' requested here
 [[grad]] double square(double x) { Square s; return s(x) + x; }
 
-// An algorithm given a callable: pointers instead of iterators would meet
-// the refusal of the callable next, so the advice is the loop alone.
-static double sq(double v) { return v * v; }
+// An algorithm given a callable that reorders the values by it: the
+// advice is the loop.
+// (std::transform and the algorithms that only call their callable are
+// differentiated: test/calls/algorithms-callables.cpp.)
 [[grad]] double mapped(const std::vector<double> &x) {
-  std::vector<double> y(x.size());
+  std::vector<double> y(x);
   // ADVICE: (write the loop)
-  // ERR: first-day-messages.cpp:[[@LINE+2]]:38: error: grad: cannot differentiate iterator 'y.begin()' passed to 'transform' (write the loop) in 'mapped'
+  // ERR: first-day-messages.cpp:[[@LINE+3]]:20: error: grad: cannot differentiate lambda passed to 'nth_element' (write the loop) in 'mapped'
   // ERR: first-day-messages.cpp:[[@LINE-4]]:3: note: while differentiating 'mapped' requested here
-  std::transform(x.begin(), x.end(), y.begin(), sq);
+  std::nth_element(y.begin(), y.begin(), y.end(),
+                   [](double a, double b) { return a > b; });
   return y[0];
 }
 
@@ -70,13 +72,13 @@ struct Square {
   double operator()(double v) const { return v * v; }
 };
 [[grad]] double square(double x) { Square s; return s(x) + x; }
-// The loop instead of std::transform.
-static double sq(double v) { return v * v; }
+// The loop instead of std::nth_element: the largest element.
 [[grad]] double mapped(const std::vector<double> &x) {
-  std::vector<double> y(x.size());
-  for (std::size_t i = 0; i < x.size(); ++i)
-    y[i] = sq(x[i]);
-  return y[0];
+  double m = x[0];
+  for (std::size_t i = 1; i < x.size(); ++i)
+    if (x[i] > m)
+      m = x[i];
+  return m;
 }
 #endif
 
@@ -114,7 +116,7 @@ int main() {
 #ifndef ERRORS
   std::vector<double> x{1.5, -2.0}, dx(2, 0.0);
   mapped_pullback(x, 1.0, &dx);
-  gradcheck::expect("mapped.d0", dx[0], 2 * 1.5);
+  gradcheck::expect("mapped.d0", dx[0], 1.0);
   gradcheck::expect("mapped.d1", dx[1], 0.0);
   // CHECK: ok mapped.d0
   // CHECK: ok mapped.d1

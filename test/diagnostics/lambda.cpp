@@ -3,6 +3,7 @@
 // says what to write instead.
 // RUN: not %gradxx -fsyntax-only -Wno-c++23-lambda-attributes %s 2>&1 | %FileCheck-strict %s
 #include <algorithm>
+#include <cmath>
 
 // CHECK: lambda.cpp:[[@LINE+1]]:17: error: grad: 'grad' attribute on a lambda: a lambda has no name to declare its pullback with; write a named function ('{{\[\[}}grad{{\]\]}} double f(...)') and call it, or call the lambda inside a {{\[\[}}grad{{\]\]}} function, which differentiates it there
 auto bad = [] [[grad]] (double a) { return a * a; };
@@ -30,12 +31,14 @@ struct Model {
 // stl_algo.h that a closure cannot be assigned, from generated code).
 // (Lambdas passed to the user's function templates are differentiated:
 // test/calls/lambdas-passed.cpp.)
-// CHECK: lambda.cpp:[[@LINE+4]]:31: error: grad: cannot differentiate lambda passed to 'transform' (write the loop) in 'mapped'
+// (std::transform, std::sort and the other algorithms that only call their
+// callable are differentiated: test/calls/algorithms-callables.cpp.)
+// CHECK: lambda.cpp:[[@LINE+4]]:37: error: grad: cannot differentiate lambda passed to 'nth_element' (write the loop) in 'mapped'
 // CHECK: lambda.cpp:[[@LINE+1]]:3: note: while differentiating 'mapped' requested here
 [[grad]] double mapped(double x, double y) {
-  double a[2] = {x, y}, b[2];
-  std::transform(a, a + 2, b, [](double v) { return v * v; });
-  return b[0] * b[1];
+  double a[3] = {x, y * y, x * y};
+  std::nth_element(a, a + 1, a + 3, [](double u, double v) { return u > v; });
+  return a[1] * std::sin(a[0]);
 }
 
 // Passed to a member function template, or capturing 'this': refused with

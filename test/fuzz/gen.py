@@ -227,8 +227,17 @@ before the memory ones), `memory` and `-NAME` are accepted):
 
 Construct features (issue 49: code nobody here wrote got wrong gradients
 in these; not in all or memory; `constructs` names all eleven; refmethods
-and passed, added after, are in no group so that the groups' seeds
+passed and bound, added after, are in no group so that the groups' seeds
 reproduce):
+  bound      (issue 51) functions and lambdas bound at the call to pointer
+             and std::function parameters of ordinary functions:
+             `ptr3(fsq, e)`, `ptr3(&fbump, e)`, `viaPtr(fbump, e)`
+             (passing the pointer on), a captureless lambda converted to
+             the pointer, `fn3([&](double u) { ... }, e)` and `fn3(fsq, e)`
+             (`const std::function<double(double)> &`); captures `[&]`,
+             `[=]`, `[&c]`, `[c]`; std::transform, std::accumulate and
+             std::inner_product (with std::plus<>) given lambdas, over a
+             local array or std::vector
   passed     (issue 51) lambdas passed to function templates: `sum3(g, e)`
              (`F f`), `viaSum(g, e)` (`const F &`, passing it on to sum3),
              `both(g, h, e)` (two closures capturing the same variable),
@@ -361,7 +370,7 @@ ALL_FEATURES = LEGACY_FEATURES + MEMORY_FEATURES + ("retwrite", "seqorder",
                                                     "switchbreak",
                                                     "rowrefs",
                                                     "vecpull") + \
-    CONSTRUCT_FEATURES + ("refmethods", "passed")
+    CONSTRUCT_FEATURES + ("refmethods", "passed", "bound")
 # Names that stand for several features.
 GROUPS = {"memory": MEMORY_FEATURES, "all": LEGACY_FEATURES,
           "constructs": CONSTRUCT_FEATURES}
@@ -3310,13 +3319,15 @@ class Gen:
     def construct_kinds(self):
         kinds = []
         if not self.f & (set(CONSTRUCT_FEATURES) |
-                         {"refmethods", "passed"}) or \
+                         {"refmethods", "passed", "bound"}) or \
                 not self.doubles():
             return kinds
         if self.on("refmethods"):
             kinds += ["refmethod"] * 2
         if self.on("passed"):
             kinds += ["passed"] * 2
+        if self.on("bound"):
+            kinds += ["bound"] * 2
         for feature, kind in (("heapobj", "heapobj"), ("ptrptr", "ptrptr"),
                               ("argeffects", "argfx"),
                               ("refhelpers", "refhelper"),
@@ -4070,6 +4081,80 @@ class Gen:
                       f"{hc}); }};")
             self.fold(t, E(f"{self.coef()} * both({g}, {h}, {a.text})",
                            0.5 * bound + 1.0))
+
+    # bound: callables bound to pointer and std::function parameters.
+    def s_bound(self, depth):
+        """`ptr3(fsq, e)`, `ptr3(&fbump, e)`, `viaPtr(fbump, e)`, a
+        captureless lambda to a pointer, `fn3([&](double u) { ... }, e)`,
+        `fn3(fsq, e)`."""
+        r = self.rng
+        t = r.choice(self.doubles())
+        a = self.arg2()
+        fn, fb = r.choice([("fsq", 2.0), ("fbump", 0.5)])
+        kind = r.choice(["ptr", "addr", "via", "lam", "fn", "fnname",
+                         "transform", "accumulate", "inner"])
+        if kind in ("transform", "accumulate", "inner"):
+            self.s_bound_algorithm(kind, t, a)
+            return
+        if kind == "ptr":
+            text, bound = f"ptr3({fn}, {a.text})", 1.5 * fb
+        elif kind == "addr":
+            text, bound = f"ptr3(&{fn}, {a.text})", 1.5 * fb
+        elif kind == "via":
+            text, bound = f"viaPtr({fn}, {a.text})", 2.5 * fb
+        elif kind == "lam":
+            text = f"ptr3([](double u) {{ return u * std::sin(u); }}, {a.text})"
+            bound = 3.0
+        elif kind == "fnname":
+            text, bound = f"fn3({fn}, {a.text})", 3.0 * fb
+        else:
+            cands = self.lambda_vars()
+            c = r.choice(cands) if cands else None
+            if c is None:
+                lam = "[](double u) { return u / (1.0 + u * u); }"
+                bound = 1.5
+            else:
+                cap = r.choice(["&", "=", f"&{c.name}", c.name])
+                lam = (f"[{cap}](double u) {{ return 0.5 * std::tanh(u * "
+                       f"{c.name}) + u / (1.0 + u * u); }}")
+                bound = 3.0
+            text = f"fn3({lam}, {a.text})"
+        self.fold(t, E(f"{self.coef()} * {text}", bound))
+
+    def s_bound_algorithm(self, kind, t, a):
+        """`std::transform(xs, xs + 3, ys, [&](double u) { ... })` over a
+        local array or vector, `std::accumulate(..., 0.0, lambda)`,
+        `std::inner_product(..., 0.0, std::plus<>(), lambda)`."""
+        r = self.rng
+        xs = self.new_name("xs")
+        cands = self.lambda_vars()
+        c = r.choice(cands) if cands else None
+        w = c.name if c else "0.5"
+        cap = r.choice(["&", "="]) if c else ""
+        vec = r.random() < 0.5
+        if vec:
+            self.emit(f"std::vector<double> {xs}{{{a.text}, 0.5 * {a.text}, "
+                      f"0.25}};")
+            first, last = f"{xs}.begin()", f"{xs}.end()"
+        else:
+            self.emit(f"double {xs}[3] = {{{a.text}, 0.5 * {a.text}, 0.25}};")
+            first, last = xs, f"{xs} + 3"
+        if kind == "transform":
+            ys = self.new_name("ys")
+            self.emit(f"double {ys}[3];")
+            self.emit(f"std::transform({first}, {last}, {ys}, [{cap}](double "
+                      f"u) {{ return std::tanh(u * {w}) + 0.5 * u; }});")
+            self.fold(t, E(f"{self.coef()} * ({ys}[0] + {ys}[1] * {ys}[2])",
+                           4.0))
+        elif kind == "accumulate":
+            self.fold(t, E(f"{self.coef()} * std::accumulate({first}, "
+                           f"{last}, 0.0, [{cap}](double s, double u) {{ "
+                           f"return s + std::tanh(u * {w}) * u; }})", 6.0))
+        else:
+            self.fold(t, E(f"{self.coef()} * std::inner_product({first}, "
+                           f"{last}, {first}, 0.0, std::plus<>(), [{cap}]("
+                           f"double u, double v) {{ return u * std::tanh(v * "
+                           f"{w}); }})", 6.0))
 
     # runalias: reference arguments that alias only at run time.
     def s_runalias(self, depth):
@@ -5017,6 +5102,21 @@ template <class F> static void each3(F &&f, double a) {
   f(-a);
 }
 """,
+    "bound": """static double fsq(double u) { return 0.5 * u * u; }
+static double fbump(double u) { return u / (1.0 + u * u); }
+static double ptr3(double (*f)(double), double a) {
+  return f(a) + 0.5 * (*f)(0.5 * a);
+}
+static double viaPtr(double (*f)(double), double a) {
+  return ptr3(f, a) + f(0.25 * a);
+}
+static double fn3(const std::function<double(double)> &f, double a) {
+  double s = 0;
+  for (int i = 0; i < 3; ++i)
+    s += f(a * (1.0 - 0.25 * i));
+  return s;
+}
+""",
     "runalias": """static void upd(double &a, double &b) {
   a += 0.5 * b;
   b *= 0.75;
@@ -5512,6 +5612,9 @@ def generate(seed, n, features):
         out[-1:-1] = ["#include <functional>", "#include <numeric>"]
     if "runalias" in features:
         out[-1:-1] = ["#include <utility>"]
+    if "bound" in features:
+        out[-1:-1] = ["#include <functional>", "#include <numeric>",
+                      "#include <vector>"]
     if "bits" in features:
         out[-1:-1] = ["#include <bit>"]
     if "sidefx" in features:
@@ -5542,7 +5645,7 @@ def generate(seed, n, features):
         out.append(VECTOR_VALUE_HELPERS)
     if "values" in features and "owners" in features:
         out.append(OWNER_VALUE_HELPERS)
-    for feature in CONSTRUCT_FEATURES + ("refmethods", "passed"):
+    for feature in CONSTRUCT_FEATURES + ("refmethods", "passed", "bound"):
         if feature in features and feature in CONSTRUCT_HELPERS:
             out.append(CONSTRUCT_HELPERS[feature])
     if protos:
