@@ -412,6 +412,29 @@ struct Rewriter {
   }
 };
 
+/// The call operator the calls of \p P in \p Body run (for a generic
+/// lambda, the specialisation); null if there are none, or several.
+const FunctionDecl *calledOperator(Stmt *Body, const ParmVarDecl *P) {
+  struct Find : RecursiveASTVisitor<Find> {
+    const ParmVarDecl *P;
+    const FunctionDecl *Op = nullptr;
+    bool Several = false;
+    bool VisitCallExpr(CallExpr *CE) {
+      unsigned First = 0;
+      const auto *DRE =
+          dyn_cast_if_present<DeclRefExpr>(calledCallable(CE, First));
+      if (DRE && DRE->getDecl() == P) {
+        Several |= Op && Op != CE->getDirectCallee();
+        Op = CE->getDirectCallee();
+      }
+      return true;
+    }
+  } F;
+  F.P = P;
+  F.TraverseStmt(Body);
+  return F.Several ? nullptr : F.Op;
+}
+
 /// The references to closure parameters left in a view's body: uses other
 /// than calls and passing on.
 struct ClosureUse : RecursiveASTVisitor<ClosureUse> {
@@ -599,6 +622,39 @@ void defineView(ASTContext &Ctx, const FunctionDecl *Callee,
 }
 } // namespace
 
+/// The closures of \p V for \p Bindings: the lambdas lifted (a generic
+/// one as the specialisation \p Body calls), the functions called as they
+/// are. False (with V's Refusal, or reported at the lambda) if one cannot
+/// be.
+static bool liftClosures(Differentiator &D, CallableView &V,
+                         ArrayRef<Binding> Bindings, Stmt *Body,
+                         const Requester &Caller) {
+  for (unsigned I = 0; I < V.Clones.size() && I < Bindings.size(); ++I) {
+    const Binding &B = Bindings[I];
+    if (!B)
+      continue;
+    bool Generic = B.Lambda && B.Lambda->isGenericLambda();
+    const FunctionDecl *Op =
+        Generic ? calledOperator(Body, V.Clones[I]) : nullptr;
+    if (Generic && !Op) {
+      V.Refusal = "it is generic, and '" + nameOf(V.Callee) +
+                  "' does not call it with arguments of one type (give its "
+                  "parameters types, such as 'double z')";
+      return false;
+    }
+    LambdaInfo *Info =
+        B.Lambda ? D.lambdaInfo(B.Lambda, Caller.Primal, Caller.Pullback, Op)
+                 : nullptr;
+    FunctionDecl *Fn =
+        Info ? D.liftFunction(*Info, 0, Caller.Primal, Caller.Pullback)
+             : const_cast<FunctionDecl *>(B.Fn);
+    if (!Fn)
+      return false; // (a lambda that cannot be lifted was reported there)
+    V.Closures.push_back({V.Clones[I], B.Lambda, Info, Fn, {}});
+  }
+  return true;
+}
+
 const CallableView *
 Differentiator::callableView(const FunctionDecl *Callee,
                              ArrayRef<Binding> Bindings,
@@ -624,22 +680,6 @@ Differentiator::callableView(const FunctionDecl *Callee,
                                                 : std::string("lambda")) +
           "_" + std::to_string(NextView++),
       V);
-  // The lambdas, lifted; the functions, called as they are.
-  for (unsigned I = 0; I < V.Clones.size() && I < Bindings.size(); ++I) {
-    const Binding &B = Bindings[I];
-    if (!B)
-      continue;
-    LambdaInfo *Info =
-        B.Lambda ? lambdaInfo(B.Lambda, Caller.Primal, Caller.Pullback)
-                 : nullptr;
-    FunctionDecl *Fn =
-        Info ? liftFunction(*Info, 0, Caller.Primal, Caller.Pullback)
-             : const_cast<FunctionDecl *>(B.Fn);
-    if (!Fn)
-      return &V; // (a lambda that cannot be lifted was reported there)
-    V.Closures.push_back({V.Clones[I], B.Lambda, Info, Fn, {}});
-  }
-  declareCaptures(S.Context, View, V);
   std::string Why = "its body could not be instantiated again";
   Stmt *Body = Callee->getTemplateInstantiationPattern()
                    ? instantiateAgain(S, Callee, View, V.Clones)
@@ -648,6 +688,9 @@ Differentiator::callableView(const FunctionDecl *Callee,
     V.Refusal = Why;
     return &V;
   }
+  if (!liftClosures(*this, V, Bindings, Body, Caller))
+    return &V;
+  declareCaptures(S.Context, View, V);
   Rewriter R{*this, S, Caller, Body, &V, nullptr};
   Facts::get(S.Context).noteStatementCalls(Body);
   V.Building = true;

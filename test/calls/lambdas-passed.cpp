@@ -158,7 +158,25 @@ template <class F> void each(double *v, int n, F f) {
   return once([y = 2 * x](double t) { return y * t * t; }, k) + v[0] * v[2];
 }
 
+// Generic lambdas: the view lifts the specialisation its callee calls.
+template <class F> double sum3(F f, double a) {
+  return f(a) + 0.5 * f(0.5 * a) + f(-a);
+}
+[[grad]] double generic(double x, double k) {
+  auto g = [&](auto u) { return k * u * std::sin(u); };
+  return sum3(g, x) + sum3([](auto v) { return v * v; }, k) +
+         once([=](const auto &t) { return t * k; }, x);
+}
+
 #ifdef ERRORS
+// A generic lambda its callee calls with an int and a double.
+template <class F> double mixed(F f, double a) { return f(a) + f(2); }
+[[grad]] double severalTypes(double x) {
+  return mixed([x](auto u) { return u * x; }, x);
+  // ERR: lambdas-passed.cpp:[[@LINE-1]]:16: error: grad: cannot differentiate lambda passed to 'mixed' (it is generic, and 'mixed' does not call it with arguments of one type (give its parameters types, such as 'double z')) in 'severalTypes'
+  // ERR: lambdas-passed.cpp:[[@LINE-3]]:3: note: while differentiating 'severalTypes' requested here
+}
+
 // The copy `s` made at the lambda is not the `s` at the call; nor in a
 // loop that changes `s` after the call, the lambda made before it.
 [[grad]] double stale(double x) {
@@ -253,6 +271,8 @@ int main() {
   gradcheck::check_grad("initCaptured", initCaptured, initCaptured_pullback,
                         1.5, 0.7);
   // CHECK: ok initCaptured.d1
+  gradcheck::check_grad("generic", generic, generic_pullback, 0.7, 1.3);
+  // CHECK: ok generic.d1
   gradcheck::check_grad("storedInit", storedInit, storedInit_pullback, 1.5);
   // CHECK: ok storedInit.d0
   auto X = vecgrad::sample(4, 7);

@@ -42,13 +42,15 @@ template <class G> double moment(G g, double b) {
   euler(rhs, y, 12, 0.05);
   double r = a * c;
   double q = trapezoid([=](double t) { return std::exp(-r * t); }, 0.0, 1.0,
-                       8);
+                       8) +
+             trapezoid([&](auto t) { return a * t; }, 0.0, c, 4);
   return y[0] + y[1] * q + moment([&](double t) { return b * t * t; }, c);
 }
 
 [[grad::hessian]] double curved(double a, double b) {
   double k = a * b;
-  return trapezoid([&](double t) { return std::sin(k * t) * a; }, 0.0, b, 12);
+  return trapezoid([&](double t) { return std::sin(k * t) * a; }, 0.0, b, 12) +
+         trapezoid([&](auto t) { return t * t * k; }, 0.0, a, 4);
 }
 
 // Two outputs, two lanes: the Jacobian in one call.
