@@ -171,6 +171,7 @@ template <class F> double sum3(F f, double a) {
 #ifdef ERRORS
 // A generic lambda its callee calls with an int and a double.
 template <class F> double mixed(F f, double a) { return f(a) + f(2); }
+// ADVICE: (give its parameters types, such as 'double z')
 [[grad]] double severalTypes(double x) {
   return mixed([x](auto u) { return u * x; }, x);
   // ERR: lambdas-passed.cpp:[[@LINE-1]]:16: error: grad: cannot differentiate lambda passed to 'mixed' (it is generic, and 'mixed' does not call it with arguments of one type (give its parameters types, such as 'double z')) in 'severalTypes'
@@ -244,7 +245,12 @@ template <class F, class... A> double invoke(F f, A... a) { return f(a...); }
   return invoke([](double u, double v) { return u * v; }, x, x);
 }
 #else
-// The rewrite the advice gives: the lambda written in the call.
+// The rewrites the advice gives: for severalTypes, the parameter typed.
+template <class F> double mixed(F f, double a) { return f(a) + f(2); }
+[[grad]] double severalTypes(double x) {
+  return mixed([x](double u) { return u * x; }, x);
+}
+// (And for storedInit, the lambda written in the call.)
 [[grad]] double storedInit(double x) {
   return once([y = 2 * x](double t) { return y * t; }, x);
 }
@@ -273,6 +279,9 @@ int main() {
   // CHECK: ok initCaptured.d1
   gradcheck::check_grad("generic", generic, generic_pullback, 0.7, 1.3);
   // CHECK: ok generic.d1
+  gradcheck::check_grad("severalTypes", severalTypes, severalTypes_pullback,
+                        1.5);
+  // CHECK: ok severalTypes.d0
   gradcheck::check_grad("storedInit", storedInit, storedInit_pullback, 1.5);
   // CHECK: ok storedInit.d0
   auto X = vecgrad::sample(4, 7);
