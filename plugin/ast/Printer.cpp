@@ -11,6 +11,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/PrettyPrinter.h"
@@ -145,6 +146,16 @@ struct Unread : RecursiveASTVisitor<Unread> {
       Locals.push_back(V);
     return true;
   }
+  /// The declarators after the first of a declaration of several (`long i
+  /// = 0, j = 1, k = 2;`): an attribute cannot be written on them alone.
+  llvm::SmallPtrSet<const VarDecl *, 4> Trailing;
+  bool VisitDeclStmt(DeclStmt *DS) {
+    if (!DS->isSingleDecl())
+      for (Decl *D : llvm::drop_begin(DS->decls()))
+        if (const auto *V = dyn_cast<VarDecl>(D))
+          Trailing.insert(V);
+    return true;
+  }
   bool unread(const ValueDecl *D) const {
     auto U = Uses.find(D);
     if (U == Uses.end())
@@ -179,7 +190,7 @@ void printDefinition(const FunctionDecl *FD, llvm::raw_ostream &OS) {
   // (Not guards: compilers do not warn about locals whose destructor runs
   // code, such as the stack mark.)
   for (VarDecl *V : N.Locals)
-    if (N.unread(V) && !V->hasAttr<UnusedAttr>() &&
+    if (N.unread(V) && !V->hasAttr<UnusedAttr>() && !N.Trailing.count(V) &&
         V->getType().isDestructedType() == QualType::DK_none)
       Marked.push_back(V);
   ASTContext &Ctx = FD->getASTContext();
