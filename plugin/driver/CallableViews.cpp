@@ -316,9 +316,6 @@ struct Rewriter {
     return B;
   }
 
-  /// `rk4(rhs, y, t, h)` with rk4's first parameter of rhs's closure type,
-  /// a function pointer bound to a function, or a std::function bound to
-  /// a lambda or function.
   /// The call a view may serve in place of \p CE: itself, or for an
   /// algorithm over vector iterators the same over pointers; null for
   /// calls of library functions and of generated ones.
@@ -342,6 +339,9 @@ struct Rewriter {
     return CE;
   }
 
+  /// `rk4(rhs, y, t, h)` with rk4's first parameter of rhs's closure type,
+  /// a function pointer bound to a function, or a std::function bound to
+  /// a lambda or function: the call of the callee's view.
   Expr *viewCall(CallExpr *Written) {
     CallExpr *CE = viewable(Written);
     if (!CE)
