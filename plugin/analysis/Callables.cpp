@@ -111,6 +111,28 @@ const LambdaExpr *initLambda(const VarDecl *VD) {
   return It->second ? L : nullptr;
 }
 
+std::string lambdaPassed(const ASTContext &Ctx, const Expr *A,
+                         const FunctionDecl *FD, llvm::StringRef Why) {
+  std::string S = isa<LambdaExpr>(peel(A))
+                      ? std::string("lambda")
+                      : "lambda '" + spelledExpr(Ctx, A) + "'";
+  S += " passed to '" + nameOf(FD) + "'";
+  if (!Why.empty())
+    S += " " + Why.str();
+  return S;
+}
+
+bool captureFreeObject(const VarDecl *VD) {
+  const LambdaExpr *L = initLambda(VD);
+  if (!L || L->capture_size() != 0 || L->getCaptureDefault() != LCD_None ||
+      !isa<LambdaExpr>(peel(VD->getInit())))
+    return false;
+  OnlyCalled C(VD);
+  if (const auto *FD = dyn_cast<FunctionDecl>(VD->getDeclContext()))
+    C.TraverseStmt(FD->getBody());
+  return !C.OK;
+}
+
 const LambdaExpr *findLambda(const Expr *E) {
   E = peel(E);
   if (const auto *L = dyn_cast_or_null<LambdaExpr>(E))

@@ -58,6 +58,15 @@ const clang::LambdaExpr *findLambda(const clang::Expr *E);
 /// or `std::function<R(A...)> f = [..](A...) {..}` with the lambda's call
 /// signature and no use of f but calls `f(...)`; else null.
 const clang::LambdaExpr *initLambda(const clang::VarDecl *VD);
+/// True if the local \p VD holds a lambda that captures nothing and is
+/// named other than in calls `VD(...)` (given to std::count_if): the
+/// derivatives declare it as written, besides lifting its calls.
+bool captureFreeObject(const clang::VarDecl *VD);
+/// "lambda passed to 'F' (why)", or "lambda 'f' passed to ..." for a local
+/// lambda \p A given to \p FD: the refusal of a lambda passed where it
+/// is not differentiated (\p Why with its parentheses, or empty).
+std::string lambdaPassed(const clang::ASTContext &Ctx, const clang::Expr *A,
+                         const clang::FunctionDecl *FD, llvm::StringRef Why);
 const clang::FunctionDecl *findFunction(const clang::Expr *E);
 
 /// The first `*p` or `&e` in \p St (outside nested lambdas), or null.

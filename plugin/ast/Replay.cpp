@@ -18,9 +18,17 @@ namespace {
 /// References to the primal's locals and parameters, and what stops a
 /// replay (a construct that declares variables of its own).
 struct Scan {
+  explicit Scan(bool HoistLambdas) : HoistLambdas(HoistLambdas) {}
+  bool HoistLambdas;
   llvm::SmallVector<DeclRefExpr *, 8> Refs;
+  /// The places of capture-free lambdas (children of their parents).
+  llvm::SmallVector<Stmt **, 2> Lambdas;
   const Stmt *Blocker = nullptr;
-  void visit(const Stmt *St) {
+  static bool captureFree(const Stmt *St) {
+    const auto *L = dyn_cast_or_null<LambdaExpr>(St);
+    return L && L->capture_size() == 0 && L->getCaptureDefault() == LCD_None;
+  }
+  void visit(Stmt *St) {
     if (!St || Blocker)
       return;
     if (isa<LambdaExpr>(St) || isa<StmtExpr>(St) || isa<BlockExpr>(St) ||
@@ -35,16 +43,22 @@ struct Scan {
       if (isa<BindingDecl>(DRE->getDecl()))
         Refs.push_back(const_cast<DeclRefExpr *>(DRE));
     }
-    for (const Stmt *C : St->children())
-      visit(C);
+    for (Stmt *&C : St->children()) {
+      if (HoistLambdas && captureFree(C))
+        Lambdas.push_back(&C);
+      else
+        visit(C);
+    }
   }
 };
 } // namespace
 
 template <class Fn>
 Expr *Replayer::withMapping(const Expr *E, Fn F) {
-  Scan Sc;
-  Sc.visit(E);
+  Scan Sc(static_cast<bool>(Hoist));
+  if (Hoist && Scan::captureFree(E))
+    return Hoist(cast<LambdaExpr>(const_cast<Expr *>(E)));
+  Sc.visit(const_cast<Expr *>(E));
   if (Sc.Blocker) {
     FailedAt = Sc.Blocker;
     Why = "construct";
@@ -60,6 +74,21 @@ Expr *Replayer::withMapping(const Expr *E, Fn F) {
     }
     Saved.push_back({DRE, DRE->getDecl()});
   }
+  // Each capture-free lambda: its variable, in its place for the rebuild.
+  llvm::SmallVector<std::pair<Stmt **, Stmt *>, 2> Lambdas;
+  for (Stmt **Place : Sc.Lambdas) {
+    auto *L = cast<LambdaExpr>(*Place);
+    Expr *Var = Hoist(L);
+    if (!Var) {
+      for (auto &[P, Old] : Lambdas)
+        *P = Old;
+      FailedAt = L;
+      Why = "construct";
+      return nullptr;
+    }
+    Lambdas.push_back({Place, L});
+    *Place = Var;
+  }
   // Point the references at the builder's variables while Sema rebuilds
   // the expression (every node: ArgumentPackSubstitutionIndex != -1 makes
   // the instantiator rebuild unchanged nodes too), then restore them.
@@ -72,11 +101,27 @@ Expr *Replayer::withMapping(const Expr *E, Fn F) {
   }
   for (auto &[DRE, Old] : Saved)
     DRE->setDecl(Old);
+  for (auto &[Place, Old] : Lambdas)
+    *Place = Old;
   if (!Out) {
     FailedAt = E;
     Why = "expression";
   }
   return Out;
+}
+
+VarDecl *Replayer::lambdaVariable(Sema &S, DeclContext *DC, StringRef Name,
+                                  LambdaExpr *L) {
+  // Declared `auto`, as written (a closure type has no spelling), and
+  // initialised with the lambda itself, whose closure type the calls that
+  // name the variable were instantiated with.
+  ASTContext &Ctx = S.Context;
+  SourceLocation Loc = L->getBeginLoc();
+  auto *V = VarDecl::Create(
+      Ctx, DC, Loc, Loc, &Ctx.Idents.get(Name), L->getType(),
+      Ctx.getTrivialTypeSourceInfo(Ctx.getAutoDeductType(), Loc), SC_None);
+  S.AddInitializerToDecl(V, L, /*DirectInit=*/false);
+  return V->isInvalidDecl() ? nullptr : V;
 }
 
 Expr *Replayer::expr(const Expr *E) {

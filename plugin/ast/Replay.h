@@ -13,6 +13,10 @@
 /// variables are mapped to the function being built by pointing the
 /// expression's DeclRefExprs at their counterparts for the duration of the
 /// rebuild (Clang's instantiator leaves non-dependent locals alone).
+/// A lambda that captures nothing (the predicate of a std::count_if) is
+/// not rebuilt (its closure type is the one the algorithm was instantiated
+/// with): the builder declares it once, as written, and the rebuilt
+/// expression names that variable.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +31,7 @@
 namespace clang {
 class Sema;
 class Expr;
+class LambdaExpr;
 } // namespace clang
 
 namespace grad {
@@ -36,7 +41,11 @@ public:
   /// \p Map gives the builder's variable for a primal local, parameter or
   /// structured binding (null if it has none).
   using MapFn = std::function<clang::ValueDecl *(const clang::ValueDecl *)>;
-  Replayer(clang::Sema &S, MapFn Map) : S(S), Map(std::move(Map)) {}
+  /// The builder's variable holding the capture-free lambda \p L, as a
+  /// reference to it (null if it cannot declare one).
+  using HoistFn = std::function<clang::Expr *(clang::LambdaExpr *L)>;
+  Replayer(clang::Sema &S, MapFn Map, HoistFn Hoist = nullptr)
+      : S(S), Map(std::move(Map)), Hoist(std::move(Hoist)) {}
 
   /// \p E rebuilt in the current function; null after a failure (then
   /// failedAt() and why() say what could not be replayed).
@@ -47,6 +56,11 @@ public:
   /// The initializer of \p VD, ready for Sema::AddInitializerToDecl.
   clang::Expr *initializer(const clang::VarDecl *VD);
 
+  /// `auto NAME = L;` in \p DC, for a HoistFn (null if Sema refuses it).
+  static clang::VarDecl *lambdaVariable(clang::Sema &S, clang::DeclContext *DC,
+                                        llvm::StringRef Name,
+                                        clang::LambdaExpr *L);
+
   const clang::Stmt *failedAt() const { return FailedAt; }
   const std::string &why() const { return Why; }
 
@@ -55,6 +69,7 @@ private:
 
   clang::Sema &S;
   MapFn Map;
+  HoistFn Hoist;
   const clang::Stmt *FailedAt = nullptr;
   std::string Why;
 };

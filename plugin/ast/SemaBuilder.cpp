@@ -124,6 +124,26 @@ TemplateArgumentLoc SemaBuilder::argLoc(const TemplateArgument &A) {
   }
 }
 
+/// True if the template argument \p A is, or is built from, the closure
+/// type of a lambda.
+static bool namesClosure(const TemplateArgument &A) {
+  if (A.getKind() == TemplateArgument::Pack)
+    return llvm::any_of(A.pack_elements(), namesClosure);
+  if (A.getKind() != TemplateArgument::Type)
+    return false;
+  QualType T = A.getAsType().getNonReferenceType();
+  while (T->isPointerType() || T->isArrayType())
+    T = T->isPointerType() ? T->getPointeeType()
+                           : QualType(T->getArrayElementTypeNoTypeQual(), 0);
+  const auto *RD = T->getAsCXXRecordDecl();
+  if (!RD)
+    return false;
+  if (RD->isLambda())
+    return true;
+  const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
+  return Spec && llvm::any_of(Spec->getTemplateArgs().asArray(), namesClosure);
+}
+
 Expr *SemaBuilder::funcRef(FunctionDecl *FD) {
   CXXScopeSpec SS;
   // Static members through their class (`C::make_pushforward`); a member
@@ -133,9 +153,12 @@ Expr *SemaBuilder::funcRef(FunctionDecl *FD) {
              /*Tags=*/!MD || MD->isStatic());
   DeclarationNameInfo NameInfo(FD->getDeclName(), Loc);
   // A specialization is named with its template arguments (printed code
-  // cannot deduce `block_pullback<3>` from the call's arguments).
+  // cannot deduce `block_pullback<3>` from the call's arguments), unless
+  // one is a closure type, which has no spelling (the call deduces it).
   TemplateArgumentListInfo Explicit(Loc, Loc);
   const TemplateArgumentList *Args = FD->getTemplateSpecializationArgs();
+  if (Args && llvm::any_of(Args->asArray(), namesClosure))
+    Args = nullptr;
   for (const TemplateArgument &A :
        Args ? Args->asArray() : ArrayRef<TemplateArgument>())
     Explicit.addArgument(argLoc(A));
@@ -347,7 +370,30 @@ Expr *SemaBuilder::call(Expr *Fn, ArrayRef<Expr *> Args) {
       return nullptr;
     }
   SmallVector<Expr *, 4> Copy(Args.begin(), Args.end());
+  bindRValueParams(Fn, Copy);
   return check(S.BuildCallExpr(nullptr, Fn, Loc, Copy, Loc));
+}
+
+void SemaBuilder::bindRValueParams(Expr *Fn, SmallVectorImpl<Expr *> &Args) {
+  // The builders pass what an argument names (`std::move(t)` and
+  // `std::forward<U>(a)` are rebuilt as t and a, whose derivatives they
+  // share): a `T &&` parameter gets it as the xvalue the source passed.
+  const FunctionDecl *FD = nullptr;
+  const Expr *K = Fn->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(K))
+    FD = dyn_cast<FunctionDecl>(DRE->getDecl());
+  else if (const auto *ME = dyn_cast<MemberExpr>(K))
+    FD = dyn_cast<FunctionDecl>(ME->getMemberDecl());
+  if (!FD)
+    return;
+  for (unsigned I = 0; I < Args.size() && I < FD->getNumParams(); ++I) {
+    QualType PT = FD->getParamDecl(I)->getType();
+    if (PT->isRValueReferenceType() && !PT->isDependentType() &&
+        Args[I]->isLValue() &&
+        Ctx.hasSameUnqualifiedType(PT.getNonReferenceType(),
+                                   Args[I]->getType()))
+      Args[I] = staticCast(PT, Args[I]);
+  }
 }
 
 Expr *SemaBuilder::nameRef(CXXScopeSpec &SS, LookupResult &R,

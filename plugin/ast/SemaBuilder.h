@@ -153,6 +153,10 @@ private:
   clang::Expr *namedCast(clang::tok::TokenKind Kind, clang::QualType T,
                          clang::Expr *E);
   clang::Expr *wrapOperand(clang::Expr *E, int ParentPrec, bool IsRHS);
+  /// Each lvalue in \p Args for a `T &&` parameter of the function \p Fn
+  /// names: `static_cast<T &&>(a)`.
+  void bindRValueParams(clang::Expr *Fn,
+                        llvm::SmallVectorImpl<clang::Expr *> &Args);
 };
 
 } // namespace grad

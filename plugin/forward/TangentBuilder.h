@@ -170,6 +170,9 @@ private:
   /// \p E as written, over the pushforward's values (code without
   /// derivatives: allocations, deallocations); null if it cannot be.
   Expr *replayed(const Expr *E);
+  /// \p X without a tangent, as written (scratch memory, braces of
+  /// constants, a capture-free lambda), or refused.
+  VT asWrittenOrRefused(const Expr *X);
   /// The tangent memory freed with what \p Arg points to, if it owns heap
   /// memory (null otherwise).
   Expr *freedTangent(const Expr *Arg);
@@ -472,6 +475,7 @@ private:
   VT trackedAssignment(const Assign &A, VT &LV, VT &RV);
   VT conditional(const ConditionalOperator *CO, bool NeedT);
   VT call(const CallExpr *CE, bool NeedT);
+  VT functionCall(const CallExpr *CE, const FunctionDecl *FD, bool NeedT);
   VT operatorCall(const clang::CXXOperatorCallExpr *OC, bool NeedT);
   /// operatorCall's last case: an operator run as written.
   VT operatorAsWritten(const clang::CXXOperatorCallExpr *OC, bool NeedT);

@@ -345,6 +345,12 @@ bool TangentBuilder::calleeTangentArgs(const CallExpr *CE,
                                        "' of '" + nameOf(FD) +
                                        "', which has no tangent");
     }
+    if (K == ParamKind::ScalarRef && !T->isLValue() && !NoHoist) {
+      // A temporary given to `double &&`: its tangent, in a local.
+      VarDecl *V = B.var(Fn, fresh("t"), T->getType().getUnqualifiedType(), T);
+      emit(B.declStmt(V));
+      T = B.ref(V);
+    }
     if (K == ParamKind::ScalarRef ||
         (K == ParamKind::Class && PT->isPointerType()))
       T = B.addrOf(T);
@@ -816,6 +822,18 @@ VT TangentBuilder::opaqueCall(const CallExpr *CE, const FunctionDecl *FD,
   return {B.call(B.funcRef(const_cast<FunctionDecl *>(FD)), Vs), nullptr};
 }
 
+/// A lambda given to a library function the call would differentiate
+/// (`std::nth_element(b, b + 1, b + 3, cmp)`; the algorithms that only call
+/// their callable reach here as calls of their views), or null.
+static const Expr *lambdaToLibrary(const CallExpr *CE, const FunctionDecl *FD) {
+  if (!FD->isInStdNamespace())
+    return nullptr;
+  for (const Expr *A : CE->arguments())
+    if (findLambda(A))
+      return A;
+  return nullptr;
+}
+
 VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
   // grad::map / grad::broadcast: lowered in reverse mode only.
   StringRef Prim = runtimePrimitive(CE);
@@ -866,6 +884,13 @@ VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
     return nodiffCall(CE, FD);
   if (const Rule *R = findRule(FD))
     return ruleCall(CE, FD, *R, NeedT);
+  return functionCall(CE, FD, NeedT);
+}
+
+/// A call of a function the rules do not know: pushed forward when
+/// anything differentiated flows into or out of it, else run as written.
+VT TangentBuilder::functionCall(const CallExpr *CE, const FunctionDecl *FD,
+                                bool NeedT) {
   // (A library template's specialization may not be instantiated yet:
   // `std::accumulate(a, a + n, 0.0)`.)
   bool HasBody = instantiatedDefinition(S, FD, CE->getBeginLoc()) ||
@@ -876,17 +901,20 @@ VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
   // pushed forward.
   // (A helper that only reads through its pointers is pushed forward all
   // the same: its pointer result's tangent comes from its pushforward.)
-  bool Writes = writesThroughParams(FD, /*Deep=*/false) ||
-                D.isGenerated(FD->getCanonicalDecl()) ||
-                D.isGenerated(FD);
+  // (The halves of a std function's split derivative are generated in
+  // its namespace, and defined later; those returning a pointer, the scans'
+  // output iterators, are refused at the call.)
+  bool Generated =
+      D.isGenerated(FD->getCanonicalDecl()) || D.isGenerated(FD);
+  bool Writes = writesThroughParams(FD, /*Deep=*/false) || Generated;
   bool FloatResult = floatingOrPointer(FD->getReturnType());
   if (!pushforwardUnsupported(FD) && !FD->isVariadic() &&
       (Writes || (NeedT && FloatResult)) &&
-      (HasBody || !FD->isInStdNamespace())) {
-    if (!Writes && !NeedT)
-      ;
-    else
-      return pushforwardCall(CE, FD);
+      (HasBody || !FD->isInStdNamespace() ||
+       (Generated && !FD->getReturnType()->isPointerType()))) {
+    if (const Expr *L = lambdaToLibrary(CE, FD))
+      return {fail(L, lambdaPassed(Ctx, L, FD, "(write the loop)")), nullptr};
+    return pushforwardCall(CE, FD);
   }
   if (Writes)
     return {fail(CE, "call to '" + nameOf(FD) +

@@ -53,11 +53,22 @@ static bool rebound(const Stmt *S, const VarDecl *VD) {
 }
 
 Expr *TangentBuilder::replayed(const Expr *E) {
-  Replayer R(S, [this](const ValueDecl *D) -> ValueDecl * {
-    const auto *V = dyn_cast<VarDecl>(D);
-    auto It = V ? Vals.find(V) : Vals.end();
-    return It == Vals.end() ? nullptr : It->second;
-  });
+  auto Hoist = [this](LambdaExpr *L) -> Expr * {
+    VarDecl *V = NoHoist ? nullptr
+                         : Replayer::lambdaVariable(S, Fn, fresh("lambda"), L);
+    if (!V)
+      return nullptr;
+    emit(B.declStmt(V));
+    return B.ref(V);
+  };
+  Replayer R(
+      S,
+      [this](const ValueDecl *D) -> ValueDecl * {
+        const auto *V = dyn_cast<VarDecl>(D);
+        auto It = V ? Vals.find(V) : Vals.end();
+        return It == Vals.end() ? nullptr : It->second;
+      },
+      Hoist);
   return R.expr(E);
 }
 
@@ -347,8 +358,20 @@ void TangentBuilder::localDecl(const DeclStmt *DS, const VarDecl *VD) {
   }
   // A local lambda: lifted where it is called. Its copies of what the
   // function assigns later are made here.
-  if (const LambdaExpr *L = initLambda(VD))
-    return declareCaptureCopies(L, VD);
+  if (const LambdaExpr *L = initLambda(VD)) {
+    declareCaptureCopies(L, VD);
+    if (captureFreeObject(VD)) {
+      VarDecl *NV = Replayer::lambdaVariable(S, Fn, VD->getName(),
+                                             const_cast<LambdaExpr *>(L));
+      if (!NV) {
+        fail(DS, "declaration of '" + VD->getNameAsString() + "'");
+        return;
+      }
+      emit(B.declStmt(NV));
+      Vals[VD] = NV;
+    }
+    return;
+  }
   B.Loc = VD->getLocation();
   QualType T = VD->getType();
   // (Linear mode: only what depends on the adjoints has a tangent.)

@@ -589,6 +589,13 @@ VT TangentBuilder::explicitCast(const ExplicitCastExpr *EC, bool NeedT) {
     VT X2 = expr(Sub, false);
     return {X2.V, nullptr};
   }
+  // `static_cast<double &&>(t)` (std::move as a pullback spells it): t,
+  // moved, with its own tangent.
+  if (T->isRValueReferenceType() &&
+      Ctx.hasSameUnqualifiedType(T.getNonReferenceType(), Sub->getType())) {
+    VT X2 = expr(Sub, NeedT);
+    return {X2.V ? B.staticCast(T, X2.V) : nullptr, X2.T};
+  }
   bool FloatCast = isFloating(T) && isFloating(Sub->getType());
   VT X2 = expr(Sub, NeedT && FloatCast);
   if (!X2.V)
@@ -753,6 +760,10 @@ VT TangentBuilder::expr(const Expr *X, bool NeedT) {
     return {valueZero(X->getType()), nullptr};
   if (isa<InitListExpr>(X) && hasFloatingData(X->getType()))
     return objectTemporary(X, X->getType());
+  return asWrittenOrRefused(X);
+}
+
+VT TangentBuilder::asWrittenOrRefused(const Expr *X) {
   // Scratch memory without floating data (`new int[n]`, `delete[] idx`):
   // replayed as written (floating scratch gets tangent memory where it is
   // declared, TangentStmts.cpp heapTangent).
@@ -764,6 +775,11 @@ VT TangentBuilder::expr(const Expr *X, bool NeedT) {
   if (const auto *IL = dyn_cast<InitListExpr>(X))
     if (VT Out; bracesWithoutTangents(IL, Out))
       return Out;
+  // A lambda that captures nothing (a predicate given to std::count_if):
+  // declared as written, its variable named here.
+  if (isa<LambdaExpr>(X))
+    if (Expr *Out = replayed(X))
+      return {Out, nullptr};
   return {fail(X, constructName(X)), nullptr};
 }
 

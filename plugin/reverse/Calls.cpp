@@ -132,8 +132,12 @@ WrtMask PullbackBuilder::objectMask(const FunctionDecl *MD, const Expr *Obj) {
 
 bool PullbackBuilder::temporaryObject(QualType PT, const Expr *K) const {
   QualType T = PT.getNonReferenceType();
-  if (PT->isReferenceType() && !T.isConstQualified())
+  if (PT->isLValueReferenceType() && !T.isConstQualified())
     return false;
+  // A number bound to `double &&` (`std::exchange(prev, y * y)`): what
+  // the callee leaves in it is dropped, its adjoint starts at zero.
+  if (PT->isRValueReferenceType() && isFloating(T))
+    return !K->isGLValue();
   // (Also `std::vector<double>{x, y}`, kept whole, its adjoint a local
   // vector of as many zeros, and `std::array<double, 2>{x, y}`.)
   // (A std::array or std::vector of numbers a call returns,
@@ -221,11 +225,9 @@ bool PullbackBuilder::userCallRefused(const CallExpr *CE,
   // a lambda left here was refused there, with the reason.)
   for (const Expr *A : CE->arguments())
     if (findLambda(A)) {
-      unsupported(A, std::string(isa<LambdaExpr>(strip(A))
-                                     ? "lambda"
-                                     : "lambda '" + spelled(A) + "'") +
-                         " passed to '" + nameOf(FD) + "'" +
-                         (FD->isInStdNamespace() ? " (write the loop)" : ""));
+      unsupported(A, lambdaPassed(Ctx, A, FD,
+                                  FD->isInStdNamespace() ? "(write the loop)"
+                                                         : ""));
       return true;
     }
   return false;

@@ -141,6 +141,16 @@ bool PullbackBuilder::localDecl(const DeclStmt *DS, const VarDecl *VD,
     if (Failed)
       return false;
     Blocks.insert(Blocks.begin(), R.begin(), R.end());
+    if (captureFreeObject(VD)) {
+      VarDecl *NV = Replayer::lambdaVariable(S, PB, localName(VD),
+                                             const_cast<LambdaExpr *>(L));
+      if (!NV) {
+        unsupported(DS, "declaration of '" + VD->getNameAsString() + "'");
+        return false;
+      }
+      Fwd.push_back(B.declStmt(NV));
+      VarMap[VD] = NV;
+    }
     return true;
   }
   // Locals without derivatives are declared as written (strings, streams,

@@ -293,10 +293,26 @@ bool PullbackBuilder::replayable(const Stmt *St) {
   return !Bl.Found;
 }
 
+Replayer PullbackBuilder::replayer() {
+  // A capture-free lambda is declared where the statement is replayed,
+  // `auto _lambda = [](double e) { return e > 0.5; };`, and named there.
+  auto Hoist = [this](LambdaExpr *L) -> Expr * {
+    if (!Cur)
+      return nullptr;
+    VarDecl *V = Replayer::lambdaVariable(S, PB, fresh("_lambda"), L);
+    if (!V)
+      return nullptr;
+    Cur->push_back(B.declStmt(V));
+    return B.ref(V);
+  };
+  return Replayer(
+      S, [this](const ValueDecl *D) { return mapDecl(D); }, Hoist);
+}
+
 Expr *PullbackBuilder::replay(const Expr *E) {
   if (!E || Failed)
     return nullptr;
-  Replayer R(S, [this](const ValueDecl *D) { return mapDecl(D); });
+  Replayer R = replayer();
   Expr *Out = R.expr(E);
   if (!Out)
     return unsupported(R.failedAt() ? R.failedAt() : E,
@@ -307,7 +323,7 @@ Expr *PullbackBuilder::replay(const Expr *E) {
 Stmt *PullbackBuilder::replayStmt(const Expr *E) {
   if (!E || Failed)
     return nullptr;
-  Replayer R(S, [this](const ValueDecl *D) { return mapDecl(D); });
+  Replayer R = replayer();
   Expr *Out = R.discarded(E);
   if (!Out)
     return unsupported(R.failedAt() ? R.failedAt() : E,
@@ -331,7 +347,7 @@ VarDecl *PullbackBuilder::replayDecl(const VarDecl *VD) {
                       !DefaultInit->getConstructor()->isDefaultConstructor()))
     DefaultInit = nullptr;
   if (VD->hasInit() && !DefaultInit) {
-    Replayer R(S, [this](const ValueDecl *D) { return mapDecl(D); });
+    Replayer R = replayer();
     Expr *Init = R.initializer(VD);
     if (!Init) {
       unsupported(R.failedAt() ? R.failedAt() : VD->getInit(),

@@ -200,12 +200,10 @@ bool PullbackBuilder::calledMethod(const CallExpr *CE,
     return true;
   for (const Expr *A : Args)
     if (findLambda(A)) {
-      unsupported(A, std::string(isa<LambdaExpr>(strip(A))
-                                     ? "lambda"
-                                     : "lambda '" + spelled(A) + "'") +
-                         " passed to '" + nameOf(MD) +
-                         "' (a member function: lambdas are differentiated "
-                         "when passed to free functions)");
+      unsupported(A, lambdaPassed(Ctx, A, MD,
+                                  "(a member function: lambdas are "
+                                  "differentiated when passed to free "
+                                  "functions)"));
       return false;
     }
   return true;

@@ -25,6 +25,7 @@
 #include "ast/Abi.h"
 #include "analysis/Facts.h"
 #include "ast/Rules.h"
+#include "ast/Replay.h"
 #include "ast/SemaBuilder.h"
 #include "reverse/Shadow.h"
 
@@ -1070,6 +1071,8 @@ private:
   // Code without derivatives, replayed as written (Replay.cpp, glue in
   // Inactive.cpp).
   clang::Expr *replay(const clang::Expr *E);
+  /// The replayer of this builder's locals (and of capture-free lambdas).
+  Replayer replayer();
   /// True if \p E (an initializer or argument) mentions a pointer, array or
   /// object that reaches differentiated storage.
   bool pointsIntoActive(const clang::Expr *E);

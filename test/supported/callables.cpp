@@ -58,7 +58,7 @@ namespace lp {
 [[grad::forward]] void f(const double *a, double *b) {
   for (int i = 0; i < 3; ++i)
     b[i] = a[i];
-  // CHECK: callables.cpp:[[@LINE+1]]:37: error: grad: cannot differentiate lambda expression in 'f' in forward mode
+  // CHECK: callables.cpp:[[@LINE+1]]:37: error: grad: cannot differentiate lambda passed to 'nth_element' (write the loop) in 'f' in forward mode
   std::nth_element(b, b + 1, b + 3, [](double u, double v) { return u > v; });
 }
 } // namespace lp
@@ -74,13 +74,21 @@ namespace sf {
 } // namespace sf
 namespace sa {
 [[grad::forward]] double f(double x) {
-  // CHECK: callables.cpp:[[@LINE+1]]:37: error: grad: cannot differentiate lambda expression in 'f' in forward mode
   std::function<double(double)> g = [](double t) { return t * t; };
-  // CHECK: callables.cpp:[[@LINE+1]]:7: error: grad: cannot differentiate lambda expression in 'f' in forward mode
   g = [](double t) { return t; };
+  // CHECK: callables.cpp:[[@LINE+1]]:10: error: grad: cannot differentiate call operator of 'std::function<double (double)>' (forward mode does not differentiate member functions yet) in 'f' in forward mode
   return g(x);
 }
 } // namespace sa
+
+// A predicate capturing a variable, in code without derivatives.
+namespace cp {
+[[grad]] double f(const double *v, double s, double t) {
+  // CHECK: callables.cpp:[[@LINE+1]]:36: error: grad: cannot differentiate lambda expression in 'f'
+  long n = std::count_if(v, v + 3, [&](double e) { return e > t; });
+  return s * v[0] * static_cast<double>(n);
+}
+} // namespace cp
 
 // std::function parameters, reverse and forward.
 namespace pr {
