@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/Activity.h"
+#include "analysis/Positions.h"
 #include "ast/NodePolicy.h"
 #include "analysis/Callables.h"
 #include "analysis/Paths.h"
@@ -315,6 +316,8 @@ namespace {
 /// A variable that can carry derivatives: floating, a differentiable
 /// parameter kind, or an array of floating data.
 bool isEligible(const VarDecl *VD) {
+  if (positionOnly(VD))
+    return false; // an index in disguise
   return isFloating(VD->getType().getNonReferenceType()) ||
          classifyParam(const_cast<ASTContext &>(VD->getASTContext()),
                        VD->getType())

@@ -11,6 +11,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "analysis/Positions.h"
 #include "analysis/Paths.h"
 #include "ast/Records.h"
 #include "ast/Replay.h"
@@ -375,7 +376,9 @@ void TangentBuilder::localDecl(const DeclStmt *DS, const VarDecl *VD) {
   B.Loc = VD->getLocation();
   QualType T = VD->getType();
   // (Linear mode: only what depends on the adjoints has a tangent.)
-  bool Tracked = floatingOrPointer(T) && (!Linear || linearActive(VD));
+  // (An iterator that only marks a position is an index.)
+  bool Tracked = floatingOrPointer(T) && (!Linear || linearActive(VD)) &&
+                 !positionOnly(VD);
   if (VD->isStaticLocal() || VD->getTLSKind()) {
     if (Tracked && !T.isConstQualified() &&
         !(T->isArrayType() &&

@@ -13,6 +13,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "analysis/Positions.h"
 #include "ast/Diagnostics.h"
 #include "lift/Lift.h"
 #include "reverse/PullbackBuilder.h"
@@ -103,7 +104,7 @@ bool PullbackBuilder::localRefused(const DeclStmt *DS, const VarDecl *VD) {
     unsupported(DS, "volatile variable '" + VD->getNameAsString() + "'");
     return true;
   }
-  if (isFloatingIterator(T) &&
+  if (isFloatingIterator(T) && !positionOnly(VD) &&
       (Act.isActive(VD) ||
        (VD->hasInit() && pointsIntoActive(VD->getInit())))) {
     unsupported(VD, iteratorLocalWhy(VD));
@@ -163,7 +164,7 @@ bool PullbackBuilder::localDecl(const DeclStmt *DS, const VarDecl *VD,
   bool IntRef = T->isLValueReferenceType() && NR->isIntegralOrEnumerationType();
   if (!Act.isActive(VD) && !Alias &&
       (!(NR->isArithmeticType() && VD->hasInit()) || IntRef) &&
-      !containsLambda(VD->getInit()))
+      (!containsLambda(VD->getInit()) || positionOnly(VD)))
     return inactiveLocalDecl(VD, Fwd);
   if (T->isArrayType() || T->isRecordType()) {
     storageDecl(VD, Fwd, Blocks);

@@ -1,8 +1,8 @@
 // Iterator locals over differentiated vectors are not modelled: one error
 // at the declaration that says what to write instead, in reverse and in
 // forward mode, and no follow-on errors about the iterator's operators.
-// Iterators over constant data, and iterators passed straight to standard
-// algorithms, are fine.
+// Iterators over constant data, iterators passed straight to standard
+// algorithms, and iterators that only mark a position, are fine.
 // RUN: not %gradxx -fsyntax-only %s 2>&1 | %FileCheck-strict %s
 // RUN: not %gradxx -fsyntax-only -DFORWARD %s 2>&1 | %FileCheck-strict %s --check-prefix=FWD
 #include <algorithm>
@@ -23,6 +23,15 @@
   v[0] *= x;
   auto m = std::max_element(v.begin(), v.end());
   return *m * x;
+}
+
+// A position that is also read through (`*(it - 1)`) is an iterator, not
+// an index (test/calls/iterator-positions.cpp: positions alone are fine).
+// CHECK: iterators.cpp:[[@LINE+2]]:8: error: grad: cannot differentiate iterator 'it' (index the container, use a range-based for loop, or walk a pointer such as 'v.data()') in 'knot'
+[[grad]] double knot(const std::vector<double> &v, double t) {
+  auto it = std::lower_bound(v.begin(), v.end(), t);
+  long i = it - v.begin();
+  return *(it - 1) * t + static_cast<double>(i);
 }
 
 static const std::vector<double> table{1.0, 2.0, 3.0};

@@ -227,7 +227,7 @@ before the memory ones), `memory` and `-NAME` are accepted):
 
 Construct features (issue 49: code nobody here wrote got wrong gradients
 in these; not in all or memory; `constructs` names all eleven; refmethods
-passed and bound, added after, are in no group so that the groups' seeds
+passed, bound and positions, added after, are in no group so that the groups' seeds
 reproduce):
   bound      (issue 51) functions and lambdas bound at the call to pointer
              and std::function parameters of ordinary functions:
@@ -297,6 +297,12 @@ reproduce):
              std::inner_product (plus/multiplies, plus/minus),
              std::transform (multiplies, plus, negate), std::inclusive_scan
              / exclusive_scan (also multiplies) over ranges in scope
+  positions  (issue 51) iterator locals that only mark a position: `auto
+             it = std::lower_bound(v.begin(), v.end(), c)` (upper_bound,
+             find_if with a capture-free predicate) over a local vector,
+             brought back into range, stepped (`--it`, std::prev,
+             std::advance) and measured (`it - v.begin()`, std::distance);
+             the element at that index folded into a variable
   bits       a double's bits through `std::uint64_t` and back
              (`std::bit_cast`, `std::memcpy`; refused for differentiated
              values), bits of constants, `std::memcpy` of doubles into
@@ -370,7 +376,7 @@ ALL_FEATURES = LEGACY_FEATURES + MEMORY_FEATURES + ("retwrite", "seqorder",
                                                     "switchbreak",
                                                     "rowrefs",
                                                     "vecpull") + \
-    CONSTRUCT_FEATURES + ("refmethods", "passed", "bound")
+    CONSTRUCT_FEATURES + ("refmethods", "passed", "bound", "positions")
 # Names that stand for several features.
 GROUPS = {"memory": MEMORY_FEATURES, "all": LEGACY_FEATURES,
           "constructs": CONSTRUCT_FEATURES}
@@ -3319,7 +3325,7 @@ class Gen:
     def construct_kinds(self):
         kinds = []
         if not self.f & (set(CONSTRUCT_FEATURES) |
-                         {"refmethods", "passed", "bound"}) or \
+                         {"refmethods", "passed", "bound", "positions"}) or \
                 not self.doubles():
             return kinds
         if self.on("refmethods"):
@@ -3328,6 +3334,8 @@ class Gen:
             kinds += ["passed"] * 2
         if self.on("bound"):
             kinds += ["bound"] * 2
+        if self.on("positions"):
+            kinds += ["position"] * 2
         for feature, kind in (("heapobj", "heapobj"), ("ptrptr", "ptrptr"),
                               ("argeffects", "argfx"),
                               ("refhelpers", "refhelper"),
@@ -4155,6 +4163,43 @@ class Gen:
                            f"{last}, {first}, 0.0, std::plus<>(), [{cap}]("
                            f"double u, double v) {{ return u * std::tanh(v * "
                            f"{w}); }})", 6.0))
+
+    # positions: iterator locals that only mark a position.
+    def s_position(self, depth):
+        """`auto it = std::lower_bound(v.begin(), v.end(), c);` (also
+        upper_bound, find_if with a capture-free predicate) over a local
+        std::vector of differentiated values, compared, stepped (`--it`,
+        std::prev, std::advance, `it += 0`) and measured (`it - v.begin()`,
+        std::distance); the element at that index folded into a variable."""
+        r = self.rng
+        t = r.choice(self.doubles())
+        es = [self.arg2(1) for _ in range(4)]
+        v, it, k = self.new_name("pv"), self.new_name("it"), self.new_name("k")
+        self.open_block()
+        self.emit(f"std::vector<double> {v}{{"
+                  f"{', '.join(e.text for e in es)}}};")
+        c = r.choice(["0.0", "0.5", "-0.5", "1.0"])
+        search = r.choice(["lower_bound", "upper_bound", "find_if"])
+        if search == "find_if":
+            self.emit(f"auto {it} = std::find_if({v}.begin(), {v}.end(), "
+                      f"[](double q) {{ return q > {c}; }});")
+        else:
+            self.emit(f"auto {it} = std::{search}({v}.begin(), {v}.end(), "
+                      f"{c});")
+        # Back inside the range.
+        self.emit(r.choice([f"if ({it} == {v}.end()) --{it};",
+                            f"if ({it} == {v}.end()) {it} = std::prev({it});",
+                            f"if (!({it} < {v}.end())) {it} -= 1;"]))
+        step = r.choice(["", f"if ({it} != {v}.begin()) --{it};",
+                         f"std::advance({it}, 0);",
+                         f"if ({it} > {v}.begin() && {it} - {v}.begin() > 2) "
+                         f"{it} = std::prev({it}, 2);"])
+        if step:
+            self.emit(step)
+        self.emit(r.choice([f"long {k} = {it} - {v}.begin();",
+                            f"long {k} = std::distance({v}.begin(), {it});"]))
+        self.fold(t, E(f"{self.coef()} * {v}[{k}] * {v}[0]", 6.0))
+        self.close_block()
 
     # runalias: reference arguments that alias only at run time.
     def s_runalias(self, depth):
@@ -5614,6 +5659,9 @@ def generate(seed, n, features):
         out[-1:-1] = ["#include <utility>"]
     if "bound" in features:
         out[-1:-1] = ["#include <functional>", "#include <numeric>",
+                      "#include <vector>"]
+    if "positions" in features:
+        out[-1:-1] = ["#include <algorithm>", "#include <iterator>",
                       "#include <vector>"]
     if "bits" in features:
         out[-1:-1] = ["#include <bit>"]
