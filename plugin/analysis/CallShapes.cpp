@@ -115,9 +115,21 @@ std::string callShapeRefusal(const ASTContext &Ctx, const CallExpr *CE,
     return "CUDA kernel call";
   case CallShape::Unknown:
     return "call '" + spelledExpr(Ctx, CE) + "'";
-  case CallShape::FunctionPointer:
-  default:
+  case CallShape::FunctionPointer: {
+    // `table[k](x)`: a pointer loaded at run time, named as written.
+    const Expr *Callee = CE->getCallee()->IgnoreParenImpCasts();
+    if (const auto *U = dyn_cast<UnaryOperator>(Callee);
+        U && U->getOpcode() == UO_Deref)
+      Callee = U->getSubExpr()->IgnoreParenImpCasts();
+    if (!isa<DeclRefExpr>(Callee) && !isa<MemberExpr>(Callee))
+      return "call through the function pointer '" +
+             spelledExpr(Ctx, Callee) +
+             "' (its target is chosen at run time: call the functions by "
+             "name, in a switch over the index)";
     return constructName(CE); // "call through the function pointer 'g'"
+  }
+  default:
+    return constructName(CE);
   }
 }
 

@@ -13,6 +13,7 @@
 
 #include "analysis/Callables.h"
 #include "ast/Diagnostics.h"
+#include "ast/Records.h"
 #include "analysis/Facts.h"
 #include "ast/Rules.h"
 
@@ -120,6 +121,23 @@ std::string lambdaPassed(const ASTContext &Ctx, const Expr *A,
   if (!Why.empty())
     S += " " + Why.str();
   return S;
+}
+
+std::string unseenTarget(const ASTContext &Ctx, const CallExpr *CE) {
+  const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
+  if (!OC || OC->getOperator() != OO_Call || OC->getNumArgs() < 1 ||
+      !isStdClass(OC->getArg(0)->getType().getNonReferenceType(), "function"))
+    return "";
+  std::string S = "call of the std::function '" +
+                  spelledExpr(Ctx, OC->getArg(0)) + "'";
+  const auto *DRE =
+      dyn_cast<DeclRefExpr>(OC->getArg(0)->IgnoreParenImpCasts());
+  if (DRE && isa<ParmVarDecl>(DRE->getDecl()))
+    return S + ", a parameter whose target the plugin cannot see here "
+               "(differentiate the caller that binds it to a lambda or "
+               "function)";
+  return S + ", whose target the plugin cannot follow (it follows one "
+             "initialised with a lambda or function and then only called)";
 }
 
 bool captureFreeObject(const VarDecl *VD) {

@@ -69,6 +69,15 @@ std::string lambdaPassed(const clang::ASTContext &Ctx, const clang::Expr *A,
                          const clang::FunctionDecl *FD, llvm::StringRef Why);
 const clang::FunctionDecl *findFunction(const clang::Expr *E);
 
+/// For a call of a std::function's call operator that reached a builder
+/// (one bound to a lambda in this function and then only called is lifted
+/// before: Lift.h), the refusal naming the object, as in "call of the
+/// std::function 'g', a parameter whose target the plugin cannot see
+/// here (...)";
+/// empty for any other call. A parameter's target is bound by the caller.
+std::string unseenTarget(const clang::ASTContext &Ctx,
+                         const clang::CallExpr *CE);
+
 /// The first `*p` or `&e` in \p St (outside nested lambdas), or null.
 const clang::Expr *pointerOperation(const clang::Stmt *St);
 

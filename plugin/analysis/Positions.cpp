@@ -14,24 +14,34 @@ namespace grad {
 
 namespace {
 
-using Parents = llvm::DenseMap<const Stmt *, const Stmt *>;
+/// The iterator local and the parent of every node of its function.
+struct Parents {
+  const VarDecl *VD = nullptr;
+  llvm::DenseMap<const Stmt *, const Stmt *> Up;
+  const Stmt *lookup(const Stmt *S) const { return Up.lookup(S); }
+};
 
 void mapParents(const Stmt *S, Parents &P) {
   for (const Stmt *C : S->children())
     if (C) {
-      P[C] = S;
+      P.Up[C] = S;
       mapParents(C, P);
     }
+}
+
+/// `it`, the local itself.
+bool namesLocal(const Expr *E, const Parents &P) {
+  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E->IgnoreImpCasts());
+  return DRE && DRE->getDecl() == P.VD;
 }
 
 /// The node that uses \p E, past parentheses, implicit casts and the copy
 /// an iterator passed by value makes.
 const Stmt *user(const Expr *&E, const Parents &P) {
   while (true) {
-    auto It = P.find(E);
-    if (It == P.end())
+    const Stmt *U = P.lookup(E);
+    if (!U)
       return nullptr;
-    const Stmt *U = It->second;
     const auto *UE = dyn_cast<Expr>(U);
     if (UE && (isa<ParenExpr>(UE) || isa<ImplicitCastExpr>(UE) ||
                isa<MaterializeTemporaryExpr>(UE) ||
@@ -75,10 +85,8 @@ bool derivedPosition(const Expr *R, const Parents &P, unsigned Depth) {
          positionUse(R, P, Depth + 1);
 }
 
-/// The operator \p Op applied to the position \p E, giving \p R; \p First
-/// is its first operand (the object of a member operator).
-bool operatorUse(OverloadedOperatorKind Op, const Expr *R, const Expr *First,
-                 const Expr *E, const Parents &P, unsigned Depth) {
+/// `it == e`, `it < e`, `++it`, `it += k`: a comparison or a step.
+bool comparesOrSteps(OverloadedOperatorKind Op) {
   switch (Op) {
   case OO_EqualEqual:
   case OO_ExclaimEqual:
@@ -92,10 +100,22 @@ bool operatorUse(OverloadedOperatorKind Op, const Expr *R, const Expr *First,
   case OO_PlusEqual:
   case OO_MinusEqual:
     return true;
+  default:
+    return false;
+  }
+}
+
+/// The operator \p Op applied to the position \p E, giving \p R; \p First
+/// is its first operand (the object of a member operator).
+bool operatorUse(OverloadedOperatorKind Op, const Expr *R, const Expr *First,
+                 const Expr *E, const Parents &P, unsigned Depth) {
+  if (comparesOrSteps(Op))
+    return true;
+  switch (Op) {
   case OO_Equal:
-    // A new position for the local (`it = std::next(it)`), not a copy of
-    // the local into something else.
-    return First && First->IgnoreImpCasts() == E;
+    // A new position for the local (`it = std::prev(it, 2)`), not a copy
+    // of the local into something else.
+    return First && (First->IgnoreImpCasts() == E || namesLocal(First, P));
   case OO_Minus:
   case OO_Plus:
     // `it - v.begin()` measures; `it + 1`, `it - 1` is another position.
@@ -135,7 +155,8 @@ bool positionUse(const Expr *E, const Parents &P, unsigned Depth) {
     if (BO->isComparisonOp() || BO->isCompoundAssignmentOp())
       return true;
     if (BO->getOpcode() == BO_Assign)
-      return BO->getLHS()->IgnoreParenImpCasts() == E;
+      return BO->getLHS()->IgnoreParenImpCasts() == E ||
+             namesLocal(BO->getLHS(), P);
     if (BO->isAdditiveOp())
       return !isIterator(BO->getType()) || derivedPosition(BO, P, Depth);
     return false;
@@ -164,6 +185,7 @@ bool positionOnly(const VarDecl *VD) {
       !isFloatingIterator(VD->getType()))
     return Known[VD] = false;
   Parents P;
+  P.VD = VD;
   mapParents(Body, P);
   bool Only = true;
   std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
@@ -178,6 +200,45 @@ bool positionOnly(const VarDecl *VD) {
   };
   Walk(Body);
   return Known[VD] = Only;
+}
+
+/// The local itself, as an argument is given (past a copy).
+static bool namesPositionLocal(const Expr *A) {
+  const Expr *K = A->IgnoreParenImpCasts();
+  if (const auto *CC = dyn_cast<CXXConstructExpr>(K);
+      CC && CC->getNumArgs() == 1)
+    K = CC->getArg(0)->IgnoreParenImpCasts();
+  if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(K))
+    K = MT->getSubExpr()->IgnoreParenImpCasts();
+  const auto *DRE = dyn_cast<DeclRefExpr>(K);
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  return VD && positionOnly(VD);
+}
+
+bool rewrittenOnPosition(const Expr *E) {
+  const auto *RW = dyn_cast<CXXRewrittenBinaryOperator>(E);
+  if (!RW)
+    return false;
+  auto On = [](const Expr *A) {
+    const auto *CE = dyn_cast<CallExpr>(A->IgnoreParenImpCasts());
+    return namesPositionLocal(A) || (CE && onPosition(CE));
+  };
+  return On(RW->getLHS()) || On(RW->getRHS());
+}
+
+bool onPosition(const CallExpr *CE) {
+  OverloadedOperatorKind Op = calledOperator(CE);
+  if (Op == OO_None
+          ? !stdCallNamed(CE, {"advance", "distance", "next", "prev"})
+          : !comparesOrSteps(Op) && Op != OO_Equal && Op != OO_Plus &&
+                Op != OO_Minus)
+    return false;
+  // (The local's own uses were all checked: positionOnly.)
+  auto Names = namesPositionLocal;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
+      MC && Names(MC->getImplicitObjectArgument()))
+    return true;
+  return llvm::any_of(CE->arguments(), Names);
 }
 
 } // namespace grad

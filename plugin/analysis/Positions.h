@@ -11,6 +11,7 @@
 #define CLANG_GRAD_ANALYSIS_POSITIONS_H
 
 #include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
 
 namespace grad {
@@ -22,6 +23,18 @@ namespace grad {
 /// std::advance) or assigned a new position. A dereference, a subscript,
 /// `it->`, a copy into another variable or any other call makes it more.
 bool positionOnly(const clang::VarDecl *VD);
+
+/// True if \p CE is one of those uses of such a local: it moves the local
+/// (`it -= 1`, `it = std::prev(it, 2)`, `++it`, `std::advance(it, k)`),
+/// compares or measures it (`it == v.end()`, `it - v.begin()`,
+/// std::distance) or gives a position from it (`it + 1`, std::next). It
+/// writes nothing but the position and gives no derivative: it runs as
+/// written.
+bool onPosition(const clang::CallExpr *CE);
+
+/// `it != v.end()` in C++20, `(it <=> e) < 0`: an operator rewritten by
+/// Sema whose operand is such a local (or such a use of one).
+bool rewrittenOnPosition(const clang::Expr *E);
 
 } // namespace grad
 

@@ -12,6 +12,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "analysis/Positions.h"
 #include "analysis/CallShapes.h"
 #include "ast/Diagnostics.h"
 #include "lift/Lift.h"
@@ -532,6 +533,8 @@ VT TangentBuilder::operatorAsWritten(const CXXOperatorCallExpr *OC,
   OverloadedOperatorKind OK = OC->getOperator();
   // A functor's call operator: named by its class (the arguments are not
   // what is refused).
+  if (std::string Why = unseenTarget(Ctx, CE); !Why.empty())
+    return {fail(CE, Why), nullptr};
   if (OK == OO_Call)
     return {fail(CE, "call operator of '" +
                          OC->getArg(0)
@@ -835,6 +838,10 @@ static const Expr *lambdaToLibrary(const CallExpr *CE, const FunctionDecl *FD) {
 }
 
 VT TangentBuilder::call(const CallExpr *CE, bool NeedT) {
+  // `it -= 1`, `it == v.end()` of an iterator that only marks a
+  // position: as written.
+  if (onPosition(CE))
+    return {replayed(CE), nullptr};
   // grad::map / grad::broadcast: lowered in reverse mode only.
   StringRef Prim = runtimePrimitive(CE);
   if (Prim == "map" || Prim == "broadcast")

@@ -10,6 +10,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "analysis/Positions.h"
 #include "forward/TangentBuilder.h"
 #include "ast/Replay.h"
 
@@ -721,6 +722,9 @@ VT TangentBuilder::expr(const Expr *X, bool NeedT) {
     return expr(FE->getSubExpr(), NeedT);
   if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(X))
     return expr(MT->getSubExpr(), NeedT);
+  if (const auto *RW = dyn_cast<CXXRewrittenBinaryOperator>(X))
+    return rewrittenOnPosition(RW) ? VT{replayed(RW), nullptr}
+                                   : expr(RW->getSemanticForm(), NeedT);
   if (const Expr *F = derefFormOf(X))
     return expr(F, NeedT);
   B.Loc = X->getExprLoc();

@@ -293,8 +293,14 @@ void PullbackBuilder::userCallArgs(const CallExpr *CE, const FunctionDecl *FD,
   const PullbackEntry *PE = P.PE;
   for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
     const Expr *A = CE->getArg(I);
-    if (isa<CXXDefaultArgExpr>(A))
-      break; // Sema adds default arguments again.
+    // Sema adds default arguments again to a call of FD, but the halves
+    // of a split derivative have none (`std::prev(p)`): a constant one is
+    // passed as written.
+    if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(A)) {
+      if (!DA->getExpr()->isEvaluatable(Ctx))
+        break;
+      A = DA->getExpr();
+    }
     QualType PT = I < FD->getNumParams() ? FD->getParamDecl(I)->getType()
                                          : A->getType();
     bool Memory = PT->isPointerType() || PT->isReferenceType() ||

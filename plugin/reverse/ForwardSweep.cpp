@@ -12,6 +12,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "analysis/Positions.h"
 #include "ast/Diagnostics.h"
 #include "analysis/CallShapes.h"
 #include "reverse/PullbackBuilder.h"
@@ -497,6 +498,10 @@ Expr *PullbackBuilder::rebuildCall(const CallExpr *CE, bool Need, bool Plain) {
     return rebuildCall(PF, Need, Plain);
   if (!shapeAllowed(CE, Plain))
     return nullptr;
+  // `it -= 1`, `it == v.end()` of an iterator that only marks a
+  // position: as written.
+  bool Step = onPosition(CE);
+  Plain |= Step;
   const FunctionDecl *FD = CE->getDirectCallee();
   if (!FD)
     return unsupported(CE, constructName(CE));
@@ -520,7 +525,7 @@ Expr *PullbackBuilder::rebuildCall(const CallExpr *CE, bool Need, bool Plain) {
                                "' (bind it to a local reference first)");
   if (ComplexCall CC; complexCall(CE, CC))
     return rebuildComplexCall(CE, CC, Need, Plain);
-  if (writtenStorage(CE))
+  if (!Step && writtenStorage(CE))
     return rebuildWritingCall(CE, FD, Need);
   StringRef RName = runtimeName(CE);
   if (!RName.empty())

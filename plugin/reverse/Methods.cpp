@@ -193,6 +193,10 @@ bool PullbackBuilder::calledMethod(const CallExpr *CE,
     unsupported(CE, constructName(CE));
     return false;
   }
+  if (std::string Why = unseenTarget(Ctx, CE); !Why.empty()) {
+    unsupported(CE, Why);
+    return false;
+  }
   // (Lambdas passed to free functions are differentiated through
   // views of the callee, driver/CallableViews.h; the lambda's own call
   // operator, called with arguments, is no such call.)

@@ -1,4 +1,5 @@
-// Callees differentiated on demand with default arguments, const reference
+// Callees differentiated on demand with default arguments (also split
+// ones), const reference
 // and float parameters, calls nested in arguments, and callees in another
 // namespace (one of them static) called qualified.
 // RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
@@ -33,6 +34,16 @@ float fl(float x) { return x * x; }
   return dflt(x) + cref(x) + fl(x) + dflt(cref(x), x);
 }
 
+// A helper writing through a pointer (a split derivative, whose halves
+// have no default arguments: the constant is passed as written).
+void scale(double *p, double s = 2.0) { p[0] *= s * p[1]; }
+[[grad]] double sc(double x, double y) {
+  double a[2] = {x, y};
+  scale(a);
+  scale(a, 0.5);
+  return a[0] * x;
+}
+
 int main() {
   // CHECK: ok B::f.d0
   gradcheck::check_grad("B::f", B::f, B::f_pullback, 1.5);
@@ -42,5 +53,7 @@ int main() {
   // CHECK: ok g
   // d/dx [2x + c(x) + x^2 + x c(x)] with the float square rounded.
   gradcheck::expect("g", D, 2 + DC + 3 + C + 1.5 * DC, 1e-6);
+  // CHECK: ok sc.d1
+  gradcheck::check_grad("sc", sc, sc_pullback, 0.7, 1.3);
   return gradcheck::failures();
 }

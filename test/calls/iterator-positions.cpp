@@ -40,10 +40,27 @@
   return v[k] * s * s;
 }
 
+// Moved over a vector of differentiated values: `it -= 1`, a new position
+// from the old one, std::advance.
+[[grad]] double stepped(double x, double y) {
+  std::vector<double> v{x, y, x * y, y * y};
+  auto it = std::upper_bound(v.begin(), v.end(), 0.9);
+  if (!(it < v.end()))
+    it -= 1;
+  if (it > v.begin() && it - v.begin() > 1)
+    it = std::prev(it, 1);
+  std::advance(it, 0);
+  long k = std::distance(v.begin(), it);
+  return v[k] * v[0] + x * y;
+}
+
 [[grad::forward]] double fwd(double x, double y) {
   std::vector<double> ts{0.0, 0.5, 1.0, 1.5};
   std::vector<double> ys{x, y, x * y, y * y};
   auto it = std::upper_bound(ts.begin(), ts.end(), 0.7);
+  it -= 1;
+  it = std::next(it, 1);
+  std::advance(it, 0);
   long i = std::distance(ts.begin(), it);
   return ys[i - 1] * 0.6 + ys[i] * 0.4 + x * static_cast<double>(i);
 }
@@ -121,6 +138,12 @@ int main() {
     gradcheck::expect("first_big.none", DS[0], 0.81, 1e-12);
     // CHECK: ok first_big.none
   }
+  // k = 3 (upper_bound finds nothing) and k = 1 (it finds x * y, stepped
+  // back once).
+  gradcheck::check_grad("stepped.end", stepped, stepped_pullback, 0.5, 0.4);
+  // CHECK: ok stepped.end.d1
+  gradcheck::check_grad("stepped.mid", stepped, stepped_pullback, 0.5, 2.5);
+  // CHECK: ok stepped.mid.d1
   using V = std::vector<double>;
   fwdcheck::each("fwd", [](const V &Y) { return fwd(Y[0], Y[1]); },
                  [](const V &Y, const V &D) {

@@ -299,7 +299,8 @@ reproduce):
              / exclusive_scan (also multiplies) over ranges in scope
   positions  (issue 51) iterator locals that only mark a position: `auto
              it = std::lower_bound(v.begin(), v.end(), c)` (upper_bound,
-             find_if with a capture-free predicate) over a local vector,
+             find_if with a capture-free predicate) over a local vector
+             (not with lanes or vecpull),
              brought back into range, stepped (`--it`, std::prev,
              std::advance) and measured (`it - v.begin()`, std::distance);
              the element at that index folded into a variable
@@ -3334,7 +3335,10 @@ class Gen:
             kinds += ["passed"] * 2
         if self.on("bound"):
             kinds += ["bound"] * 2
-        if self.on("positions"):
+        # (Not in vector pullbacks: a std::vector has no lanes there, and
+        # a std::array's iterators are pointers, tracked as such.)
+        if self.on("positions") and not (self.on("lanes") or
+                                         self.on("vecpull")):
             kinds += ["position"] * 2
         for feature, kind in (("heapobj", "heapobj"), ("ptrptr", "ptrptr"),
                               ("argeffects", "argfx"),

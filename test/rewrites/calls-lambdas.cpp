@@ -1,7 +1,10 @@
 // Rewrites suggested by the refusals of lambdas the plugin lifts into
 // functions: a lambda declared inside another lambda (write its body where
 // it is called) and a lambda capturing another lambda (make the captured
-// one a function). Both were Clang errors inside the generated code or a
+// one a function); a std::function parameter of the differentiated
+// function (differentiate the caller that binds it) and a function pointer
+// loaded from a table (call the functions by name in a switch). The first
+// two were Clang errors inside the generated code or a
 // message naming a generated function before. Beside them, a map callable
 // calling a helper that has a default pointer argument, which the lifted
 // function used to call with too few arguments. The first RUN line checks
@@ -12,6 +15,7 @@
 // RUN: %gradxx %s -o %t && %t | %FileCheck-strict %s --implicit-check-not=FAIL
 #include "gradcheck.h"
 #include <cmath>
+#include <functional>
 #include <grad/grad.h>
 
 #ifdef ERRORS
@@ -34,7 +38,50 @@
   return comb(a);
   // ERR: calls-lambdas.cpp:[[@LINE-5]]:3: note: while differentiating 'combined' requested here
 }
+
+// ADVICE: (differentiate the caller that binds it to a lambda or function)
+[[grad]] double weighted(double x, const std::function<double(double)> &g) {
+  return g(x) * x;
+  // ERR: calls-lambdas.cpp:[[@LINE-1]]:10: error: grad: cannot differentiate call of the std::function 'g', a parameter whose target the plugin cannot see here (differentiate the caller that binds it to a lambda or function) in 'weighted'
+  // ERR: calls-lambdas.cpp:[[@LINE-3]]:3: note: while differentiating 'weighted' requested here
+}
+
+// ADVICE: (its target is chosen at run time: call the functions by name, in a switch over the index)
+static double sq2(double t) { return t * t; }
+static double cube(double t) { return t * t * t; }
+static double (*table[2])(double) = {sq2, cube};
+[[grad]] double chosen(double x, double k) {
+  int i = k > 0 ? 1 : 0;
+  return table[i](x) * k;
+  // ERR: calls-lambdas.cpp:[[@LINE-1]]:10: error: grad: cannot differentiate call through the function pointer 'table[i]' (its target is chosen at run time: call the functions by name, in a switch over the index) in 'chosen'
+  // ERR: calls-lambdas.cpp:[[@LINE-4]]:3: note: while differentiating 'chosen' requested here
+}
 #else
+// The caller binds the std::function: the helper is differentiated once
+// per binding.
+static double weighted(double x, const std::function<double(double)> &g) {
+  return g(x) * x;
+}
+[[grad]] double bound(double x, double c) {
+  return weighted(x, [c](double t) { return std::sin(c * t); });
+}
+
+static double sq2(double t) { return t * t; }
+static double cube(double t) { return t * t * t; }
+[[grad]] double chosen(double x, double k) {
+  int i = k > 0 ? 1 : 0;
+  double v = 0;
+  switch (i) {
+  case 0:
+    v = sq2(x);
+    break;
+  default:
+    v = cube(x);
+    break;
+  }
+  return v * k;
+}
+
 [[grad]] double nested(double a, double b) {
   auto outer = [a](double x) { return x * std::sin(a) + x * x; };
   return outer(b);
@@ -63,11 +110,17 @@ int main() {
 #ifndef ERRORS
   gradcheck::check_grad("nested", nested, nested_pullback, 0.7, -1.3);
   gradcheck::check_grad("combined", combined, combined_pullback, 0.4, 1.9);
+  gradcheck::check_grad("bound", bound, bound_pullback, 0.8, 1.7);
+  gradcheck::check_grad("chosen.pos", chosen, chosen_pullback, 0.8, 1.7);
+  gradcheck::check_grad("chosen.neg", chosen, chosen_pullback, 0.8, -1.7);
 #endif
   // CHECK: ok nested.d0
   // CHECK: ok nested.d1
   // CHECK: ok combined.d0
   // CHECK: ok combined.d1
+  // CHECK: ok bound.d1
+  // CHECK: ok chosen.pos.d1
+  // CHECK: ok chosen.neg.d1
   grad::tensor<double> t({3});
   double v[3] = {0.3, -1.2, 0.8};
   for (int i = 0; i < 3; ++i)
