@@ -9,7 +9,9 @@
 /// relative tolerance and print `ok NAME` or `FAIL NAME got G want W`;
 /// central finite differences with Richardson extrapolation (error O(h^4),
 /// about 1e-10 relative for smooth double functions); and check_grad, which
-/// calls a pullback with seed 1 and checks every adjoint against them.
+/// calls a pullback with seed 1 and checks every adjoint against them;
+/// check_hvp, which checks a Hessian-vector product along each unit
+/// direction against central differences of the pullback.
 /// Tests run FileCheck with --implicit-check-not=FAIL and main returns
 /// gradcheck::failures().
 ///
@@ -70,7 +72,47 @@ std::array<double, sizeof...(A)> pullback(PB Pb, std::index_sequence<I...>,
   Pb(Args..., 1.0, &D[I]...);
   return D;
 }
+template <class HV, std::size_t... I>
+std::array<double, sizeof...(I)> hvp(HV Hv, std::index_sequence<I...>,
+                                     const std::array<double, sizeof...(I)> &X,
+                                     const std::array<double, sizeof...(I)> &V) {
+  std::array<double, sizeof...(I)> H{};
+  Hv(X[I]..., V[I]..., &H[I]...);
+  return H;
+}
+template <class PB, std::size_t... I>
+std::array<double, sizeof...(I)>
+pullbackAt(PB Pb, std::index_sequence<I...>,
+           const std::array<double, sizeof...(I)> &X) {
+  std::array<double, sizeof...(I)> D{};
+  Pb(X[I]..., 1.0, &D[I]...);
+  return D;
+}
 } // namespace detail
+
+/// Checks the Hessian-vector product `Hv(x..., v..., &h...)` of a scalar
+/// function of doubles along each unit direction K against central
+/// differences of its pullback `Pb(x..., 1.0, &d...)`: `NAME.hKI`.
+template <class HV, class PB, class... A>
+void check_hvp(const std::string &Name, HV Hv, PB Pb, A... Args) {
+  constexpr std::size_t N = sizeof...(A);
+  using Seq = std::make_index_sequence<N>;
+  std::array<double, N> X{static_cast<double>(Args)...};
+  for (std::size_t K = 0; K < N; ++K) {
+    std::array<double, N> V{};
+    V[K] = 1;
+    auto H = detail::hvp(Hv, Seq{}, X, V);
+    double E = 1e-5 * (std::fabs(X[K]) > 1 ? std::fabs(X[K]) : 1.0);
+    auto Y = X, Z = X;
+    Y[K] += E;
+    Z[K] -= E;
+    auto P = detail::pullbackAt(Pb, Seq{}, Y);
+    auto M = detail::pullbackAt(Pb, Seq{}, Z);
+    for (std::size_t I = 0; I < N; ++I)
+      expect(Name + ".h" + std::to_string(K) + std::to_string(I), H[I],
+             (P[I] - M[I]) / (2 * E), 1e-6);
+  }
+}
 
 /// Checks every adjoint of a scalar function of doubles.
 template <class F, class PB, class... A>
