@@ -334,6 +334,13 @@ bool TangentBuilder::calleeTangentArgs(const CallExpr *CE,
       Ts.push_back(orZero(T, PT));
       continue;
     }
+    // A constant given to `double &&` (`std::exchange(p, 1.5)`): a zero
+    // tangent, in a local below.
+    if (!T && K == ParamKind::ScalarRef &&
+        P->getType()->isRValueReferenceType())
+      T = orZero(nullptr, (PT->isPointerType() ? PT->getPointeeType()
+                                               : PT.getNonReferenceType())
+                              .getUnqualifiedType());
     if (!T) {
       // Read-only objects without a tangent: a zero object stands in.
       if (K == ParamKind::Class && PT->isReferenceType() &&

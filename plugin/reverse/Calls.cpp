@@ -318,7 +318,14 @@ void PullbackBuilder::userCallArgs(const CallExpr *CE, const FunctionDecl *FD,
       Expr *R = rebuild(A, false, !Act.isActive(K));
       // (Also when it carries no derivative: the reverse sweep passes it
       // again, and the variables it was built from may have changed.)
-      Args.push_back(record(K, R));
+      Expr *Kept = record(K, R);
+      // A callee taking `double &&` may change it (`a *= b`): the call
+      // gets a copy, the reverse sweep the value it was given.
+      if (Kept && PT->isRValueReferenceType() &&
+          !PT.getNonReferenceType().isConstQualified())
+        Kept = B.staticCast(PT.getNonReferenceType().getUnqualifiedType(),
+                            Kept);
+      Args.push_back(Kept);
     } else if (PT->isRecordType() && !isa<DeclRefExpr>(K) &&
                !isElementAccess(K))
       Args.push_back(rebuild(A, false, true)); // a temporary object

@@ -28,6 +28,16 @@ template <class U> double twice(U &&a, double b) {
   return r + old * prev + std::sin(old);
 }
 
+// The callee changes the temporary it is given (`a *= b`), and the
+// partial in b reads a: the reverse sweep must see the value the call was
+// given, not the changed one (the call used to get the recorded value
+// itself; found by the generator's rvalues feature).
+[[grad]] double overwrites(double x) {
+  x += 0.25 * scaled(std::erf(x * 0.7), std::tanh(x - 0.3));
+  double r = scaled(x * 0.7, x - 0.3);
+  return x * r;
+}
+
 // Predicates that carry no derivative, replayed as written; the count and
 // the index they give choose what is differentiated.
 [[grad]] double chosen(const std::vector<double> &v, double s) {
@@ -59,7 +69,9 @@ template <class U> double twice(U &&a, double b) {
   const double w[3] = {x, y, x * y};
   auto big = [](double e) { return e > 1.0; };
   long n = std::count_if(w, w + 3, big);
-  return r + old * prev * static_cast<double>(n);
+  // (A constant given to `double &&`: a zero tangent.)
+  double was = std::exchange(prev, 1.5);
+  return r + old * prev * static_cast<double>(n) + was * prev;
 }
 
 [[grad::hessian]] double curved(double a, double b) {
@@ -69,7 +81,8 @@ template <class U> double twice(U &&a, double b) {
   long n = std::count_if(w, w + 3, [](double e) { return e > 0.5; });
   double prev = a * a;
   double old = std::exchange(prev, b * t);
-  return r * static_cast<double>(n + 1) + old * prev;
+  double was = std::exchange(prev, 0.5);
+  return r * static_cast<double>(n + 1) + old * prev + was * was * a;
 }
 
 // Two seeds in one reverse sweep.
@@ -81,12 +94,15 @@ template <class U> double twice(U &&a, double b) {
   long n = std::count_if(w, w + 3, big);
   double prev = x;
   double old = std::exchange(prev, y * x);
-  return r * static_cast<double>(n + 1) + old * prev;
+  double was = std::exchange(prev, 2.0);
+  return r * static_cast<double>(n + 1) + old * prev + was * x;
 }
 
 int main() {
   gradcheck::check_grad("moves", moves, moves_pullback, 1.3, 0.7);
   // CHECK: ok moves.d1
+  gradcheck::check_grad("overwrites", overwrites, overwrites_pullback, 0.4);
+  // CHECK: ok overwrites.d0
   std::vector<double> v{0.2, 0.9, 0.4, 1.1};
   auto chosenOf = [&](double s) { return chosen(v, s); };
   std::vector<double> dv(4);

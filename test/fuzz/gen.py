@@ -227,7 +227,7 @@ before the memory ones), `memory` and `-NAME` are accepted):
 
 Construct features (issue 49: code nobody here wrote got wrong gradients
 in these; not in all or memory; `constructs` names all eleven; refmethods
-passed, bound and positions, added after, are in no group so that the groups' seeds
+passed, bound, positions and rvalues, added after, are in no group so that the groups' seeds
 reproduce):
   bound      (issue 51) functions and lambdas bound at the call to pointer
              and std::function parameters of ordinary functions:
@@ -297,6 +297,11 @@ reproduce):
              std::inner_product (plus/multiplies, plus/minus),
              std::transform (multiplies, plus, negate), std::inclusive_scan
              / exclusive_scan (also multiplies) over ranges in scope
+  rvalues    (issue 51) `double &&` parameters and std::exchange:
+             `scaled(e * e, e)` (a temporary), `scaled(std::move(u), e)`
+             then u read (the callee changed it), `twice(e, e)`,
+             `twice(u, e)` (a forwarding reference), `double o =
+             std::exchange(p, e);` then o and p read
   positions  (issue 51) iterator locals that only mark a position: `auto
              it = std::lower_bound(v.begin(), v.end(), c)` (upper_bound,
              find_if with a capture-free predicate) over a local vector
@@ -377,7 +382,8 @@ ALL_FEATURES = LEGACY_FEATURES + MEMORY_FEATURES + ("retwrite", "seqorder",
                                                     "switchbreak",
                                                     "rowrefs",
                                                     "vecpull") + \
-    CONSTRUCT_FEATURES + ("refmethods", "passed", "bound", "positions")
+    CONSTRUCT_FEATURES + ("refmethods", "passed", "bound", "positions",
+                          "rvalues")
 # Names that stand for several features.
 GROUPS = {"memory": MEMORY_FEATURES, "all": LEGACY_FEATURES,
           "constructs": CONSTRUCT_FEATURES}
@@ -3326,7 +3332,8 @@ class Gen:
     def construct_kinds(self):
         kinds = []
         if not self.f & (set(CONSTRUCT_FEATURES) |
-                         {"refmethods", "passed", "bound", "positions"}) or \
+                         {"refmethods", "passed", "bound", "positions",
+                          "rvalues"}) or \
                 not self.doubles():
             return kinds
         if self.on("refmethods"):
@@ -3340,6 +3347,8 @@ class Gen:
         if self.on("positions") and not (self.on("lanes") or
                                          self.on("vecpull")):
             kinds += ["position"] * 2
+        if self.on("rvalues"):
+            kinds += ["rvalue"] * 2
         for feature, kind in (("heapobj", "heapobj"), ("ptrptr", "ptrptr"),
                               ("argeffects", "argfx"),
                               ("refhelpers", "refhelper"),
@@ -4167,6 +4176,38 @@ class Gen:
                            f"{last}, {first}, 0.0, std::plus<>(), [{cap}]("
                            f"double u, double v) {{ return u * std::tanh(v * "
                            f"{w}); }})", 6.0))
+
+    # rvalues: `double &&` parameters, std::move, std::forward, std::exchange.
+    def s_rvalue(self, depth):
+        """`scaled(e * e, e)` (a temporary bound to `double &&`),
+        `scaled(std::move(u), e)` then u read (the callee changed it),
+        `twice(e, e)` / `twice(u, e)` (a forwarding reference, rvalue or
+        lvalue), `double o = std::exchange(p, e);` then o and p read."""
+        r = self.rng
+        t = r.choice(self.doubles())
+        a, b = self.arg2(), self.arg2()
+        kind = r.choice(["temp", "moved", "fwd", "fwdref", "exchange"])
+        if kind == "temp":
+            # (A prvalue: `scaled(y, e)` does not bind an lvalue.)
+            self.fold(t, E(f"{self.coef()} * scaled(0.5 * ({a.text}), "
+                           f"{b.text})", 4.5))
+            return
+        if kind == "fwd":
+            self.fold(t, E(f"0.25 * twice({a.text}, {b.text})", 2.0))
+            return
+        self.open_block()
+        u, w = self.new_name("u"), self.new_name("w")
+        self.emit(f"double {u} = {a.text};")
+        if kind == "moved":
+            self.emit(f"double {w} = scaled(std::move({u}), {b.text});")
+            self.fold(t, E(f"0.25 * ({w} + {u})", 2.25))
+        elif kind == "fwdref":
+            self.emit(f"double {w} = twice({u}, {b.text});")
+            self.fold(t, E(f"0.25 * ({w} + {u})", 2.5))
+        else:
+            self.emit(f"double {w} = std::exchange({u}, {b.text});")
+            self.fold(t, E(f"0.5 * {w} * {u} + 0.25 * {u}", 2.5))
+        self.close_block()
 
     # positions: iterator locals that only mark a position.
     def s_position(self, depth):
@@ -5151,6 +5192,15 @@ template <class F> static void each3(F &&f, double a) {
   f(-a);
 }
 """,
+    "rvalues": """// Changes what it is given: the caller sees it through std::move.
+static double scaled(double &&a, double b) {
+  a *= b;
+  return a + std::sin(b);
+}
+template <class U> static double twice(U &&a, double b) {
+  return std::forward<U>(a) * b * 2;
+}
+""",
     "bound": """static double fsq(double u) { return 0.5 * u * u; }
 static double fbump(double u) { return u / (1.0 + u * u); }
 static double ptr3(double (*f)(double), double a) {
@@ -5664,6 +5714,8 @@ def generate(seed, n, features):
     if "bound" in features:
         out[-1:-1] = ["#include <functional>", "#include <numeric>",
                       "#include <vector>"]
+    if "rvalues" in features:
+        out[-1:-1] = ["#include <utility>"]
     if "positions" in features:
         out[-1:-1] = ["#include <algorithm>", "#include <iterator>",
                       "#include <vector>"]
@@ -5697,7 +5749,8 @@ def generate(seed, n, features):
         out.append(VECTOR_VALUE_HELPERS)
     if "values" in features and "owners" in features:
         out.append(OWNER_VALUE_HELPERS)
-    for feature in CONSTRUCT_FEATURES + ("refmethods", "passed", "bound"):
+    for feature in CONSTRUCT_FEATURES + ("refmethods", "passed", "bound",
+                                         "rvalues"):
         if feature in features and feature in CONSTRUCT_HELPERS:
             out.append(CONSTRUCT_HELPERS[feature])
     if protos:
