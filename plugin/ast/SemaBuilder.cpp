@@ -181,6 +181,9 @@ static int precedenceOf(const Expr *E) {
   std::optional<BinaryOperatorKind> Opc;
   if (const auto *BO = dyn_cast<BinaryOperator>(E))
     Opc = BO->getOpcode();
+  // `it != e`, `a < b` that Sema rewrote (C++20): the operator written.
+  if (const auto *RW = dyn_cast<CXXRewrittenBinaryOperator>(E))
+    Opc = RW->getOperator();
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(E)) {
     // `a + b` on class types prints infix, as the operator it calls.
     OverloadedOperatorKind K = OC->getOperator();
