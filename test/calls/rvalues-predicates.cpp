@@ -38,6 +38,20 @@ template <class U> double twice(U &&a, double b) {
   return x * r;
 }
 
+// The same with a struct given to `V2 &&`.
+struct V2 {
+  double x, y;
+};
+static double squash(V2 &&v, double b) {
+  v.x *= b;
+  v.y += v.x;
+  return v.x * v.y + std::sin(b * v.y);
+}
+[[grad]] double overwritesObject(double x) {
+  x += 0.5 * squash(V2{x * 0.7, x}, x - 0.3);
+  return x * x;
+}
+
 // Predicates that carry no derivative, replayed as written; the count and
 // the index they give choose what is differentiated.
 [[grad]] double chosen(const std::vector<double> &v, double s) {
@@ -103,6 +117,9 @@ int main() {
   // CHECK: ok moves.d1
   gradcheck::check_grad("overwrites", overwrites, overwrites_pullback, 0.4);
   // CHECK: ok overwrites.d0
+  gradcheck::check_grad("overwritesObject", overwritesObject,
+                        overwritesObject_pullback, 0.4);
+  // CHECK: ok overwritesObject.d0
   std::vector<double> v{0.2, 0.9, 0.4, 1.1};
   auto chosenOf = [&](double s) { return chosen(v, s); };
   std::vector<double> dv(4);
