@@ -234,11 +234,10 @@ bool onPosition(const CallExpr *CE) {
                 Op != OO_Minus)
     return false;
   // (The local's own uses were all checked: positionOnly.)
-  auto Names = namesPositionLocal;
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE);
-      MC && Names(MC->getImplicitObjectArgument()))
+      MC && namesPositionLocal(MC->getImplicitObjectArgument()))
     return true;
-  return llvm::any_of(CE->arguments(), Names);
+  return llvm::any_of(CE->arguments(), namesPositionLocal);
 }
 
 } // namespace grad
